@@ -1,0 +1,136 @@
+/**
+ * The only reader of the environment and of property files. Sources, highest first: environment
+ * variables (`service.scheduler.enabled` -> `SERVICE_SCHEDULER_ENABLED`; `keys[0].id` ->
+ * `KEYS_0_ID`), a properties file, the defaults in properties.ts. Values are validated once, at start:
+ * a wrong value stops the start with a message naming the property.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { PROPERTIES, type PropertySpec } from './properties.ts';
+import { ServiceConfig } from './service-config.ts';
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export interface LoadOptions {
+  env?: Record<string, string | undefined>;
+  /** Explicit properties file (`--config FILE`); it must exist. */
+  file?: string;
+  /** Working directory searched for `service.properties` when no file is given. */
+  cwd?: string;
+  /** Properties table; tests may pass a smaller one. */
+  properties?: readonly PropertySpec[];
+  /** Highest-priority values, e.g. from a test or the CDK stack; validated like any other source. */
+  overrides?: Record<string, string | number | boolean>;
+}
+
+/** `service.file-storage.service.signing.keys[0].id` -> `SERVICE_FILE_STORAGE_SERVICE_SIGNING_KEYS_0_ID`. */
+export function envNameOf(property: string): string {
+  return property
+    .replace(/\[(\w+)\]/g, '.$1')
+    .replace(/[.-]/g, '_')
+    .toUpperCase();
+}
+
+/** Parses Java-style `.properties` text: `key=value` or `key: value`, `#`/`!` comments. */
+export function parseProperties(source: string): Map<string, string> {
+  const result = new Map<string, string>();
+  for (const rawLine of source.split(/\r?\n/)) {
+    const line = rawLine.trim();
+    if (line === '' || line.startsWith('#') || line.startsWith('!')) continue;
+    const at = line.search(/[=:]/);
+    if (at <= 0) throw new ConfigError(`Properties file line is not 'key=value': ${line}`);
+    result.set(line.slice(0, at).trim(), line.slice(at + 1).trim());
+  }
+  return result;
+}
+
+export function loadConfig(options: LoadOptions = {}): ServiceConfig {
+  const env = options.env ?? process.env;
+  const specs = options.properties ?? PROPERTIES;
+  const raw = new Map<string, string>();
+
+  const file = options.file ?? resolve(options.cwd ?? process.cwd(), 'service.properties');
+  if (options.file && !existsSync(options.file))
+    throw new ConfigError(`Config file not found: ${options.file}`);
+  if (existsSync(file)) {
+    for (const [key, value] of parseProperties(readFileSync(file, 'utf8'))) {
+      if (!findSpec(specs, key)) throw new ConfigError(`Unknown property '${key}' in ${file}`);
+      raw.set(key, value);
+    }
+  }
+
+  // PORT is the conventional way to pick a port: above the file, below SERVICE_SERVER_PORT.
+  if (env.PORT) raw.set('service.server.port', env.PORT);
+  for (const spec of specs) {
+    if (spec.name.includes('[n]')) {
+      const pattern = new RegExp(
+        `^${envNameOf(spec.name).replace('_N_', '_(\\d+)_').replace(/_N$/, '_(\\d+)')}$`,
+      );
+      for (const [key, value] of Object.entries(env)) {
+        const index = pattern.exec(key)?.[1];
+        if (index !== undefined && value !== undefined)
+          raw.set(spec.name.replace('[n]', `[${index}]`), value);
+      }
+    } else {
+      const value = env[envNameOf(spec.name)];
+      if (value !== undefined && value !== '') raw.set(spec.name, value);
+    }
+  }
+  for (const [key, value] of Object.entries(options.overrides ?? {})) {
+    if (!findSpec(specs, key)) throw new ConfigError(`Unknown property '${key}'`);
+    raw.set(key, String(value));
+  }
+
+  const values = new Map<string, string | number | boolean>();
+  for (const spec of specs) {
+    if (spec.default !== undefined && !spec.name.includes('[n]')) values.set(spec.name, spec.default);
+  }
+  for (const [key, text] of raw) {
+    const spec = findSpec(specs, key) as PropertySpec;
+    values.set(key, convert(spec, key, text));
+  }
+  if (!values.has('service.instance-id')) values.set('service.instance-id', hostname());
+  return new ServiceConfig(values);
+}
+
+/** Defaults plus the given values, with no environment and no file: for tests and embedding. */
+export function configOf(overrides: Record<string, string | number | boolean> = {}): ServiceConfig {
+  return loadConfig({ env: {}, file: undefined, cwd: '/nonexistent-config-dir', overrides });
+}
+
+function findSpec(specs: readonly PropertySpec[], key: string): PropertySpec | undefined {
+  const generic = key.replace(/\[\d+\]/g, '[n]');
+  return specs.find((s) => s.name === generic);
+}
+
+function convert(spec: PropertySpec, key: string, text: string): string | number | boolean {
+  const type = spec.type;
+  switch (type.kind) {
+    case 'boolean': {
+      const lower = text.toLowerCase();
+      if (lower === 'true') return true;
+      if (lower === 'false') return false;
+      throw new ConfigError(`Property ${key} must be true or false, got '${text}'`);
+    }
+    case 'integer': {
+      if (!/^-?\d+$/.test(text)) throw new ConfigError(`Property ${key} must be an integer, got '${text}'`);
+      const value = Number(text);
+      if ((type.min !== undefined && value < type.min) || (type.max !== undefined && value > type.max)) {
+        throw new ConfigError(
+          `Property ${key} must be within ${type.min ?? '-∞'}..${type.max ?? '∞'}, got ${value}`,
+        );
+      }
+      return value;
+    }
+    case 'enum':
+      if (!type.values.includes(text)) {
+        throw new ConfigError(`Property ${key} must be one of ${type.values.join(', ')}, got '${text}'`);
+      }
+      return text;
+    case 'string':
+      return text;
+  }
+}

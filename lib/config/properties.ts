@@ -1,0 +1,208 @@
+/**
+ * Every `service.*` property the service understands: its type, default and meaning. Property
+ * names follow SPEC.md. Features add their properties here; the loader validates against this table.
+ */
+
+export type PropertyType =
+  | { kind: 'boolean' }
+  | { kind: 'integer'; min?: number; max?: number }
+  | { kind: 'string' }
+  | { kind: 'enum'; values: readonly string[] };
+
+export interface PropertySpec {
+  /** Full name; `[n]` marks a list index, e.g. `service.file-storage.service.signing.keys[n].id`. */
+  name: string;
+  type: PropertyType;
+  default?: string | number | boolean;
+  description: string;
+}
+
+const bool = { kind: 'boolean' } as const;
+const str = { kind: 'string' } as const;
+const int = (min?: number, max?: number): PropertyType => ({ kind: 'integer', min, max });
+
+export const PROPERTIES: readonly PropertySpec[] = [
+  // Server and local host
+  {
+    name: 'service.server.port',
+    type: int(0, 65535),
+    default: 8080,
+    description: 'HTTP port of the local server (PORT also works)',
+  },
+  {
+    name: 'service.server.host',
+    type: str,
+    default: '127.0.0.1',
+    description: 'Interface the local server listens on',
+  },
+  {
+    name: 'service.server.max-body-bytes',
+    type: int(1024),
+    default: 6 * 1024 * 1024,
+    description: 'Largest accepted request body; larger gets 413 (API Gateway and Lambda cap at 6 MB)',
+  },
+  {
+    name: 'service.instance-id',
+    type: str,
+    description: 'Identifies this node in error bodies (`instance`); defaults to the host name',
+  },
+  {
+    name: 'service.log.level',
+    type: { kind: 'enum', values: ['debug', 'info', 'warn', 'error'] },
+    default: 'info',
+    description: 'Lowest level written',
+  },
+  {
+    name: 'service.log.format',
+    type: { kind: 'enum', values: ['text', 'json'] },
+    default: 'text',
+    description: 'Readable lines locally, JSON on AWS',
+  },
+  {
+    name: 'service.local.data-dir',
+    type: str,
+    default: './.data',
+    description: 'Where the local server keeps its embedded store',
+  },
+  // Storage
+  {
+    name: 'service.store',
+    type: { kind: 'enum', values: ['dynamodb', 'memory'] },
+    default: 'dynamodb',
+    description: 'dynamodb (embedded on-disk dynalite locally unless an endpoint is set) or memory',
+  },
+  {
+    name: 'service.dynamodb.endpoint',
+    type: str,
+    description: 'A DynamoDB endpoint URL; unset means the embedded store locally and AWS in Lambda',
+  },
+  {
+    name: 'service.dynamodb.region',
+    type: str,
+    default: 'us-east-1',
+    description: 'Region of the DynamoDB client',
+  },
+  {
+    name: 'service.dynamodb.table-prefix',
+    type: str,
+    default: 'conductor-',
+    description: 'Prefix of table names when tables are not named one by one',
+  },
+  {
+    name: 'service.dynamodb.tables.definitions',
+    type: str,
+    description: 'Name of the definitions table (default: prefix + "definitions")',
+  },
+  // Gates (SPEC.md item 7)
+  {
+    name: 'service.scheduler.enabled',
+    type: bool,
+    default: true,
+    description: 'Scheduler routes and ticks (on by default, as in Conductor)',
+  },
+  {
+    name: 'service.scheduler.schedulerTimeZone',
+    type: str,
+    default: 'UTC',
+    description: 'Time zone of nextFewSchedules',
+  },
+  { name: 'service.file-storage.enabled', type: bool, default: false, description: 'File API and storage' },
+  {
+    name: 'service.file-storage.type',
+    type: { kind: 'enum', values: ['service', 'store-a', 'store-b', 'store-c'] },
+    default: 'service',
+    description: 'File storage backend',
+  },
+  {
+    name: 'service.file-storage.signed-url-expiration',
+    type: int(1),
+    default: 3600,
+    description: 'Lifetime in seconds of issued upload and download URLs',
+  },
+  {
+    name: 'service.file-storage.multipart-threshold',
+    type: int(1),
+    default: 64 * 1024 * 1024,
+    description: 'Size in bytes at which clients choose multipart',
+  },
+  {
+    name: 'service.file-storage.service.directory',
+    type: str,
+    description: 'Directory holding uploaded objects (default: temp dir + /service/files-uploaded)',
+  },
+  {
+    name: 'service.file-storage.service.base-url',
+    type: str,
+    description: 'Public origin for content URLs; default derived from the request',
+  },
+  {
+    name: 'service.file-storage.service.max-size',
+    type: int(1),
+    default: 104_857_600,
+    description: 'Largest upload in bytes',
+  },
+  {
+    name: 'service.file-storage.service.signing.enabled',
+    type: bool,
+    default: false,
+    description: 'Require signed content URLs',
+  },
+  {
+    name: 'service.file-storage.service.signing.keys[n].id',
+    type: str,
+    description: 'Signing key id (unique)',
+  },
+  {
+    name: 'service.file-storage.service.signing.keys[n].secret',
+    type: str,
+    description: 'Signing key HMAC secret',
+  },
+  {
+    name: 'service.workflow-message-queue.enabled',
+    type: bool,
+    default: false,
+    description: 'Workflow message queue route and task',
+  },
+  {
+    name: 'service.workflow-message-queue.maxQueueSize',
+    type: int(1),
+    default: 1000,
+    description: 'Messages queued per workflow',
+  },
+  {
+    name: 'service.workflow-message-queue.ttlSeconds',
+    type: int(1),
+    default: 86_400,
+    description: 'Message TTL in seconds',
+  },
+  {
+    name: 'service.workflow-message-queue.maxBatchSize',
+    type: int(1),
+    default: 100,
+    description: 'Messages per PULL_WORKFLOW_MESSAGES',
+  },
+  { name: 'service.integrations.ai.enabled', type: bool, default: false, description: 'Agent routes' },
+  // Schema registry
+  {
+    name: 'service.app.schema-cache.ttl',
+    type: int(0),
+    default: 0,
+    description: 'Schema read cache TTL in seconds; 0 disables it',
+  },
+  {
+    name: 'service.app.schema-cache.max-size',
+    type: int(1),
+    default: 1000,
+    description: 'Cached schema entries',
+  },
+];
+
+/** The property that switches each gated feature on. */
+export const GATES = {
+  scheduler: 'service.scheduler.enabled',
+  fileStorage: 'service.file-storage.enabled',
+  messageQueue: 'service.workflow-message-queue.enabled',
+  agents: 'service.integrations.ai.enabled',
+} as const;
+
+export type GateName = keyof typeof GATES;

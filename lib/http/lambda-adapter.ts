@@ -1,0 +1,73 @@
+/**
+ * API Gateway HTTP API (payload format 2.0) <-> web Request/Response.
+ */
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { Logger } from '../log/logger.ts';
+import { PayloadTooLargeError } from '../model/errors.ts';
+import { errorResponse } from './error-response.ts';
+import type { Router } from './router.ts';
+
+const TEXTUAL = /^(text\/|application\/(json|.*\+json|x-www-form-urlencoded|xml|javascript))/i;
+
+export interface LambdaAdapterOptions {
+  router: Router;
+  logger: Logger;
+  instance: string;
+  maxBodyBytes: number;
+}
+
+export function toRequest(event: APIGatewayProxyEventV2, maxBodyBytes: number): Request {
+  const host = event.headers.host ?? event.requestContext.domainName ?? 'localhost';
+  const query = event.rawQueryString ? `?${event.rawQueryString}` : '';
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(event.headers)) if (value !== undefined) headers.set(key, value);
+  if (event.cookies?.length) headers.set('cookie', event.cookies.join('; '));
+  const method = event.requestContext.http.method;
+  let body: Buffer | undefined;
+  if (event.body !== undefined && method !== 'GET' && method !== 'HEAD') {
+    body = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
+    if (body.length > maxBodyBytes) {
+      throw new PayloadTooLargeError(
+        `Request body of ${body.length} bytes exceeds the limit of ${maxBodyBytes} bytes`,
+      );
+    }
+  }
+  return new Request(`https://${host}${event.rawPath}${query}`, {
+    method,
+    headers,
+    body: body && new Uint8Array(body),
+  });
+}
+
+export async function toResult(response: Response): Promise<APIGatewayProxyStructuredResultV2> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, key) => {
+    headers[key] = value;
+  });
+  const bytes = Buffer.from(await response.arrayBuffer());
+  const textual = TEXTUAL.test(headers['content-type'] ?? '');
+  return {
+    statusCode: response.status,
+    headers,
+    body: textual ? bytes.toString('utf8') : bytes.toString('base64'),
+    isBase64Encoded: !textual,
+  };
+}
+
+export function lambdaHttpHandler(options: () => Promise<LambdaAdapterOptions>) {
+  return async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+    const { router, logger, instance, maxBodyBytes } = await options();
+    let response: Response;
+    try {
+      response = await router.handle(toRequest(event, maxBodyBytes));
+    } catch (error) {
+      response = errorResponse(
+        error,
+        instance,
+        logger,
+        `${event.requestContext.http.method} ${event.rawPath}`,
+      );
+    }
+    return toResult(response);
+  };
+}

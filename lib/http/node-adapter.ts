@@ -1,0 +1,82 @@
+/**
+ * node:http <-> web Request/Response. Bodies over the configured limit are answered 413 without
+ * being buffered in full.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../log/logger.ts';
+import { PayloadTooLargeError } from '../model/errors.ts';
+import { errorResponse } from './error-response.ts';
+import type { Router } from './router.ts';
+
+export interface NodeAdapterOptions {
+  router: Router;
+  logger: Logger;
+  instance: string;
+  maxBodyBytes: number;
+}
+
+export function nodeHandler(options: NodeAdapterOptions) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    void answer(req, res, options);
+  };
+}
+
+async function answer(req: IncomingMessage, res: ServerResponse, options: NodeAdapterOptions): Promise<void> {
+  let response: Response;
+  const method = req.method ?? 'GET';
+  const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
+  try {
+    const body =
+      method === 'GET' || method === 'HEAD' ? undefined : await readBody(req, options.maxBodyBytes);
+    const headers = new Headers();
+    for (const [key, value] of Object.entries(req.headers)) {
+      if (value === undefined) continue;
+      headers.set(key, Array.isArray(value) ? value.join(', ') : value);
+    }
+    response = await options.router.handle(
+      new Request(url, { method, headers, body: body && new Uint8Array(body) }),
+    );
+  } catch (error) {
+    response = errorResponse(error, options.instance, options.logger, `${method} ${req.url}`);
+    // The rest of an oversized body is not read; close the connection instead of draining it.
+    if (error instanceof PayloadTooLargeError) res.setHeader('connection', 'close');
+  }
+  await write(res, response);
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > limit) {
+      reject(
+        new PayloadTooLargeError(`Request body of ${declared} bytes exceeds the limit of ${limit} bytes`),
+      );
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.pause();
+        reject(new PayloadTooLargeError(`Request body exceeds the limit of ${limit} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+async function write(res: ServerResponse, response: Response): Promise<void> {
+  const body = Buffer.from(await response.arrayBuffer());
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, key) => {
+    headers[key] = value;
+  });
+  if (response.status !== 204 && response.status !== 304) headers['content-length'] = String(body.length);
+  res.writeHead(response.status, headers);
+  res.end(response.status === 204 ? undefined : body);
+}

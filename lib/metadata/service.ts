@@ -1,0 +1,213 @@
+/**
+ * The definitions service behind /api/metadata: validation, Conductor's defaults and audit times,
+ * and the listing filters the official UI sends. Storage goes through the definition ports.
+ */
+import type { Clock } from '../model/clock.ts';
+import {
+  KNOWN_TASK_TYPES,
+  type TaskDef,
+  type WorkflowDef,
+  type WorkflowDefSummary,
+} from '../model/definitions.ts';
+import { NotFoundError } from '../model/errors.ts';
+import type { TaskDefStore, WorkflowDefStore } from '../store/ports.ts';
+import { Issues, isObject } from './issues.ts';
+import { validateTaskDef, validateTaskDefs } from './task-def.ts';
+import { checkWorkflowDef, INVALID_WORKFLOW, normalizeWorkflowDef } from './workflow-def.ts';
+
+export interface BulkResponse<T> {
+  bulkErrorResults: Record<string, string>;
+  bulkSuccessfulResults: T[];
+}
+
+export interface WorkflowDefListing {
+  /** Keep only this name (the UI editor asks for one name's versions). */
+  name?: string;
+  /** `workflow` keeps plain definitions, anything else keeps definitions whose metadata.classifier equals it. */
+  classifier?: string;
+  /** Drop the task lists (the UI's `short=true` pickers need names and versions only). */
+  short?: boolean;
+  /** Only the highest version of each name. */
+  latestOnly?: boolean;
+}
+
+const known = new Set<string>(KNOWN_TASK_TYPES);
+
+export class MetadataService {
+  constructor(
+    private readonly workflowDefs: WorkflowDefStore,
+    private readonly taskDefs: TaskDefStore,
+    private readonly clock: Clock,
+  ) {}
+
+  // ---- workflow definitions ----
+
+  async registerWorkflowDef(body: unknown, overwrite: boolean): Promise<WorkflowDef> {
+    const [def] = await this.validateWorkflowDefs(body, false);
+    const existing = overwrite ? await this.workflowDefs.get(def.name, def.version) : undefined;
+    const stored = this.stamp(def, existing);
+    await this.workflowDefs.put(stored, { overwrite });
+    return stored;
+  }
+
+  /** PUT /metadata/workflow: upsert many; any invalid definition rejects the whole request. */
+  async upsertWorkflowDefs(body: unknown): Promise<BulkResponse<string>> {
+    const defs = await this.validateWorkflowDefs(body, true);
+    const result: BulkResponse<string> = { bulkErrorResults: {}, bulkSuccessfulResults: [] };
+    for (const def of defs) {
+      try {
+        const existing = await this.workflowDefs.get(def.name, def.version);
+        await this.workflowDefs.put(this.stamp(def, existing), { overwrite: true });
+        result.bulkSuccessfulResults.push(def.name);
+      } catch (error) {
+        result.bulkErrorResults[def.name] = error instanceof Error ? error.message : String(error);
+      }
+    }
+    return result;
+  }
+
+  /** POST /metadata/workflow/validate. */
+  async validateWorkflowDef(body: unknown): Promise<void> {
+    await this.validateWorkflowDefs(body, false);
+  }
+
+  async getWorkflowDef(name: string, version?: number): Promise<WorkflowDef> {
+    const def = await this.workflowDefs.get(name, version);
+    if (!def)
+      throw new NotFoundError(`No such workflow found by name: ${name}, version: ${version ?? 'latest'}`);
+    return def;
+  }
+
+  async listWorkflowDefs(filter: WorkflowDefListing = {}): Promise<WorkflowDef[]> {
+    let defs =
+      filter.name !== undefined
+        ? await this.workflowDefs.versions(filter.name)
+        : await this.workflowDefs.list();
+    if (filter.classifier !== undefined) defs = defs.filter((d) => classifierOf(d) === filter.classifier);
+    if (filter.latestOnly) defs = latestOfEach(defs);
+    if (filter.short) defs = defs.map((d) => ({ ...d, tasks: [] }));
+    return defs;
+  }
+
+  async workflowVersions(name: string): Promise<WorkflowDefSummary[]> {
+    const defs = await this.workflowDefs.versions(name);
+    if (defs.length === 0) throw new NotFoundError(`No such workflow found by name: ${name}`);
+    return defs.map(summary);
+  }
+
+  async namesAndVersions(): Promise<Record<string, WorkflowDefSummary[]>> {
+    const out: Record<string, WorkflowDefSummary[]> = {};
+    for (const def of await this.workflowDefs.list()) {
+      const versions = out[def.name] ?? [];
+      versions.push(summary(def));
+      out[def.name] = versions;
+    }
+    return out;
+  }
+
+  async deleteWorkflowDef(name: string, version: number): Promise<void> {
+    if (!(await this.workflowDefs.delete(name, version))) {
+      throw new NotFoundError(`No such workflow definition found by name: ${name}, version: ${version}`);
+    }
+  }
+
+  // ---- task definitions ----
+
+  async registerTaskDefs(body: unknown): Promise<TaskDef[]> {
+    const defs = validateTaskDefs(body);
+    const now = this.clock.now();
+    const stored = defs.map((def) => ({ ...def, createTime: now }));
+    for (const def of stored) await this.taskDefs.put(def);
+    return stored;
+  }
+
+  async updateTaskDef(body: unknown): Promise<TaskDef> {
+    const def = validateTaskDef(body);
+    const existing = await this.taskDefs.get(def.name);
+    if (!existing) throw new NotFoundError(`No such taskType found by name: ${def.name}`);
+    const stored: TaskDef = { ...def, createTime: existing.createTime, updateTime: this.clock.now() };
+    await this.taskDefs.put(stored);
+    return stored;
+  }
+
+  async getTaskDef(name: string): Promise<TaskDef> {
+    const def = await this.taskDefs.get(name);
+    if (!def) throw new NotFoundError(`No such taskType found by name: ${name}`);
+    return def;
+  }
+
+  listTaskDefs(): Promise<TaskDef[]> {
+    return this.taskDefs.list();
+  }
+
+  async deleteTaskDef(name: string): Promise<void> {
+    if (!(await this.taskDefs.delete(name)))
+      throw new NotFoundError(`No such taskType found by name: ${name}`);
+  }
+
+  // ---- helpers ----
+
+  private async validateWorkflowDefs(
+    body: unknown,
+    asArray: boolean,
+  ): Promise<[WorkflowDef, ...WorkflowDef[]]> {
+    const issues = new Issues();
+    const items = asArray ? body : [body];
+    if (!Array.isArray(items) || items.length === 0) {
+      issues.add('body', 'must be a non-empty array of workflow definitions');
+      issues.throwIfAny(INVALID_WORKFLOW);
+    }
+    const list = items as unknown[];
+    // User-defined task types need a registered task definition: look those names up in one batch.
+    const registered = await this.taskDefs.getMany(userDefinedTypeNames(list));
+    const ctx = { taskDefExists: (name: string) => registered.has(name) };
+    for (const [i, item] of list.entries()) checkWorkflowDef(issues, item, ctx, asArray ? `[${i}].` : '');
+    issues.throwIfAny(INVALID_WORKFLOW);
+    return list.map((item) => normalizeWorkflowDef(item as Record<string, unknown>)) as [
+      WorkflowDef,
+      ...WorkflowDef[],
+    ];
+  }
+
+  private stamp(def: WorkflowDef, existing: WorkflowDef | undefined): WorkflowDef {
+    const now = this.clock.now();
+    if (!existing) return { ...def, createTime: now };
+    return { ...def, createTime: existing.createTime ?? now, updateTime: now };
+  }
+}
+
+function userDefinedTypeNames(items: unknown[]): string[] {
+  const names = new Set<string>();
+  const visit = (tasks: unknown): void => {
+    if (!Array.isArray(tasks)) return;
+    for (const task of tasks) {
+      if (!isObject(task)) continue;
+      if (typeof task.type === 'string' && !known.has(task.type) && typeof task.name === 'string')
+        names.add(task.name);
+      if (isObject(task.decisionCases)) Object.values(task.decisionCases).forEach(visit);
+      visit(task.defaultCase);
+      visit(task.loopOver);
+      if (Array.isArray(task.forkTasks)) task.forkTasks.forEach(visit);
+    }
+  };
+  for (const item of items) if (isObject(item)) visit(item.tasks);
+  return [...names];
+}
+
+function classifierOf(def: WorkflowDef): string {
+  const classifier = def.metadata?.classifier;
+  return typeof classifier === 'string' && classifier !== '' ? classifier : 'workflow';
+}
+
+function latestOfEach(defs: WorkflowDef[]): WorkflowDef[] {
+  const latest = new Map<string, WorkflowDef>();
+  for (const def of defs) {
+    const seen = latest.get(def.name);
+    if (!seen || seen.version < def.version) latest.set(def.name, def);
+  }
+  return [...latest.values()];
+}
+
+function summary(def: WorkflowDef): WorkflowDefSummary {
+  return { name: def.name, version: def.version, createTime: def.createTime, updateTime: def.updateTime };
+}

@@ -1,0 +1,215 @@
+/**
+ * Workflow definition validation and defaults (reference/conductor.md §0.3, §2.2, §2.3).
+ * An invalid definition is a 400 "The workflow definition is not valid" listing every problem.
+ */
+import { KNOWN_TASK_TYPES, type WorkflowDef, type WorkflowTask } from '../model/definitions.ts';
+import { checkType, Issues, isBlank, isObject } from './issues.ts';
+import { checkTaskDef, normalizeTaskDef } from './task-def.ts';
+import { TASK_TYPE_RULES } from './task-type-rules.ts';
+
+export const INVALID_WORKFLOW = 'The workflow definition is not valid';
+
+const known = new Set<string>(KNOWN_TASK_TYPES);
+
+export interface WorkflowDefContext {
+  /** Whether a task definition of this name is registered (user-defined types need one). */
+  taskDefExists(name: string): boolean;
+}
+
+interface Walked {
+  task: Record<string, unknown>;
+  path: string;
+}
+
+/** Every task of the definition, nested ones included, with its JSON path. */
+function walk(tasks: unknown, path: string, out: Walked[], issues: Issues): void {
+  if (!Array.isArray(tasks)) {
+    issues.add(path, 'must be an array of tasks');
+    return;
+  }
+  tasks.forEach((task, i) => {
+    const at = `${path}[${i}]`;
+    if (!isObject(task)) {
+      issues.add(at, 'must be a task object');
+      return;
+    }
+    out.push({ task, path: `${at}.` });
+    if (isObject(task.decisionCases)) {
+      for (const [key, branch] of Object.entries(task.decisionCases))
+        walk(branch, `${at}.decisionCases.${key}`, out, issues);
+    } else if (task.decisionCases != null)
+      issues.add(`${at}.decisionCases`, 'must be an object of task lists');
+    if (task.defaultCase != null) walk(task.defaultCase, `${at}.defaultCase`, out, issues);
+    if (task.loopOver != null) walk(task.loopOver, `${at}.loopOver`, out, issues);
+    if (Array.isArray(task.forkTasks)) {
+      for (const [b, branch] of task.forkTasks.entries()) walk(branch, `${at}.forkTasks[${b}]`, out, issues);
+    } else if (task.forkTasks != null) issues.add(`${at}.forkTasks`, 'must be an array of task lists');
+  });
+}
+
+/** `${a.b}` expressions in a value, outermost first (nested `${}` inside a path are left to the engine). */
+function templateRoots(value: unknown, out: string[]): void {
+  if (typeof value === 'string') {
+    for (const m of value.matchAll(/(?<!\$)\$\{([^}]*)\}/g)) {
+      const expr = (m[1] ?? '').trim();
+      if (expr !== '') out.push(expr.split(/[.[]/)[0] ?? expr);
+    }
+  } else if (Array.isArray(value)) {
+    for (const v of value) templateRoots(v, out);
+  } else if (isObject(value)) {
+    for (const v of Object.values(value)) templateRoots(v, out);
+  }
+}
+
+export function validateWorkflowDef(body: unknown, ctx: WorkflowDefContext, path = ''): WorkflowDef {
+  const issues = new Issues();
+  checkWorkflowDef(issues, body, ctx, path);
+  issues.throwIfAny(INVALID_WORKFLOW);
+  return normalizeWorkflowDef(body as Record<string, unknown>);
+}
+
+export function checkWorkflowDef(issues: Issues, body: unknown, ctx: WorkflowDefContext, path = ''): boolean {
+  const before = issues.list.length;
+  if (!isObject(body)) {
+    issues.add(path || 'body', 'must be a workflow definition object');
+    return false;
+  }
+  if (isBlank(body.name)) issues.add(`${path}name`, 'WorkflowDef name cannot be null or empty', body.name);
+  checkType(issues, body, 'description', 'string', path);
+  checkType(issues, body, 'version', 'integer', path, { min: 1 });
+  checkType(issues, body, 'timeoutSeconds', 'integer', path, { min: 0 });
+  checkType(issues, body, 'restartable', 'boolean', path);
+  checkType(issues, body, 'workflowStatusListenerEnabled', 'boolean', path);
+  checkType(issues, body, 'inputParameters', 'array', path);
+  checkType(issues, body, 'outputParameters', 'object', path);
+  checkType(issues, body, 'variables', 'object', path);
+  checkType(issues, body, 'inputTemplate', 'object', path);
+  checkType(issues, body, 'metadata', 'object', path);
+  checkType(issues, body, 'failureWorkflow', 'string', path);
+  checkType(issues, body, 'failureWorkflowVersion', 'integer', path, { min: 1 });
+  checkType(issues, body, 'ownerEmail', 'string', path);
+  if (body.schemaVersion != null && body.schemaVersion !== 2) {
+    issues.add(`${path}schemaVersion`, 'workflowDef schemaVersion: 2 is only supported', body.schemaVersion);
+  }
+  if (body.timeoutPolicy != null && !['TIME_OUT_WF', 'ALERT_ONLY'].includes(String(body.timeoutPolicy))) {
+    issues.add(`${path}timeoutPolicy`, 'must be TIME_OUT_WF or ALERT_ONLY', body.timeoutPolicy);
+  }
+  if (!Array.isArray(body.tasks) || body.tasks.length === 0) {
+    issues.add(`${path}tasks`, 'WorkflowTask list cannot be empty');
+    return false;
+  }
+
+  const all: Walked[] = [];
+  walk(body.tasks, `${path}tasks`, all, issues);
+  const refs = new Map<string, number>();
+  for (const { task, path: at } of all) {
+    checkTask(issues, task, at, ctx);
+    if (typeof task.taskReferenceName === 'string') {
+      refs.set(task.taskReferenceName, (refs.get(task.taskReferenceName) ?? 0) + 1);
+    }
+  }
+  for (const [ref, count] of refs) {
+    if (count > 1)
+      issues.add(
+        `${path}tasks`,
+        `taskReferenceName: ${ref} should be unique across tasks for a given workflowDefinition: ${String(body.name)}`,
+        ref,
+      );
+  }
+
+  // Every ${x...} in a top-level task's input must name the workflow, a task of this
+  // definition, or the task-id placeholder (Conductor's WorkflowTaskValidConstraint).
+  (body.tasks as unknown[]).forEach((task, i) => {
+    if (!isObject(task)) return;
+    const roots: string[] = [];
+    templateRoots(task.inputParameters, roots);
+    for (const root of roots) {
+      if (root === 'workflow' || root === 'CPEWF_TASK_ID' || root.startsWith('$') || refs.has(root)) continue;
+      issues.add(
+        `${path}tasks[${i}].inputParameters`,
+        `taskReferenceName: ${root} referenced in the input of task ${String(task.taskReferenceName)} is not defined in workflow: ${String(body.name)}`,
+        root,
+      );
+    }
+  });
+  return issues.list.length === before;
+}
+
+function checkTask(issues: Issues, task: Record<string, unknown>, at: string, ctx: WorkflowDefContext): void {
+  if (isBlank(task.name)) issues.add(`${at}name`, 'WorkflowTask name cannot be empty or null', task.name);
+  if (isBlank(task.taskReferenceName)) {
+    issues.add(
+      `${at}taskReferenceName`,
+      'WorkflowTask taskReferenceName name cannot be empty or null',
+      task.taskReferenceName,
+    );
+  }
+  checkType(issues, task, 'type', 'string', at);
+  checkType(issues, task, 'inputParameters', 'object', at);
+  checkType(issues, task, 'optional', 'boolean', at);
+  checkType(issues, task, 'asyncComplete', 'boolean', at);
+  checkType(issues, task, 'startDelay', 'integer', at, { min: 0 });
+  checkType(issues, task, 'retryCount', 'integer', at, { min: 0 });
+  checkType(issues, task, 'joinOn', 'array', at);
+  if (task.taskDefinition != null) checkTaskDef(issues, task.taskDefinition, `${at}taskDefinition.`);
+  const type = typeof task.type === 'string' ? task.type : 'SIMPLE';
+  if (!known.has(type) && !ctx.taskDefExists(String(task.name)) && task.taskDefinition == null) {
+    issues.add(
+      `${at}type`,
+      `taskType: ${type} is not a known task type and no task definition named ${String(task.name)} is registered`,
+      type,
+    );
+  }
+  TASK_TYPE_RULES[type]?.(task, at, issues);
+}
+
+function normalizeTask(raw: Record<string, unknown>): WorkflowTask {
+  const task: WorkflowTask = {
+    ...raw,
+    name: String(raw.name),
+    taskReferenceName: String(raw.taskReferenceName),
+    type: typeof raw.type === 'string' ? raw.type : 'SIMPLE',
+    inputParameters: (raw.inputParameters as Record<string, unknown> | undefined) ?? {},
+    optional: raw.optional === true,
+    startDelay: (raw.startDelay as number | undefined) ?? 0,
+    asyncComplete: raw.asyncComplete === true,
+  };
+  if (isObject(raw.taskDefinition)) task.taskDefinition = normalizeTaskDef(raw.taskDefinition);
+  if (isObject(raw.decisionCases)) {
+    task.decisionCases = Object.fromEntries(
+      Object.entries(raw.decisionCases).map(([k, branch]) => [
+        k,
+        (branch as Record<string, unknown>[]).map(normalizeTask),
+      ]),
+    );
+  }
+  if (Array.isArray(raw.defaultCase))
+    task.defaultCase = (raw.defaultCase as Record<string, unknown>[]).map(normalizeTask);
+  if (Array.isArray(raw.loopOver))
+    task.loopOver = (raw.loopOver as Record<string, unknown>[]).map(normalizeTask);
+  if (Array.isArray(raw.forkTasks)) {
+    task.forkTasks = (raw.forkTasks as Record<string, unknown>[][]).map((branch) =>
+      branch.map(normalizeTask),
+    );
+  }
+  return task;
+}
+
+export function normalizeWorkflowDef(raw: Record<string, unknown>): WorkflowDef {
+  const { createTime: _c, updateTime: _u, createdBy: _cb, updatedBy: _ub, ...rest } = raw;
+  return {
+    ...rest,
+    name: String(raw.name).trim(),
+    version: (raw.version as number | undefined) ?? 1,
+    tasks: (raw.tasks as Record<string, unknown>[]).map(normalizeTask),
+    inputParameters: (raw.inputParameters as string[] | undefined) ?? [],
+    outputParameters: (raw.outputParameters as Record<string, unknown> | undefined) ?? {},
+    schemaVersion: 2,
+    restartable: raw.restartable !== false,
+    workflowStatusListenerEnabled: raw.workflowStatusListenerEnabled === true,
+    timeoutPolicy: (raw.timeoutPolicy as WorkflowDef['timeoutPolicy'] | undefined) ?? 'ALERT_ONLY',
+    timeoutSeconds: (raw.timeoutSeconds as number | undefined) ?? 0,
+    variables: (raw.variables as Record<string, unknown> | undefined) ?? {},
+    inputTemplate: (raw.inputTemplate as Record<string, unknown> | undefined) ?? {},
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * Typed domain errors. Every layer throws these; exactly one place (lib/http/error-response.ts)
+ * maps them to HTTP statuses. Whether a caller may retry is part of the type, never a string match.
+ */
+
+export interface FieldError {
+  path: string;
+  message: string;
+  invalidValue?: unknown;
+}
+
+export abstract class DomainError extends Error {
+  /** True when the same request may succeed later without change (transient store trouble). */
+  readonly retryable: boolean = false;
+
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** The request is malformed or fails validation (400). */
+export class ValidationError extends DomainError {
+  constructor(
+    message: string,
+    readonly validationErrors: FieldError[] = [],
+  ) {
+    super(message);
+  }
+}
+
+/** The addressed resource does not exist, or its feature is switched off (404). */
+export class NotFoundError extends DomainError {}
+
+/** The request conflicts with the current state of the resource (409). */
+export class ConflictError extends DomainError {}
+
+/** A versioned write lost a race with another writer; the caller should re-read and retry (409). */
+export class VersionConflictError extends ConflictError {
+  override readonly retryable = true;
+}
+
+/** The caller may not do this to this resource (403). */
+export class ForbiddenError extends DomainError {}
+
+/** The method is not allowed on this path or for this credential (405). */
+export class MethodNotAllowedError extends DomainError {}
+
+/** The request body or payload exceeds a configured limit (413). */
+export class PayloadTooLargeError extends DomainError {}
+
+/** A bounded resource is full; the caller backs off and retries (429). */
+export class TooManyRequestsError extends DomainError {
+  override readonly retryable = true;
+}
+
+/** A dependency failed transiently (503); safe to retry. */
+export class TransientError extends DomainError {
+  override readonly retryable = true;
+}

@@ -1,0 +1,111 @@
+/**
+ * Composition root of the local host: one process serving every route group over node:http, with
+ * the embedded on-disk store by default (data survives restarts), the in-memory store by flag, or
+ * any DynamoDB endpoint. Later: the in-process decider, timers and the UI.
+ */
+import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import type { ServiceConfig } from '../config/service-config.ts';
+import { createRouter } from '../http/app.ts';
+import { nodeHandler } from '../http/node-adapter.ts';
+import { createLogger, type Logger, type LogLevel } from '../log/logger.ts';
+import { type Clock, systemClock } from '../model/clock.ts';
+import { dynamoClient, startEmbeddedDynamo } from '../store/dynamodb/embedded.ts';
+import { createDynamoStores, ensureTables, tableNamesFrom } from '../store/dynamodb/index.ts';
+import { createMemoryStores } from '../store/memory/index.ts';
+import type { Stores } from '../store/ports.ts';
+import { createServices, type Services } from './services.ts';
+
+export interface LocalServer {
+  url: string;
+  port: number;
+  services: Services;
+  /** Stops accepting requests, lets in-flight ones finish, then closes the store. */
+  close(): Promise<void>;
+}
+
+export interface LocalServerOptions {
+  logger?: Logger;
+  clock?: Clock;
+}
+
+export async function createLocalStores(config: ServiceConfig, logger: Logger): Promise<Stores> {
+  if (config.string('service.store') === 'memory') return createMemoryStores();
+  const tables = tableNamesFrom(config.requireString('service.dynamodb.table-prefix'), {
+    definitions: config.string('service.dynamodb.tables.definitions'),
+  });
+  const endpoint = config.string('service.dynamodb.endpoint');
+  if (endpoint) {
+    const client = dynamoClient(endpoint, config.requireString('service.dynamodb.region'));
+    await ensureTables(client, tables);
+    return createDynamoStores(client, tables);
+  }
+  const dataDir = resolve(config.requireString('service.local.data-dir'), 'dynamodb');
+  mkdirSync(dataDir, { recursive: true });
+  const embedded = await startEmbeddedDynamo({ path: dataDir });
+  logger.info('embedded store started', { dataDir });
+  const client = embedded.client();
+  await ensureTables(client, tables);
+  return createDynamoStores(client, tables, () => embedded.close());
+}
+
+export async function startLocalServer(
+  config: ServiceConfig,
+  options: LocalServerOptions = {},
+): Promise<LocalServer> {
+  const logger =
+    options.logger ??
+    createLogger({
+      level: config.requireString('service.log.level') as LogLevel,
+      format: config.string('service.log.format') === 'json' ? 'json' : 'text',
+    });
+  const stores = await createLocalStores(config, logger);
+  const services = createServices({ config, logger, clock: options.clock ?? systemClock, stores });
+  const router = createRouter(services);
+  const server = createServer(
+    { keepAliveTimeout: 5000 },
+    nodeHandler({
+      router,
+      logger,
+      instance: config.requireString('service.instance-id'),
+      maxBodyBytes: config.number('service.server.max-body-bytes'),
+    }),
+  );
+  try {
+    await listen(server, config.number('service.server.port'), config.requireString('service.server.host'));
+  } catch (error) {
+    await stores.close();
+    throw error;
+  }
+  const { port } = server.address() as AddressInfo;
+  const host = config.requireString('service.server.host');
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    services,
+    close: () => {
+      closing ??= (async () => {
+        await new Promise<void>((done) => {
+          server.close(() => done());
+          server.closeIdleConnections();
+        });
+        await stores.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}

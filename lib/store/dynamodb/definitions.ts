@@ -1,0 +1,197 @@
+/**
+ * DynamoDB adapters of the definition ports. Key design: tables.ts. The document client is injected.
+ */
+import {
+  BatchGetCommand,
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import type { TaskDef, WorkflowDef } from '../../model/definitions.ts';
+import { ConflictError } from '../../model/errors.ts';
+import type { TaskDefStore, WorkflowDefStore } from '../ports.ts';
+import { isConditionFailure, translate } from './errors.ts';
+
+const pad = (version: number): string => String(version).padStart(10, '0');
+const wfKey = (name: string, version: number) => ({ pk: `WF#${name}`, sk: `V#${pad(version)}` });
+const taskKey = (name: string) => ({ pk: `TASK#${name}`, sk: 'TASK' });
+
+async function queryAll(client: DynamoDBDocumentClient, input: QueryCommandInput, operation: string) {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await client
+      .send(new QueryCommand({ ...input, ExclusiveStartKey: start }))
+      .catch((e: unknown) => translate(e, operation));
+    items.push(...((page.Items ?? []) as Record<string, unknown>[]));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+const bodyOf = <T>(item: Record<string, unknown>): T => JSON.parse(String(item.body)) as T;
+
+export class DynamoWorkflowDefStore implements WorkflowDefStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async put(def: WorkflowDef, options: { overwrite: boolean }): Promise<void> {
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: {
+            ...wfKey(def.name, def.version),
+            gsi1pk: 'WF',
+            gsi1sk: `${def.name}#${pad(def.version)}`,
+            name: def.name,
+            version: def.version,
+            body: JSON.stringify(def),
+          },
+          // Without overwrite, (name, version) must not exist yet: registration never replaces silently.
+          ConditionExpression: options.overwrite ? undefined : 'attribute_not_exists(pk)',
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error))
+        throw new ConflictError(`Workflow with ${def.name}.${def.version} already exists!`);
+      translate(error, 'workflow definition put');
+    }
+  }
+
+  async get(name: string, version?: number): Promise<WorkflowDef | undefined> {
+    const page = await this.client
+      .send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: version === undefined ? 'pk = :pk' : 'pk = :pk AND sk = :sk',
+          ExpressionAttributeValues:
+            version === undefined
+              ? { ':pk': `WF#${name}` }
+              : { ':pk': `WF#${name}`, ':sk': `V#${pad(version)}` },
+          ScanIndexForward: false,
+          Limit: 1,
+          ConsistentRead: true,
+        }),
+      )
+      .catch((e: unknown) => translate(e, 'workflow definition get'));
+    const item = page.Items?.[0];
+    return item ? bodyOf<WorkflowDef>(item) : undefined;
+  }
+
+  async versions(name: string): Promise<WorkflowDef[]> {
+    const items = await queryAll(
+      this.client,
+      {
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `WF#${name}` },
+        ConsistentRead: true,
+      },
+      'workflow definition versions',
+    );
+    return items.map((item) => bodyOf<WorkflowDef>(item));
+  }
+
+  async list(): Promise<WorkflowDef[]> {
+    const items = await queryAll(
+      this.client,
+      {
+        TableName: this.table,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :kind',
+        ExpressionAttributeValues: { ':kind': 'WF' },
+      },
+      'workflow definition list',
+    );
+    return items
+      .map((item) => bodyOf<WorkflowDef>(item))
+      .sort((a, b) => (a.name === b.name ? a.version - b.version : a.name < b.name ? -1 : 1));
+  }
+
+  async delete(name: string, version: number): Promise<boolean> {
+    const result = await this.client
+      .send(new DeleteCommand({ TableName: this.table, Key: wfKey(name, version), ReturnValues: 'ALL_OLD' }))
+      .catch((e: unknown) => translate(e, 'workflow definition delete'));
+    return result.Attributes !== undefined;
+  }
+}
+
+export class DynamoTaskDefStore implements TaskDefStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async put(def: TaskDef): Promise<void> {
+    await this.client
+      .send(
+        new PutCommand({
+          TableName: this.table,
+          Item: {
+            ...taskKey(def.name),
+            gsi1pk: 'TASK',
+            gsi1sk: def.name,
+            name: def.name,
+            body: JSON.stringify(def),
+          },
+        }),
+      )
+      .catch((e: unknown) => translate(e, 'task definition put'));
+  }
+
+  async get(name: string): Promise<TaskDef | undefined> {
+    const result = await this.client
+      .send(new GetCommand({ TableName: this.table, Key: taskKey(name), ConsistentRead: true }))
+      .catch((e: unknown) => translate(e, 'task definition get'));
+    return result.Item ? bodyOf<TaskDef>(result.Item) : undefined;
+  }
+
+  async getMany(names: readonly string[]): Promise<Map<string, TaskDef>> {
+    const out = new Map<string, TaskDef>();
+    const unique = [...new Set(names)];
+    // BatchGetItem takes at most 100 keys; unprocessed keys are retried until none remain.
+    for (let i = 0; i < unique.length; i += 100) {
+      let keys: Record<string, unknown>[] | undefined = unique.slice(i, i + 100).map(taskKey);
+      while (keys && keys.length > 0) {
+        const result = await this.client
+          .send(new BatchGetCommand({ RequestItems: { [this.table]: { Keys: keys, ConsistentRead: true } } }))
+          .catch((e: unknown) => translate(e, 'task definition batch get'));
+        for (const item of result.Responses?.[this.table] ?? []) {
+          const def = bodyOf<TaskDef>(item);
+          out.set(def.name, def);
+        }
+        keys = result.UnprocessedKeys?.[this.table]?.Keys as Record<string, unknown>[] | undefined;
+      }
+    }
+    return out;
+  }
+
+  async list(): Promise<TaskDef[]> {
+    const items = await queryAll(
+      this.client,
+      {
+        TableName: this.table,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :kind',
+        ExpressionAttributeValues: { ':kind': 'TASK' },
+      },
+      'task definition list',
+    );
+    return items
+      .map((item) => bodyOf<TaskDef>(item))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  async delete(name: string): Promise<boolean> {
+    const result = await this.client
+      .send(new DeleteCommand({ TableName: this.table, Key: taskKey(name), ReturnValues: 'ALL_OLD' }))
+      .catch((e: unknown) => translate(e, 'task definition delete'));
+    return result.Attributes !== undefined;
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * In-memory definition stores: for tests, benchmarks and `SERVICE_STORE=memory`. Values are deep
+ * copied in and out, so callers can never mutate what is stored.
+ */
+import type { TaskDef, WorkflowDef } from '../../model/definitions.ts';
+import { ConflictError } from '../../model/errors.ts';
+import type { TaskDefStore, WorkflowDefStore } from '../ports.ts';
+
+const copy = <T>(value: T): T => structuredClone(value);
+
+export class MemoryWorkflowDefStore implements WorkflowDefStore {
+  private readonly byName = new Map<string, Map<number, WorkflowDef>>();
+
+  async put(def: WorkflowDef, options: { overwrite: boolean }): Promise<void> {
+    const versions = this.byName.get(def.name) ?? new Map<number, WorkflowDef>();
+    if (!options.overwrite && versions.has(def.version)) {
+      throw new ConflictError(`Workflow with ${def.name}.${def.version} already exists!`);
+    }
+    versions.set(def.version, copy(def));
+    this.byName.set(def.name, versions);
+  }
+
+  async get(name: string, version?: number): Promise<WorkflowDef | undefined> {
+    const versions = this.byName.get(name);
+    if (!versions || versions.size === 0) return undefined;
+    const key = version ?? Math.max(...versions.keys());
+    const def = versions.get(key);
+    return def && copy(def);
+  }
+
+  async versions(name: string): Promise<WorkflowDef[]> {
+    const versions = this.byName.get(name);
+    if (!versions) return [];
+    return [...versions.values()].sort((a, b) => a.version - b.version).map(copy);
+  }
+
+  async list(): Promise<WorkflowDef[]> {
+    const names = [...this.byName.keys()].sort();
+    const out: WorkflowDef[] = [];
+    for (const name of names) out.push(...(await this.versions(name)));
+    return out;
+  }
+
+  async delete(name: string, version: number): Promise<boolean> {
+    const versions = this.byName.get(name);
+    if (!versions?.delete(version)) return false;
+    if (versions.size === 0) this.byName.delete(name);
+    return true;
+  }
+}
+
+export class MemoryTaskDefStore implements TaskDefStore {
+  private readonly byName = new Map<string, TaskDef>();
+
+  async put(def: TaskDef): Promise<void> {
+    this.byName.set(def.name, copy(def));
+  }
+
+  async get(name: string): Promise<TaskDef | undefined> {
+    const def = this.byName.get(name);
+    return def && copy(def);
+  }
+
+  async getMany(names: readonly string[]): Promise<Map<string, TaskDef>> {
+    const out = new Map<string, TaskDef>();
+    for (const name of names) {
+      const def = this.byName.get(name);
+      if (def) out.set(name, copy(def));
+    }
+    return out;
+  }
+
+  async list(): Promise<TaskDef[]> {
+    return [...this.byName.keys()].sort().map((name) => copy(this.byName.get(name) as TaskDef));
+  }
+
+  async delete(name: string): Promise<boolean> {
+    return this.byName.delete(name);
+  }
+}
