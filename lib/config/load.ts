@@ -71,7 +71,8 @@ export function loadConfig(options: LoadOptions = {}): ServiceConfig {
       );
       for (const [key, value] of Object.entries(env)) {
         const index = pattern.exec(key)?.[1];
-        if (index !== undefined && value !== undefined)
+        // Empty counts as absent, as for plain keys: `KEYS_0_ID=` must not create an entry.
+        if (index !== undefined && value !== undefined && value !== '')
           raw.set(spec.name.replace('[n]', `[${index}]`), value);
       }
     } else {

@@ -93,6 +93,16 @@ export const PROPERTIES: readonly PropertySpec[] = [
     type: str,
     description: 'Name of the definitions table (default: prefix + "definitions")',
   },
+  {
+    name: 'service.dynamodb.tables.executions',
+    type: str,
+    description: 'Name of the executions table: runs, task rows, task logs (default: prefix + "executions")',
+  },
+  {
+    name: 'service.dynamodb.tables.queues',
+    type: str,
+    description: 'Name of the queues table: worker task queues and poll data (default: prefix + "queues")',
+  },
   // Gates (SPEC.md item 7)
   {
     name: 'service.scheduler.enabled',

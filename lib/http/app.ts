@@ -8,6 +8,8 @@ import { ROUTE_GROUPS, type RouteGroupName } from './route-table.ts';
 import { type RouteDef, Router } from './router.ts';
 import { metadataRoutes } from './routes/metadata.ts';
 import { systemRoutes } from './routes/system.ts';
+import { taskRoutes } from './routes/tasks.ts';
+import { workflowRoutes } from './routes/workflows.ts';
 
 const builders: Record<RouteGroupName, (services: Services) => RouteDef[]> = {
   system: (s) =>
@@ -18,6 +20,8 @@ const builders: Record<RouteGroupName, (services: Services) => RouteDef[]> = {
       },
     }),
   metadata: (s) => metadataRoutes(s.metadata),
+  workflows: (s) => workflowRoutes(s.engine),
+  tasks: (s) => taskRoutes(s.engine),
 };
 
 export function createRouter(services: Services, only?: readonly RouteGroupName[]): Router {

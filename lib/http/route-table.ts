@@ -13,9 +13,11 @@ export interface RouteGroupSpec {
   gate?: GateName;
 }
 
-export type RouteGroupName = 'system' | 'metadata';
+export type RouteGroupName = 'system' | 'metadata' | 'workflows' | 'tasks';
 
 export const ROUTE_GROUPS: readonly RouteGroupSpec[] = [
   { name: 'system', apiRoutes: ['GET /health', 'GET /api/health', 'GET /api/version'] },
   { name: 'metadata', apiRoutes: ['ANY /api/metadata/{proxy+}'] },
+  { name: 'workflows', apiRoutes: ['ANY /api/workflow', 'ANY /api/workflow/{proxy+}'] },
+  { name: 'tasks', apiRoutes: ['ANY /api/tasks', 'ANY /api/tasks/{proxy+}'] },
 ];

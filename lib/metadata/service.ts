@@ -78,6 +78,11 @@ export class MetadataService {
     return def;
   }
 
+  /** The definition, or undefined (for callers with their own not-found message). */
+  findWorkflowDef(name: string, version?: number): Promise<WorkflowDef | undefined> {
+    return this.workflowDefs.get(name, version);
+  }
+
   async listWorkflowDefs(filter: WorkflowDefListing = {}): Promise<WorkflowDef[]> {
     let defs =
       filter.name !== undefined

@@ -27,6 +27,8 @@ export function awsServices(): Promise<Services> {
     const client = new DynamoDBClient(endpoint ? { endpoint } : {});
     const tables = tableNamesFrom(config.requireString('service.dynamodb.table-prefix'), {
       definitions: config.string('service.dynamodb.tables.definitions'),
+      executions: config.string('service.dynamodb.tables.executions'),
+      queues: config.string('service.dynamodb.tables.queues'),
     });
     return createServices({ config, logger, clock: systemClock, stores: createDynamoStores(client, tables) });
   })();

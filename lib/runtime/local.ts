@@ -8,10 +8,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import type { ServiceConfig } from '../config/service-config.ts';
+import { createQuickJsEvaluator } from '../engine/script/evaluator.ts';
 import { createRouter } from '../http/app.ts';
 import { nodeHandler } from '../http/node-adapter.ts';
 import { createLogger, type Logger, type LogLevel } from '../log/logger.ts';
 import { type Clock, systemClock } from '../model/clock.ts';
+import { LocalDecisionQueue } from '../queue/local.ts';
 import { dynamoClient, startEmbeddedDynamo } from '../store/dynamodb/embedded.ts';
 import { createDynamoStores, ensureTables, tableNamesFrom } from '../store/dynamodb/index.ts';
 import { createMemoryStores } from '../store/memory/index.ts';
@@ -35,6 +37,8 @@ export async function createLocalStores(config: ServiceConfig, logger: Logger): 
   if (config.string('service.store') === 'memory') return createMemoryStores();
   const tables = tableNamesFrom(config.requireString('service.dynamodb.table-prefix'), {
     definitions: config.string('service.dynamodb.tables.definitions'),
+    executions: config.string('service.dynamodb.tables.executions'),
+    queues: config.string('service.dynamodb.tables.queues'),
   });
   const endpoint = config.string('service.dynamodb.endpoint');
   if (endpoint) {
@@ -61,8 +65,13 @@ export async function startLocalServer(
       level: config.requireString('service.log.level') as LogLevel,
       format: config.string('service.log.format') === 'json' ? 'json' : 'text',
     });
+  const clock = options.clock ?? systemClock;
   const stores = await createLocalStores(config, logger);
-  const services = createServices({ config, logger, clock: options.clock ?? systemClock, stores });
+  const decisions = new LocalDecisionQueue(clock, logger);
+  const scripts = createQuickJsEvaluator();
+  const services = createServices({ config, logger, clock, stores, decisions, scripts });
+  decisions.bind((workflowId) => services.engine.executor.decide(workflowId));
+  await restoreWakeups(stores, decisions);
   const router = createRouter(services);
   const server = createServer(
     { keepAliveTimeout: 5000 },
@@ -76,6 +85,8 @@ export async function startLocalServer(
   try {
     await listen(server, config.number('service.server.port'), config.requireString('service.server.host'));
   } catch (error) {
+    await decisions.close();
+    await scripts.close();
     await stores.close();
     throw error;
   }
@@ -93,11 +104,24 @@ export async function startLocalServer(
           server.close(() => done());
           server.closeIdleConnections();
         });
+        await decisions.close();
+        await scripts.close();
         await stores.close();
       })();
       return closing;
     },
   };
+}
+
+/**
+ * After a restart, every run with a stored wake-up gets its timer back; ones already due are
+ * decided at once. New runs are stored due at creation, so a run whose first decide was lost is
+ * found here too.
+ */
+async function restoreWakeups(stores: Stores, decisions: LocalDecisionQueue): Promise<void> {
+  for (const { workflowId, wakeAt } of await stores.executions.dueWakeups(Number.MAX_SAFE_INTEGER, 100_000)) {
+    await decisions.wakeAt(workflowId, wakeAt);
+  }
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

@@ -1,10 +1,15 @@
 /**
- * The services every host wires the same way, over whatever stores the host chose.
+ * The services every host wires the same way, over whatever stores and decision queue the host
+ * chose.
  */
 import type { ServiceConfig } from '../config/service-config.ts';
+import { createEngine, type Engine } from '../engine/engine.ts';
+import type { ScriptEvaluator } from '../engine/script/evaluator.ts';
 import type { Logger } from '../log/logger.ts';
 import { MetadataService } from '../metadata/service.ts';
 import type { Clock } from '../model/clock.ts';
+import { type IdGenerator, randomIds } from '../model/ids.ts';
+import type { DecisionQueue } from '../queue/ports.ts';
 import type { Stores } from '../store/ports.ts';
 import { SERVICE_VERSION } from './version.ts';
 
@@ -14,18 +19,32 @@ export interface Services {
   clock: Clock;
   stores: Stores;
   metadata: MetadataService;
+  engine: Engine;
+  decisions: DecisionQueue;
+  scripts: ScriptEvaluator;
   version: string;
 }
 
-export function createServices(deps: {
+export interface ServiceDeps {
   config: ServiceConfig;
   logger: Logger;
   clock: Clock;
   stores: Stores;
-}): Services {
-  return {
-    ...deps,
-    metadata: new MetadataService(deps.stores.workflowDefs, deps.stores.taskDefs, deps.clock),
-    version: SERVICE_VERSION,
-  };
+  decisions: DecisionQueue;
+  scripts: ScriptEvaluator;
+  ids?: IdGenerator;
+}
+
+export function createServices(deps: ServiceDeps): Services {
+  const metadata = new MetadataService(deps.stores.workflowDefs, deps.stores.taskDefs, deps.clock);
+  const engine = createEngine({
+    stores: deps.stores,
+    metadata,
+    decisions: deps.decisions,
+    scripts: deps.scripts,
+    clock: deps.clock,
+    ids: deps.ids ?? randomIds,
+    logger: deps.logger,
+  });
+  return { ...deps, metadata, engine, version: SERVICE_VERSION };
 }

@@ -4,6 +4,7 @@
  * every backend (validation, defaults, audit times) live above the ports, in the services.
  */
 import type { TaskDef, WorkflowDef } from '../model/definitions.ts';
+import type { TaskRecord, WorkflowRecord, WorkflowStatus } from '../model/execution.ts';
 
 export interface WorkflowDefStore {
   /**
@@ -37,6 +38,99 @@ export interface TaskDefStore {
 export interface Stores {
   workflowDefs: WorkflowDefStore;
   taskDefs: TaskDefStore;
+  executions: ExecutionStore;
+  queue: TaskQueue;
+  pollData: PollDataStore;
   /** Releases connections and embedded servers; every acknowledged write is already durable. */
   close(): Promise<void>;
+}
+
+// ---- executions (engine) ----
+
+export interface TaskExecLog {
+  log: string;
+  taskId: string;
+  createdTime: number;
+}
+
+export interface PollData {
+  queueName: string;
+  domain?: string;
+  workerId?: string;
+  lastPollTime: number;
+}
+
+export interface ExecutionStore {
+  /** Stores a new run; a ConflictError when the id exists (a re-run start converges on the first). */
+  createWorkflow(record: WorkflowRecord): Promise<void>;
+  getWorkflow(workflowId: string): Promise<WorkflowRecord | undefined>;
+  /**
+   * Replaces the record if its stored `rev` still equals `expectedRev` (the record passed carries
+   * the next rev). Otherwise a VersionConflictError: someone else committed first.
+   */
+  commitWorkflow(record: WorkflowRecord, expectedRev: number): Promise<void>;
+  /** Removes the run and all its task rows and logs. */
+  removeWorkflow(workflowId: string): Promise<void>;
+
+  /**
+   * Creates task rows that do not exist yet. A row that already exists is left alone and returned
+   * instead: a decide re-run after a crash adopts what the first run wrote (a worker may have
+   * polled it meanwhile).
+   */
+  createTasks(tasks: TaskRecord[]): Promise<TaskRecord[]>;
+  /** Replaces a task row if its stored `rev` equals `expectedRev`; else VersionConflictError. */
+  updateTask(task: TaskRecord, expectedRev: number): Promise<void>;
+  getTask(workflowId: string, taskId: string): Promise<TaskRecord | undefined>;
+  getTasks(workflowId: string, taskIds: readonly string[]): Promise<TaskRecord[]>;
+  /** Looks a task up by id alone (routes that are given only a task id). */
+  findTask(taskId: string): Promise<TaskRecord | undefined>;
+  /** Every task row of a run, by seq. */
+  listTasks(workflowId: string): Promise<TaskRecord[]>;
+  /** Removes task rows of a run (rerun/restart). */
+  deleteTasks(workflowId: string, taskIds: readonly string[]): Promise<void>;
+
+  /** Ids of runs of a definition with the given statuses, optionally limited to a start-time window. */
+  findWorkflows(query: {
+    name: string;
+    version?: number;
+    statuses?: readonly WorkflowStatus[];
+    correlationId?: string;
+    startedAfter?: number;
+    startedBefore?: number;
+  }): Promise<WorkflowRecord[]>;
+  /** Runs whose wake-up time has come (timeouts, delays, WAIT deadlines), soonest first. */
+  dueWakeups(now: number, limit: number): Promise<{ workflowId: string; wakeAt: number }[]>;
+
+  appendLogs(logs: TaskExecLog[]): Promise<void>;
+  logs(taskId: string): Promise<TaskExecLog[]>;
+}
+
+export interface QueueEntry {
+  queueName: string;
+  taskId: string;
+  workflowId: string;
+  /** 0-99; higher is served first. */
+  priority: number;
+  /** Epoch ms from which the entry may be handed out. */
+  visibleAt: number;
+}
+
+/**
+ * Worker task queues, one per `[domain:]taskType`. Entries only say "this task may be pollable";
+ * the task row's status decides, so a stale or duplicate entry is harmless.
+ */
+export interface TaskQueue {
+  push(entries: readonly QueueEntry[]): Promise<void>;
+  /** Up to `count` visible entries, highest priority first, then oldest. Entries stay until removed. */
+  peek(queueName: string, count: number, now: number): Promise<QueueEntry[]>;
+  remove(queueName: string, taskId: string): Promise<void>;
+  /** Entries of a queue (visible or not). */
+  size(queueName: string): Promise<number>;
+  /** Sizes of every non-empty queue, by name. */
+  sizes(): Promise<Record<string, number>>;
+}
+
+export interface PollDataStore {
+  record(data: PollData): Promise<void>;
+  list(queueName?: string): Promise<PollData[]>;
 }

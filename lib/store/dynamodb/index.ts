@@ -6,12 +6,15 @@ import {
   CreateTableCommand,
   DescribeTableCommand,
   type DynamoDBClient,
+  type Projection,
   ResourceNotFoundException,
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Stores } from '../ports.ts';
 import { DynamoTaskDefStore, DynamoWorkflowDefStore } from './definitions.ts';
-import { TABLES, type TableNames } from './tables.ts';
+import { DynamoExecutionStore } from './executions.ts';
+import { DynamoPollDataStore, DynamoTaskQueue } from './queue.ts';
+import { type IndexProjection, keyAttributeTypes, projectionOf, TABLES, type TableNames } from './tables.ts';
 
 export function documentClient(client: DynamoDBClient): DynamoDBDocumentClient {
   return DynamoDBDocumentClient.from(client, {
@@ -20,7 +23,11 @@ export function documentClient(client: DynamoDBClient): DynamoDBDocumentClient {
 }
 
 export function tableNamesFrom(prefix: string, explicit: Partial<TableNames> = {}): TableNames {
-  return { definitions: explicit.definitions ?? `${prefix}definitions` };
+  return {
+    definitions: explicit.definitions ?? `${prefix}definitions`,
+    executions: explicit.executions ?? `${prefix}executions`,
+    queues: explicit.queues ?? `${prefix}queues`,
+  };
 }
 
 export function createDynamoStores(
@@ -32,6 +39,9 @@ export function createDynamoStores(
   return {
     workflowDefs: new DynamoWorkflowDefStore(doc, tables.definitions),
     taskDefs: new DynamoTaskDefStore(doc, tables.definitions),
+    executions: new DynamoExecutionStore(doc, tables.executions),
+    queue: new DynamoTaskQueue(doc, tables.queues),
+    pollData: new DynamoPollDataStore(doc, tables.queues),
     close: async () => {
       client.destroy();
       await onClose?.();
@@ -44,28 +54,42 @@ export async function ensureTables(client: DynamoDBClient, tables: TableNames): 
   for (const spec of TABLES) {
     const name = tables[spec.id];
     if (await exists(client, name)) continue;
-    const keyAttributes = new Set([
-      spec.partitionKey,
-      spec.sortKey,
-      ...spec.indexes.flatMap((i) => [i.partitionKey, i.sortKey]),
-    ]);
+    const localIndexes = spec.localIndexes ?? [];
     await client.send(
       new CreateTableCommand({
         TableName: name,
         BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [...keyAttributes].map((a) => ({ AttributeName: a, AttributeType: 'S' })),
+        AttributeDefinitions: [...keyAttributeTypes(spec)].map(([attribute, type]) => ({
+          AttributeName: attribute,
+          AttributeType: type,
+        })),
         KeySchema: [
           { AttributeName: spec.partitionKey, KeyType: 'HASH' },
           { AttributeName: spec.sortKey, KeyType: 'RANGE' },
         ],
-        GlobalSecondaryIndexes: spec.indexes.map((index) => ({
-          IndexName: index.name,
-          KeySchema: [
-            { AttributeName: index.partitionKey, KeyType: 'HASH' },
-            { AttributeName: index.sortKey, KeyType: 'RANGE' },
-          ],
-          Projection: { ProjectionType: 'ALL' },
-        })),
+        GlobalSecondaryIndexes:
+          spec.indexes.length === 0
+            ? undefined
+            : spec.indexes.map((index) => ({
+                IndexName: index.name,
+                KeySchema: [
+                  { AttributeName: index.partitionKey, KeyType: 'HASH' },
+                  { AttributeName: index.sortKey, KeyType: 'RANGE' },
+                ],
+                Projection: projection(projectionOf(index)),
+              })),
+        // An LSI can only be created with its table; it shares the table's partition key.
+        LocalSecondaryIndexes:
+          localIndexes.length === 0
+            ? undefined
+            : localIndexes.map((index) => ({
+                IndexName: index.name,
+                KeySchema: [
+                  { AttributeName: spec.partitionKey, KeyType: 'HASH' },
+                  { AttributeName: index.sortKey, KeyType: 'RANGE' },
+                ],
+                Projection: projection(projectionOf(index)),
+              })),
       }),
     );
     for (let i = 0; i < 100; i++) {
@@ -74,6 +98,12 @@ export async function ensureTables(client: DynamoDBClient, tables: TableNames): 
       await new Promise((r) => setTimeout(r, 50));
     }
   }
+}
+
+function projection(spec: IndexProjection): Projection {
+  return spec.type === 'INCLUDE'
+    ? { ProjectionType: 'INCLUDE', NonKeyAttributes: spec.attributes ?? [] }
+    : { ProjectionType: spec.type };
 }
 
 async function exists(client: DynamoDBClient, name: string): Promise<boolean> {

@@ -11,16 +11,87 @@
  *   - all versions of a name: Query pk.  - list everything of a kind: Query gsi1 on gsi1pk.
  *   Definitions are few (thousands) and written rarely, so one gsi1 partition per kind is fine.
  *
+ * executions (runs, their task rows and the tasks' logs; adapter: executions.ts):
+ *   workflow   pk = "<workflowId>"       sk = "WF"
+ *              body, rev (N), workflowName, createTime (N), status, workflowVersion (N), correlationId?,
+ *              wakeShard = "W" and wakeAt (N) only while wakeAt > 0
+ *   task row   pk = "<workflowId>"       sk = "T#<taskId>"
+ *              body, rev (N), taskId, seq (N)
+ *   task log   pk = "LOG#<taskId>"       sk = "<createdTime, 13 digits>#<counter, 10 digits>#<random>"
+ *              body
+ *   `body` is the record as a JSON string; the other attributes exist for keys, indexes and
+ *   conditions. Every write of a workflow item or a task row is conditional on `rev` (or on not
+ *   existing yet), which is what lets the engine run without transactions.
+ *   - byTask   (GSI) pk taskId, sk sk; KEYS_ONLY. Only task rows carry taskId, so only they are
+ *     indexed. findTask = Query byTask, then a consistent GetItem (GSIs are eventually consistent).
+ *     The sort key is the table's own `sk` only because every index here declares one.
+ *   - byName   (GSI) pk workflowName, sk createTime (NUMBER); INCLUDE status, workflowVersion,
+ *     correlationId. Only workflow items carry workflowName. A commit that changes none of the
+ *     projected attributes costs no index write. findWorkflows = Query on name (and the time window
+ *     as a key condition), filter the projected attributes, BatchGet the records.
+ *   - wakeups  (GSI) pk wakeShard, sk wakeAt (NUMBER); KEYS_ONLY; sparse. dueWakeups = Query
+ *     wakeShard = "W" AND wakeAt <= now, ascending. One index partition for every pending wake-up:
+ *     an index partition takes ~1,000 writes/s, and the index is written only when wakeAt changes;
+ *     shard wakeShard ("W0".."Wn") if that ever becomes the limit.
+ *   - a run's rows: Query pk (begins_with sk "T#" for task rows only); a task's logs: Query pk.
+ *
+ * queues (worker task queues and poll data; adapter: queue.ts):
+ *   queue entry  pk = "Q#<queueName>"   sk = "<taskId>"
+ *                queueName, taskId, workflowId, priority (N), visibleAt (N),
+ *                readyKey = "<99 - priority, 2 digits>#<visibleAt, 13 digits>#<taskId>"
+ *   poll data    pk = "P#<queueName>"   sk = "W#<workerId>", or "-" without a worker id
+ *                queueName, domain?, workerId?, lastPollTime (N)
+ *   One entry per task per queue: pushing a task again replaces its entry, remove is a DeleteItem.
+ *   - ready (LSI) sk readyKey; ALL. Ascending readyKey is "highest priority, then soonest visible".
+ *     peek = consistent Query on it with a filter visibleAt <= now. Only queue entries carry
+ *     readyKey. An LSI caps one queue (one pk) at 10 GB, about 50 million entries.
+ *   - size = Query COUNT on pk; sizes and poll data without a queue name = Scan (admin/UI only).
+ *
  * Every table names its TTL attribute `ttl` (epoch seconds). DynamoDB deletes expired items lazily
  * (up to 48 h) and dynalite never does, so readers that care filter `ttl < now` themselves.
  */
 
-export interface TableSpec {
-  /** Logical name; the physical name comes from configuration. */
-  id: 'definitions';
+/** DynamoDB key attribute types; keys default to strings. */
+export type KeyAttributeType = 'S' | 'N';
+
+/** What an index copies from the table item; ALL when absent. */
+export interface IndexProjection {
+  type: 'ALL' | 'KEYS_ONLY' | 'INCLUDE';
+  /** Non-key attributes copied, INCLUDE only. */
+  attributes?: string[];
+}
+
+/** A global secondary index (always with a string partition key). */
+export interface GlobalIndexSpec {
+  name: string;
   partitionKey: string;
   sortKey: string;
-  indexes: { name: string; partitionKey: string; sortKey: string }[];
+  /** 'S' when absent. */
+  sortKeyType?: KeyAttributeType;
+  /** ALL when absent. */
+  projection?: IndexProjection;
+}
+
+/** A local secondary index: the table's partition key with another sort key (created with the table). */
+export interface LocalIndexSpec {
+  name: string;
+  sortKey: string;
+  /** 'S' when absent. */
+  sortKeyType?: KeyAttributeType;
+  /** ALL when absent. */
+  projection?: IndexProjection;
+}
+
+export interface TableSpec {
+  /** Logical name; the physical name comes from configuration. */
+  id: 'definitions' | 'executions' | 'queues';
+  /** Table keys are strings. */
+  partitionKey: string;
+  sortKey: string;
+  /** Global secondary indexes. */
+  indexes: GlobalIndexSpec[];
+  /** Local secondary indexes; they can only be created together with the table. */
+  localIndexes?: LocalIndexSpec[];
   ttlAttribute: string;
 }
 
@@ -34,6 +105,61 @@ export const TABLES: readonly TableSpec[] = [
     indexes: [{ name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
     ttlAttribute: TTL_ATTRIBUTE,
   },
+  {
+    id: 'executions',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    indexes: [
+      { name: 'byTask', partitionKey: 'taskId', sortKey: 'sk', projection: { type: 'KEYS_ONLY' } },
+      {
+        name: 'byName',
+        partitionKey: 'workflowName',
+        sortKey: 'createTime',
+        sortKeyType: 'N',
+        projection: { type: 'INCLUDE', attributes: ['status', 'workflowVersion', 'correlationId'] },
+      },
+      {
+        name: 'wakeups',
+        partitionKey: 'wakeShard',
+        sortKey: 'wakeAt',
+        sortKeyType: 'N',
+        projection: { type: 'KEYS_ONLY' },
+      },
+    ],
+    ttlAttribute: TTL_ATTRIBUTE,
+  },
+  {
+    id: 'queues',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    indexes: [],
+    localIndexes: [{ name: 'ready', sortKey: 'readyKey', projection: { type: 'ALL' } }],
+    ttlAttribute: TTL_ATTRIBUTE,
+  },
 ];
 
 export type TableNames = Record<TableSpec['id'], string>;
+
+/** The projection of an index, with the default made explicit. */
+export const projectionOf = (index: { projection?: IndexProjection }): IndexProjection =>
+  index.projection ?? { type: 'ALL' };
+
+/** The type of every key attribute of a table and its indexes; a name used with two types is a bug. */
+export function keyAttributeTypes(spec: TableSpec): Map<string, KeyAttributeType> {
+  const types = new Map<string, KeyAttributeType>();
+  const add = (name: string, type: KeyAttributeType = 'S') => {
+    const known = types.get(name);
+    if (known !== undefined && known !== type) {
+      throw new Error(`Table ${spec.id}: key attribute ${name} is declared both ${known} and ${type}`);
+    }
+    types.set(name, type);
+  };
+  add(spec.partitionKey);
+  add(spec.sortKey);
+  for (const index of spec.indexes) {
+    add(index.partitionKey);
+    add(index.sortKey, index.sortKeyType);
+  }
+  for (const index of spec.localIndexes ?? []) add(index.sortKey, index.sortKeyType);
+  return types;
+}

@@ -1,0 +1,115 @@
+/**
+ * The service's state: one DynamoDB table per entry of lib/store/dynamodb/tables.ts (the single
+ * source of the key design) and the S3 bucket for files and large payloads. Both are retained when
+ * the stack is deleted: losing definitions or uploaded files to a `cdk destroy` is never intended.
+ */
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import {
+  type Attribute,
+  AttributeType,
+  BillingMode,
+  ProjectionType,
+  Table,
+  TableEncryption,
+} from 'aws-cdk-lib/aws-dynamodb';
+import type { IGrantable } from 'aws-cdk-lib/aws-iam';
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods } from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import {
+  type IndexProjection,
+  keyAttributeTypes,
+  projectionOf,
+  TABLES,
+  type TableSpec,
+} from '../../lib/store/dynamodb/tables.ts';
+import { pascalCase } from './names.ts';
+
+export type TableId = TableSpec['id'];
+
+/** What a function may do with a table; granted next to the table it opens. */
+export type TableAccess = 'read' | 'readWrite';
+
+export class ServiceData extends Construct {
+  readonly tables: Record<TableId, Table>;
+  readonly bucket: Bucket;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.tables = Object.fromEntries(TABLES.map((spec) => [spec.id, this.table(spec)])) as Record<
+      TableId,
+      Table
+    >;
+    this.bucket = this.filesBucket();
+  }
+
+  /** Grants exactly the given access on one table (and its indexes), nothing on any other. */
+  grantTable(grantee: IGrantable, table: TableId, access: TableAccess): void {
+    if (access === 'readWrite') this.tables[table].grantReadWriteData(grantee);
+    else this.tables[table].grantReadData(grantee);
+  }
+
+  private table(spec: TableSpec): Table {
+    // keyAttributeTypes also rejects a key attribute declared with two types across indexes.
+    const types = keyAttributeTypes(spec);
+    const key = (name: string): Attribute => ({
+      name,
+      type: types.get(name) === 'N' ? AttributeType.NUMBER : AttributeType.STRING,
+    });
+    const table = new Table(this, pascalCase(spec.id), {
+      partitionKey: key(spec.partitionKey),
+      sortKey: key(spec.sortKey),
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      timeToLiveAttribute: spec.ttlAttribute,
+      encryption: TableEncryption.AWS_MANAGED,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    for (const index of spec.indexes) {
+      table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: key(index.partitionKey),
+        sortKey: key(index.sortKey),
+        ...projection(index),
+      });
+    }
+    // Local indexes exist only if created with the table; CloudFormation creates them together.
+    for (const index of spec.localIndexes ?? []) {
+      table.addLocalSecondaryIndex({
+        indexName: index.name,
+        sortKey: key(index.sortKey),
+        ...projection(index),
+      });
+    }
+    return table;
+  }
+
+  private filesBucket(): Bucket {
+    return new Bucket(this, 'Files', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      versioned: false,
+      // Browsers and SDKs upload and download straight to S3 through presigned URLs; multipart
+      // clients read each part's ETag from the response to complete the upload.
+      cors: [
+        {
+          allowedMethods: [HttpMethods.PUT, HttpMethods.GET],
+          allowedOrigins: ['*'],
+          allowedHeaders: ['*'],
+          exposedHeaders: ['ETag'],
+        },
+      ],
+      // Parts of an abandoned multipart upload are billed until aborted and never show in listings.
+      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+  }
+}
+
+function projection(index: { projection?: IndexProjection }): {
+  projectionType: ProjectionType;
+  nonKeyAttributes?: string[];
+} {
+  const { type, attributes } = projectionOf(index);
+  return { projectionType: ProjectionType[type], nonKeyAttributes: attributes };
+}

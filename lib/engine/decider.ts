@@ -1,0 +1,83 @@
+/**
+ * The decider: a pure function from a run's state (and its definitions) to its next state and the
+ * effects to carry out (reference/conductor.md §4.2). It performs no I/O: the executor reads the
+ * run, calls decide, and applies the decision through the ports.
+ */
+import type { TaskDef } from '../model/definitions.ts';
+import {
+  isTerminalTask,
+  isTerminalWorkflow,
+  type TaskRecord,
+  type WorkflowRecord,
+} from '../model/execution.ts';
+import type { TaskTypeRegistry } from './registry.ts';
+import { type DecideResult, RunContext } from './run-context.ts';
+import type { ScriptEvaluator } from './script/evaluator.ts';
+import { checkTaskTimeouts, taskWakeAt, workflowTimedOut } from './timeouts.ts';
+
+export interface DecideEnv {
+  now: number;
+  registry: TaskTypeRegistry;
+  /** Registered task definitions by name (at least those the run's definition names). */
+  taskDefs: ReadonlyMap<string, TaskDef>;
+  scripts: ScriptEvaluator;
+  random?: () => number;
+}
+
+export type { DecideResult };
+
+/** How many passes a decide makes while sync tasks keep changing state. */
+const MAX_PASSES = 200;
+
+export async function decide(record: WorkflowRecord, env: DecideEnv): Promise<DecideResult> {
+  const run = new RunContext(structuredClone(record), env);
+  const wf = run.workflow;
+
+  if (isTerminalWorkflow(wf.status)) {
+    // A run ended from outside (terminate): leftover tasks are canceled.
+    if (wf.status !== 'COMPLETED') run.cancelPending();
+    return run.result();
+  }
+
+  if (workflowTimedOut(wf, env.now)) {
+    run.end('TIMED_OUT', `Workflow timed out after ${wf.workflowDefinition.timeoutSeconds} seconds`);
+    return run.result();
+  }
+  if (wf.status === 'PAUSED') {
+    run.computeWakeAt();
+    return run.result();
+  }
+
+  if (wf.tasks.length === 0) {
+    const first = wf.workflowDefinition.tasks[0];
+    if (!first) {
+      run.complete();
+      return run.result();
+    }
+    await run.schedule({ workflowTask: first, iteration: 0 });
+  }
+
+  for (let pass = 0; pass < MAX_PASSES && !run.ended; pass++) {
+    let changed = false;
+    for (const task of [...wf.tasks]) {
+      if (run.ended) break;
+      if (task.executed || task.retried) continue;
+      if (!isTerminalTask(task.status)) {
+        if (checkTaskTimeouts(run, task)) changed = true;
+        const type = env.registry.get(task.workflowTask.type);
+        if (!run.ended && !isTerminalTask(task.status) && type.kind === 'system' && type.execute) {
+          if (await type.execute(run, task)) changed = true;
+        }
+      }
+      if (!run.ended && isTerminalTask(task.status) && !task.executed) {
+        await run.processTerminal(task);
+        changed = true;
+      }
+    }
+    if (!changed) break;
+  }
+
+  if (!run.ended && wf.tasks.every((t: TaskRecord) => isTerminalTask(t.status) && t.executed)) run.complete();
+  if (!run.ended) run.computeWakeAt(taskWakeAt);
+  return run.result();
+}

@@ -1,0 +1,232 @@
+/**
+ * The executor: reads a run, asks the pure decider what to do, and applies the decision through the
+ * ports in an order that survives a crash at any point (ARCHITECTURE.md "The engine"):
+ *   1. create new task rows (deterministic ids; an existing row is adopted, never overwritten);
+ *   2. write changed task rows (each conditional on its revision);
+ *   3. queue new worker tasks and create child runs (idempotent);
+ *   4. commit the run record (conditional on its revision) - the decision takes effect here;
+ *   5. after the commit: wake-ups, child/parent notifications, failure workflow.
+ * A decide that dies anywhere and runs again computes the same ids and converges.
+ */
+import type { Logger } from '../log/logger.ts';
+import type { Clock } from '../model/clock.ts';
+import { VersionConflictError } from '../model/errors.ts';
+import {
+  isTerminalTask,
+  isTerminalWorkflow,
+  type TaskRecord,
+  type WorkflowRecord,
+} from '../model/execution.ts';
+import type { DecisionQueue } from '../queue/ports.ts';
+import type { ExecutionStore, TaskQueue } from '../store/ports.ts';
+import { decide } from './decider.ts';
+import { queueNameOf } from './queues.ts';
+import type { TaskTypeRegistry } from './registry.ts';
+import type { DecideResult } from './run-context.ts';
+import type { ScriptEvaluator } from './script/evaluator.ts';
+import type { ChildStart } from './task-type.ts';
+import { taskAfterChild } from './tasks/sub-workflow.ts';
+
+export interface ExecutorDeps {
+  executions: ExecutionStore;
+  queue: TaskQueue;
+  decisions: DecisionQueue;
+  registry: TaskTypeRegistry;
+  scripts: ScriptEvaluator;
+  clock: Clock;
+  logger: Logger;
+  /** Creates a child run (SUB_WORKFLOW); must be idempotent on the child's id. */
+  startChild(child: ChildStart, parent: WorkflowRecord): Promise<void>;
+  /** Starts the failure workflow of a run the engine ended unsuccessfully. */
+  startFailureWorkflow(run: WorkflowRecord): Promise<void>;
+  random?: () => number;
+}
+
+const MAX_ATTEMPTS = 8;
+
+export class Executor {
+  constructor(private readonly deps: ExecutorDeps) {}
+
+  /** Decides a run until its decision commits (re-reading after a concurrent change). */
+  async decide(workflowId: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.decideOnce(workflowId);
+        return;
+      } catch (error) {
+        if (!(error instanceof VersionConflictError) || attempt >= MAX_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  private async decideOnce(workflowId: string): Promise<void> {
+    const { executions } = this.deps;
+    const record = await executions.getWorkflow(workflowId);
+    if (!record) return;
+    if (isTerminalWorkflow(record.status) && record.tasks.every((t) => isTerminalTask(t.status))) {
+      await this.deps.decisions.wakeAt(workflowId, 0);
+      return;
+    }
+    await this.refreshTasks(record);
+    const now = this.deps.clock.now();
+    const wasTerminal = isTerminalWorkflow(record.status);
+    const result = await decide(record, {
+      now,
+      registry: this.deps.registry,
+      taskDefs: new Map(),
+      scripts: this.deps.scripts,
+      random: this.deps.random,
+    });
+    await this.apply(record, result, now, wasTerminal);
+  }
+
+  /**
+   * Task rows are the truth for what workers and the API change (status, output, times); the run
+   * record keeps the decider's own bookkeeping (executed, retried, membership) for each task.
+   */
+  private async refreshTasks(record: WorkflowRecord): Promise<void> {
+    const open = record.tasks.filter((t) => !t.executed);
+    if (open.length === 0) return;
+    const rows = new Map(
+      (
+        await this.deps.executions.getTasks(
+          record.workflowId,
+          open.map((t) => t.taskId),
+        )
+      ).map((r) => [r.taskId, r]),
+    );
+    record.tasks = record.tasks.map((task) => {
+      const row = rows.get(task.taskId);
+      return row ? { ...row, executed: task.executed, retried: task.retried } : task;
+    });
+    // A child that ended while its parent was not told (a crash between the two) is caught up here.
+    for (const task of record.tasks) {
+      if (task.workflowTask.type !== 'SUB_WORKFLOW' || isTerminalTask(task.status) || !task.subWorkflowId)
+        continue;
+      const child = await this.deps.executions.getWorkflow(task.subWorkflowId);
+      const updated = child && taskAfterChild(task, child, this.deps.clock.now());
+      if (!updated) continue;
+      await this.deps.executions.updateTask(updated, task.rev);
+      Object.assign(task, updated);
+    }
+  }
+
+  private async apply(
+    before: WorkflowRecord,
+    result: DecideResult,
+    now: number,
+    wasTerminal: boolean,
+  ): Promise<void> {
+    const { executions, queue } = this.deps;
+    const wf = result.workflow;
+    const previous = new Map(before.tasks.map((t) => [t.taskId, t]));
+
+    // 1. New rows. A row that already exists (an earlier, interrupted decide) is adopted as is.
+    const created = result.changedTasks.filter((t) => result.createdTaskIds.has(t.taskId));
+    if (created.length > 0) {
+      const stored = new Map((await executions.createTasks(created)).map((t) => [t.taskId, t]));
+      wf.tasks = wf.tasks.map((t) => {
+        const row = stored.get(t.taskId);
+        return row ? { ...row, executed: t.executed, retried: t.retried } : t;
+      });
+    }
+
+    // 2. Changed rows, each conditional on the revision the decide started from.
+    const updates = result.changedTasks.filter((t) => !result.createdTaskIds.has(t.taskId));
+    for (const task of updates) {
+      const expected = previous.get(task.taskId)?.rev ?? task.rev;
+      const next = { ...task, rev: expected + 1 };
+      await executions.updateTask(next, expected);
+      const live = wf.tasks.findIndex((t) => t.taskId === task.taskId);
+      if (live >= 0) wf.tasks[live] = next;
+    }
+
+    // 3. Queue new worker tasks and create children before the commit, so a crash cannot lose them.
+    const toQueue = result.toQueue.map((t) => wf.tasks.find((w) => w.taskId === t.taskId) ?? t);
+    const queueable = toQueue.filter((t) => t.status === 'SCHEDULED');
+    if (queueable.length > 0) {
+      await queue.push(
+        queueable.map((t) => ({
+          queueName: queueNameOf(t),
+          taskId: t.taskId,
+          workflowId: t.workflowInstanceId,
+          priority: t.workflowPriority,
+          visibleAt: t.scheduledTime + t.callbackAfterSeconds * 1000,
+        })),
+      );
+    }
+    for (const child of result.children) await this.deps.startChild(child, wf);
+
+    // 4. Commit.
+    const committed: WorkflowRecord = { ...wf, rev: before.rev + 1, updateTime: now };
+    await executions.commitWorkflow(committed, before.rev);
+
+    // 5. After the commit.
+    await this.deps.decisions.wakeAt(wf.workflowId, committed.wakeAt);
+    for (const child of result.children) await this.deps.decisions.request(child.workflowId);
+    for (const { workflowId, reason } of result.terminateChildren) {
+      await this.terminateChild(workflowId, reason);
+    }
+    if (result.ended && !wasTerminal) await this.afterEnd(committed);
+  }
+
+  /** A run ended: tell its parent, and start its failure workflow if the engine failed it. */
+  private async afterEnd(run: WorkflowRecord): Promise<void> {
+    if (run.parentWorkflowId && run.parentWorkflowTaskId) await this.notifyParent(run);
+    if (run.status !== 'COMPLETED' && run.workflowDefinition.failureWorkflow) {
+      try {
+        await this.deps.startFailureWorkflow(run);
+      } catch (error) {
+        this.deps.logger.warn('failure workflow not started', {
+          workflowId: run.workflowId,
+          error: error instanceof Error ? error.message : String(error),
+        });
+      }
+    }
+  }
+
+  /** Updates the parent's SUB_WORKFLOW task from its ended child, then asks for the parent's decide. */
+  private async notifyParent(child: WorkflowRecord): Promise<void> {
+    const { executions, decisions } = this.deps;
+    const parentId = child.parentWorkflowId as string;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const task = await executions.getTask(parentId, child.parentWorkflowTaskId as string);
+      if (!task || isTerminalTask(task.status)) break;
+      const updated = taskAfterChild(task, child, this.deps.clock.now());
+      if (!updated) break;
+      try {
+        await executions.updateTask(updated, task.rev);
+        break;
+      } catch (error) {
+        if (!(error instanceof VersionConflictError)) throw error;
+      }
+    }
+    await decisions.request(parentId);
+  }
+
+  private async terminateChild(workflowId: string, reason: string): Promise<void> {
+    const { executions } = this.deps;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const child = await executions.getWorkflow(workflowId);
+      if (!child || isTerminalWorkflow(child.status)) return;
+      try {
+        await executions.commitWorkflow(
+          {
+            ...child,
+            status: 'TERMINATED',
+            reasonForIncompletion: reason,
+            endTime: this.deps.clock.now(),
+            rev: child.rev + 1,
+          },
+          child.rev,
+        );
+        await this.deps.decisions.request(workflowId);
+        return;
+      } catch (error) {
+        if (!(error instanceof VersionConflictError)) throw error;
+      }
+    }
+  }
+}
+
+export type { TaskRecord };

@@ -1,0 +1,108 @@
+/**
+ * Navigation over a workflow definition: where each reference name sits (its list, position and
+ * enclosing SWITCH / FORK_JOIN / DO_WHILE), and which task follows it (reference/conductor.md §4.2
+ * "Next-task rules"). Built once per definition snapshot and cached.
+ */
+import type { WorkflowDef, WorkflowTask } from '../model/definitions.ts';
+
+export interface GraphNode {
+  task: WorkflowTask;
+  list: WorkflowTask[];
+  index: number;
+  /** The enclosing container task, if any. */
+  container?: WorkflowTask;
+}
+
+export class DefinitionGraph {
+  private readonly nodes = new Map<string, GraphNode>();
+
+  constructor(readonly def: WorkflowDef) {
+    this.index(def.tasks, undefined);
+  }
+
+  node(ref: string): GraphNode | undefined {
+    return this.nodes.get(baseRef(ref));
+  }
+
+  task(ref: string): WorkflowTask | undefined {
+    return this.nodes.get(baseRef(ref))?.task;
+  }
+
+  /** The enclosing DO_WHILE of a reference, if any (nearest). */
+  enclosingLoop(ref: string): WorkflowTask | undefined {
+    let node = this.node(ref);
+    while (node?.container) {
+      if (node.container.type === 'DO_WHILE') return node.container;
+      node = this.node(node.container.taskReferenceName);
+    }
+    return undefined;
+  }
+
+  /**
+   * The task that follows `ref` once it is done: the next in its list; at the end of a SWITCH
+   * branch, whatever follows the SWITCH; at the end of a fork branch or a loop body, nothing (the
+   * JOIN and the DO_WHILE re-evaluate themselves); at the end of the workflow, nothing.
+   */
+  next(ref: string): WorkflowTask | undefined {
+    const node = this.node(ref);
+    if (!node) return undefined;
+    if (node.task.type === 'TERMINATE') return undefined;
+    const following = node.list[node.index + 1];
+    if (following) return following;
+    const container = node.container;
+    if (!container) return undefined;
+    if (container.type === 'SWITCH' || container.type === 'DECISION')
+      return this.next(container.taskReferenceName);
+    return undefined;
+  }
+
+  /** Every reference inside a container (nested ones included). */
+  descendants(container: WorkflowTask): WorkflowTask[] {
+    const out: WorkflowTask[] = [];
+    const visit = (tasks: WorkflowTask[] | undefined) => {
+      for (const task of tasks ?? []) {
+        out.push(task);
+        for (const branch of childLists(task)) visit(branch);
+      }
+    };
+    for (const branch of childLists(container)) visit(branch);
+    return out;
+  }
+
+  private index(tasks: WorkflowTask[], container: WorkflowTask | undefined): void {
+    tasks.forEach((task, index) => {
+      this.nodes.set(task.taskReferenceName, { task, list: tasks, index, container });
+      for (const branch of childLists(task)) this.index(branch, task);
+    });
+  }
+}
+
+export function childLists(task: WorkflowTask): WorkflowTask[][] {
+  const lists: WorkflowTask[][] = [];
+  if (task.decisionCases) lists.push(...Object.values(task.decisionCases));
+  if (task.defaultCase) lists.push(task.defaultCase);
+  if (task.forkTasks) lists.push(...task.forkTasks);
+  if (task.loopOver) lists.push(task.loopOver);
+  return lists;
+}
+
+/** `fetch__3` -> `fetch`: loop iterations append `__N` to reference names. */
+export function baseRef(ref: string): string {
+  const at = ref.lastIndexOf('__');
+  return at > 0 && /^\d+$/.test(ref.slice(at + 2)) ? ref.slice(0, at) : ref;
+}
+
+export function iterationRef(base: string, iteration: number): string {
+  return iteration > 0 ? `${base}__${iteration}` : base;
+}
+
+const cache = new WeakMap<WorkflowDef, DefinitionGraph>();
+
+export function graphOf(def: WorkflowDef): DefinitionGraph {
+  let graph = cache.get(def);
+  if (!graph) {
+    graph = new DefinitionGraph(def);
+    cache.set(def, graph);
+  }
+  return graph;
+}

@@ -1,0 +1,383 @@
+/**
+ * The working state of one decide: the run being decided, what changed, and the effects to carry
+ * out afterwards. Task-type modules see it through the DecideContext interface.
+ */
+import type { TaskDef, WorkflowTask } from '../model/definitions.ts';
+import {
+  isRetriableTask,
+  isSuccessfulTask,
+  isTerminalTask,
+  type TaskRecord,
+  type TaskStatus,
+  type WorkflowRecord,
+  type WorkflowStatus,
+} from '../model/execution.ts';
+import { taskIdOf } from '../model/ids.ts';
+import type { DecideEnv } from './decider.ts';
+import { baseRef, type DefinitionGraph, graphOf, iterationRef } from './graph.ts';
+import { retryDelaySeconds } from './retry.ts';
+import type { ScriptEvaluator } from './script/evaluator.ts';
+import { allowedRetries, effectiveTaskDef } from './task-defs.ts';
+import type { ChildStart, DecideContext, ScheduleRequest } from './task-type.ts';
+import { resolveParameters, type TemplateContext } from './templating.ts';
+import { workflowDeadline } from './timeouts.ts';
+
+export interface DecideResult {
+  workflow: WorkflowRecord;
+  /** Tasks created or changed by this decide (including ones that left the working set). */
+  changedTasks: TaskRecord[];
+  /** Ids of the tasks this decide created. */
+  createdTaskIds: Set<string>;
+  /** Worker tasks to put in their queues. */
+  toQueue: TaskRecord[];
+  /** Child workflows to start. */
+  children: ChildStart[];
+  /** Child workflows to terminate (their SUB_WORKFLOW task was canceled). */
+  terminateChildren: { workflowId: string; reason: string }[];
+  /** The run became terminal in this decide (and the engine ended it). */
+  ended: boolean;
+}
+
+export class RunContext implements DecideContext {
+  readonly graph: DefinitionGraph;
+  readonly now: number;
+  readonly scripts: ScriptEvaluator;
+  ended = false;
+  private readonly changed = new Map<string, TaskRecord>();
+  private readonly created = new Set<string>();
+  private readonly children: ChildStart[] = [];
+  private readonly terminateChildren: { workflowId: string; reason: string }[] = [];
+  private permissiveFailure: TaskRecord | undefined;
+
+  constructor(
+    readonly workflow: WorkflowRecord,
+    readonly env: DecideEnv,
+  ) {
+    this.graph = graphOf(workflow.workflowDefinition);
+    this.now = env.now;
+    this.scripts = env.scripts;
+  }
+
+  // ---- DecideContext ----
+
+  taskDef(workflowTask: WorkflowTask): TaskDef | undefined {
+    return workflowTask.taskDefinition ?? this.env.taskDefs.get(workflowTask.name);
+  }
+
+  governingDef(task: TaskRecord): { def: TaskDef; worker: boolean; adHoc: boolean } {
+    const worker = this.env.registry.get(task.workflowTask.type).kind === 'worker';
+    return { ...effectiveTaskDef(task.workflowTask, this.env.taskDefs, worker), worker };
+  }
+
+  resolve(template: unknown, taskId?: string): unknown {
+    return resolveParameters(template, this.templateContext(taskId));
+  }
+
+  createTask(request: ScheduleRequest, fields: Partial<TaskRecord> = {}): TaskRecord {
+    const wf = this.workflow;
+    const wt = request.workflowTask;
+    const ref = iterationRef(wt.taskReferenceName, request.iteration);
+    const retryOf = request.retryOf;
+    const retryCount = retryOf ? retryOf.retryCount + 1 : 0;
+    const taskId = taskIdOf(wf.workflowId, ref, retryCount);
+    const worker = this.env.registry.get(wt.type).kind === 'worker';
+    const { def } = effectiveTaskDef(wt, this.env.taskDefs, worker);
+    const input = this.resolveInput(wt, def, taskId);
+    wf.seq += 1;
+    return {
+      taskId,
+      taskType: wt.type,
+      taskDefName: wt.name,
+      referenceTaskName: ref,
+      status: 'SCHEDULED',
+      inputData: input,
+      outputData: {},
+      workflowInstanceId: wf.workflowId,
+      workflowType: wf.workflowName,
+      correlationId: wf.correlationId,
+      workflowPriority: wf.priority,
+      retryCount,
+      seq: wf.seq,
+      pollCount: 0,
+      scheduledTime: this.now,
+      startTime: 0,
+      endTime: 0,
+      updateTime: this.now,
+      startDelayInSeconds: 0,
+      callbackAfterSeconds: 0,
+      responseTimeoutSeconds: def.responseTimeoutSeconds,
+      retried: false,
+      retriedTaskId: retryOf?.taskId,
+      executed: false,
+      callbackFromWorker: true,
+      reasonForIncompletion: retryOf?.reasonForIncompletion,
+      workflowTask: wt,
+      domain: worker ? this.domainFor(wt) : undefined,
+      rateLimitPerFrequency: def.rateLimitPerFrequency ?? 0,
+      rateLimitFrequencyInSeconds: def.rateLimitFrequencyInSeconds ?? 1,
+      iteration: request.iteration,
+      parentTaskId: request.parentTaskId,
+      firstScheduledTime: retryOf?.firstScheduledTime ?? this.now,
+      waitTimeout: 0,
+      rev: 0,
+      ...fields,
+    };
+  }
+
+  async schedule(request: ScheduleRequest): Promise<TaskRecord[]> {
+    const ref = iterationRef(request.workflowTask.taskReferenceName, request.iteration);
+    // Scheduling is by reference name: one live task per reference (§4.2).
+    if (!request.retryOf && this.taskByRef(ref)) return [];
+    const type = this.env.registry.get(request.workflowTask.type);
+    const records = await type.schedule(this, request);
+    for (const record of records) {
+      this.workflow.tasks.push(record);
+      this.created.add(record.taskId);
+      this.touch(record);
+    }
+    return records;
+  }
+
+  touch(task: TaskRecord): void {
+    this.changed.set(task.taskId, task);
+  }
+
+  setStatus(task: TaskRecord, status: TaskStatus, reason?: string): void {
+    task.status = status;
+    if (reason !== undefined) task.reasonForIncompletion = reason;
+    if (isTerminalTask(status) && task.endTime === 0) task.endTime = this.now;
+    if (status === 'IN_PROGRESS' && task.startTime === 0) task.startTime = this.now;
+    task.updateTime = this.now;
+    this.touch(task);
+  }
+
+  taskByRef(ref: string): TaskRecord | undefined {
+    for (let i = this.workflow.tasks.length - 1; i >= 0; i--) {
+      const task = this.workflow.tasks[i] as TaskRecord;
+      if (task.referenceTaskName === ref && !task.retried) return task;
+    }
+    return undefined;
+  }
+
+  retire(tasks: TaskRecord[]): void {
+    const ids = new Set(tasks.map((t) => t.taskId));
+    this.workflow.tasks = this.workflow.tasks.filter((t) => !ids.has(t.taskId));
+  }
+
+  startChild(child: ChildStart): void {
+    this.children.push(child);
+  }
+
+  endWorkflow(
+    status: 'COMPLETED' | 'FAILED' | 'TERMINATED',
+    reason: string | undefined,
+    output?: Record<string, unknown>,
+  ): void {
+    this.end(status, reason, output);
+  }
+
+  // ---- decider steps ----
+
+  /** A task reached a terminal status: retry it, let the run continue past it, or end the run. */
+  async processTerminal(task: TaskRecord): Promise<void> {
+    const type = this.env.registry.get(task.workflowTask.type);
+    if (!isSuccessfulTask(task.status)) {
+      if (await this.retry(task)) return;
+      if (task.workflowTask.optional) {
+        this.setStatus(task, 'COMPLETED_WITH_ERRORS');
+      } else if (task.workflowTask.permissive) {
+        this.permissiveFailure ??= task;
+      } else {
+        this.failWorkflow(task);
+        return;
+      }
+    }
+    task.executed = true;
+    this.touch(task);
+    const next = type.next ? type.next(this, task) : defaultNext(this, task);
+    for (const workflowTask of next ?? []) {
+      await this.schedule({ workflowTask, iteration: task.iteration, parentTaskId: task.parentTaskId });
+    }
+  }
+
+  private async retry(task: TaskRecord): Promise<boolean> {
+    const type = this.env.registry.get(task.workflowTask.type);
+    if (type.operator || !isRetriableTask(task.status)) return false;
+    const { def } = this.governingDef(task);
+    if (task.retryCount >= allowedRetries(task.workflowTask, def)) return false;
+    const total = def.totalTimeoutSeconds ?? 0;
+    if (total > 0 && this.now - task.firstScheduledTime >= total * 1000) return false;
+    const delaySeconds = retryDelaySeconds(def, task.retryCount, this.env.random);
+    task.retried = true;
+    task.executed = true;
+    this.touch(task);
+    this.retire([task]);
+    await this.schedule({
+      workflowTask: task.workflowTask,
+      iteration: task.iteration,
+      parentTaskId: task.parentTaskId,
+      retryOf: task,
+      delaySeconds,
+    });
+    return true;
+  }
+
+  failWorkflow(task: TaskRecord): void {
+    const wf = this.workflow;
+    const status: WorkflowStatus =
+      task.status === 'CANCELED' ? 'TERMINATED' : task.status === 'TIMED_OUT' ? 'TIMED_OUT' : 'FAILED';
+    if (!wf.failedReferenceTaskNames.includes(task.referenceTaskName))
+      wf.failedReferenceTaskNames.push(task.referenceTaskName);
+    if (!wf.failedTaskNames.includes(task.taskDefName)) wf.failedTaskNames.push(task.taskDefName);
+    wf.failedTaskId = task.taskId;
+    this.end(
+      status,
+      `Task ${task.taskId} failed with status: ${task.status} and reason: '${task.reasonForIncompletion ?? ''}'`,
+    );
+  }
+
+  /** Every task is done and nothing is left to schedule. */
+  complete(): void {
+    const failed = this.permissiveFailure;
+    if (failed) {
+      this.failWorkflow(failed);
+      return;
+    }
+    this.end('COMPLETED', undefined);
+  }
+
+  end(status: WorkflowStatus, reason: string | undefined, terminateOutput?: Record<string, unknown>): void {
+    const wf = this.workflow;
+    wf.status = status;
+    wf.endTime = this.now;
+    wf.updateTime = this.now;
+    if (reason !== undefined) wf.reasonForIncompletion = reason;
+    this.cancelPending();
+    wf.output = terminateOutput ?? this.computeOutput();
+    wf.wakeAt = 0;
+    this.ended = true;
+  }
+
+  cancelPending(): void {
+    for (const task of this.workflow.tasks) {
+      if (isTerminalTask(task.status)) continue;
+      this.setStatus(task, 'CANCELED');
+      this.env.registry.get(task.workflowTask.type).cancel?.(this, task);
+    }
+  }
+
+  /** Marks a child workflow for termination (SUB_WORKFLOW cancel). */
+  terminateChild(workflowId: string, reason: string): void {
+    this.terminateChildren.push({ workflowId, reason });
+  }
+
+  computeWakeAt(taskWake?: (run: RunContext, task: TaskRecord) => number): void {
+    let soonest = workflowDeadline(this.workflow);
+    if (taskWake) {
+      for (const task of this.workflow.tasks) {
+        const at = taskWake(this, task);
+        if (at > 0 && (soonest === 0 || at < soonest)) soonest = at;
+      }
+    }
+    this.workflow.wakeAt = soonest;
+  }
+
+  result(): DecideResult {
+    const changedTasks = [...this.changed.values()];
+    return {
+      workflow: this.workflow,
+      changedTasks,
+      createdTaskIds: this.created,
+      toQueue: changedTasks.filter(
+        (t) =>
+          this.created.has(t.taskId) &&
+          t.status === 'SCHEDULED' &&
+          this.env.registry.get(t.workflowTask.type).kind === 'worker',
+      ),
+      children: this.children,
+      terminateChildren: this.terminateChildren,
+      ended: this.ended,
+    };
+  }
+
+  // ---- helpers ----
+
+  private computeOutput(): Record<string, unknown> {
+    const def = this.workflow.workflowDefinition;
+    if (Object.keys(def.outputParameters ?? {}).length > 0) {
+      return this.resolve(def.outputParameters) as Record<string, unknown>;
+    }
+    const last = this.workflow.tasks.at(-1);
+    return last ? { ...last.outputData } : {};
+  }
+
+  private resolveInput(wt: WorkflowTask, def: TaskDef, taskId: string): Record<string, unknown> {
+    const input = (this.resolve(wt.inputParameters ?? {}, taskId) ?? {}) as Record<string, unknown>;
+    for (const [key, value] of Object.entries(def.inputTemplate ?? {})) {
+      if (input[key] === undefined || input[key] === null) input[key] = value;
+    }
+    return input;
+  }
+
+  private domainFor(wt: WorkflowTask): string | undefined {
+    const map = this.workflow.taskToDomain ?? {};
+    // A comma list names fallbacks; without live poll data the last one listed wins (Conductor's default).
+    const domain = (map[wt.name] ?? map['*'])
+      ?.split(',')
+      .map((d) => d.trim())
+      .at(-1);
+    return domain === undefined || domain === '' || domain === 'NO_DOMAIN' ? undefined : domain;
+  }
+
+  templateContext(taskId?: string): TemplateContext {
+    const wf = this.workflow;
+    const tasks: Record<string, Record<string, unknown>> = {};
+    for (const task of wf.tasks) {
+      if (task.retried) continue;
+      tasks[baseRef(task.referenceTaskName)] = {
+        input: task.inputData,
+        output: task.outputData,
+        taskType: task.taskType,
+        status: task.status,
+        referenceTaskName: task.referenceTaskName,
+        retryCount: task.retryCount,
+        correlationId: task.correlationId,
+        pollCount: task.pollCount,
+        taskDefName: task.taskDefName,
+        scheduledTime: task.scheduledTime,
+        startTime: task.startTime,
+        endTime: task.endTime,
+        workflowInstanceId: task.workflowInstanceId,
+        taskId: task.taskId,
+        reasonForIncompletion: task.reasonForIncompletion,
+        callbackAfterSeconds: task.callbackAfterSeconds,
+        workerId: task.workerId,
+        iteration: task.iteration,
+      };
+    }
+    return {
+      workflow: {
+        input: wf.input,
+        output: wf.output,
+        status: wf.status,
+        workflowId: wf.workflowId,
+        parentWorkflowId: wf.parentWorkflowId,
+        parentWorkflowTaskId: wf.parentWorkflowTaskId,
+        workflowType: wf.workflowName,
+        version: wf.workflowVersion,
+        correlationId: wf.correlationId,
+        reasonForIncompletion: wf.reasonForIncompletion,
+        schemaVersion: 2,
+        variables: wf.variables,
+        taskToDomain: wf.taskToDomain,
+      },
+      tasks,
+      taskId,
+    };
+  }
+}
+
+function defaultNext(run: RunContext, task: TaskRecord): WorkflowTask[] {
+  const next = run.graph.next(task.referenceTaskName);
+  return next ? [next] : [];
+}

@@ -1,0 +1,92 @@
+/**
+ * Timeout checks and wake-up times (reference/conductor.md §4.5). Checks run when the decider runs;
+ * the wake-up time stored with the run makes sure it runs when the nearest deadline passes.
+ */
+import type { TaskDef } from '../model/definitions.ts';
+import { isTerminalTask, type TaskRecord, type WorkflowRecord } from '../model/execution.ts';
+import type { RunContext } from './run-context.ts';
+
+export function workflowTimedOut(wf: WorkflowRecord, now: number): boolean {
+  const def = wf.workflowDefinition;
+  if (def.timeoutSeconds <= 0 || def.timeoutPolicy !== 'TIME_OUT_WF') return false;
+  return now - (wf.lastRetriedTime || wf.createTime) >= def.timeoutSeconds * 1000;
+}
+
+export function workflowDeadline(wf: WorkflowRecord): number {
+  const def = wf.workflowDefinition;
+  if (def.timeoutSeconds <= 0 || def.timeoutPolicy !== 'TIME_OUT_WF') return 0;
+  return (wf.lastRetriedTime || wf.createTime) + def.timeoutSeconds * 1000;
+}
+
+interface Deadline {
+  at: number;
+  /** The response timeout times out whatever the policy (§4.5). */
+  alwaysTimeOut: boolean;
+  reason: string;
+}
+
+function deadlines(task: TaskRecord, def: TaskDef, worker: boolean): Deadline[] {
+  const out: Deadline[] = [];
+  if ((def.totalTimeoutSeconds ?? 0) > 0) {
+    out.push({
+      at: task.firstScheduledTime + (def.totalTimeoutSeconds as number) * 1000,
+      alwaysTimeOut: false,
+      reason: `Task ${task.referenceTaskName} exceeded its total timeout of ${def.totalTimeoutSeconds} seconds`,
+    });
+  }
+  if (def.timeoutSeconds > 0 && task.status === 'IN_PROGRESS' && task.startTime > 0) {
+    out.push({
+      at: task.startTime + def.timeoutSeconds * 1000,
+      alwaysTimeOut: false,
+      reason: `Task timed out after ${def.timeoutSeconds} seconds. Timeout configured as ${def.timeoutSeconds} seconds.`,
+    });
+  }
+  if ((def.pollTimeoutSeconds ?? 0) > 0 && task.status === 'SCHEDULED' && worker) {
+    const since = Math.max(task.scheduledTime, task.updateTime) + task.callbackAfterSeconds * 1000;
+    out.push({
+      at: since + (def.pollTimeoutSeconds as number) * 1000,
+      alwaysTimeOut: false,
+      reason: `Task poll timed out after ${def.pollTimeoutSeconds} seconds`,
+    });
+  }
+  if (worker && task.status === 'IN_PROGRESS' && def.responseTimeoutSeconds > 0) {
+    out.push({
+      at: task.updateTime + def.responseTimeoutSeconds * 1000,
+      alwaysTimeOut: true,
+      reason: `responseTimeout: ${def.responseTimeoutSeconds} exceeded for task ${task.referenceTaskName}`,
+    });
+  }
+  return out;
+}
+
+/** Times the task out when a deadline has passed; returns true when it changed the task or the run. */
+export function checkTaskTimeouts(run: RunContext, task: TaskRecord): boolean {
+  const { def, worker, adHoc } = run.governingDef(task);
+  if (adHoc && !worker) return false;
+  for (const deadline of deadlines(task, def, worker)) {
+    if (run.now < deadline.at) continue;
+    if (!deadline.alwaysTimeOut && def.timeoutPolicy === 'ALERT_ONLY') continue;
+    run.setStatus(task, 'TIMED_OUT', deadline.reason);
+    if (!deadline.alwaysTimeOut && def.timeoutPolicy === 'TIME_OUT_WF') run.failWorkflow(task);
+    return true;
+  }
+  return false;
+}
+
+/** The soonest moment the decider must look at this task again, or 0. */
+export function taskWakeAt(run: RunContext, task: TaskRecord): number {
+  if (isTerminalTask(task.status)) return 0;
+  const { def, worker, adHoc } = run.governingDef(task);
+  let soonest = 0;
+  const consider = (at: number) => {
+    if (at > 0 && (soonest === 0 || at < soonest)) soonest = at;
+  };
+  if (!(adHoc && !worker)) {
+    for (const d of deadlines(task, def, worker)) {
+      if (d.alwaysTimeOut || def.timeoutPolicy !== 'ALERT_ONLY') consider(d.at);
+    }
+  }
+  const type = run.env.registry.get(task.workflowTask.type);
+  if (type.wakeAt) consider(type.wakeAt(task));
+  return soonest;
+}

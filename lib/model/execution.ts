@@ -1,0 +1,162 @@
+/**
+ * Workflow executions and their tasks, in Conductor's wire model (reference/conductor.md §2.5,
+ * §2.6, §3). Internal bookkeeping fields are marked; `toApiWorkflow`/`toApiTask` strip them.
+ */
+import type { WorkflowDef, WorkflowTask } from './definitions.ts';
+
+export type WorkflowStatus = 'RUNNING' | 'COMPLETED' | 'FAILED' | 'TIMED_OUT' | 'TERMINATED' | 'PAUSED';
+
+export type TaskStatus =
+  | 'SCHEDULED'
+  | 'IN_PROGRESS'
+  | 'COMPLETED'
+  | 'COMPLETED_WITH_ERRORS'
+  | 'FAILED'
+  | 'FAILED_WITH_TERMINAL_ERROR'
+  | 'TIMED_OUT'
+  | 'CANCELED'
+  | 'SKIPPED';
+
+export const TASK_STATUSES: readonly TaskStatus[] = [
+  'SCHEDULED',
+  'IN_PROGRESS',
+  'COMPLETED',
+  'COMPLETED_WITH_ERRORS',
+  'FAILED',
+  'FAILED_WITH_TERMINAL_ERROR',
+  'TIMED_OUT',
+  'CANCELED',
+  'SKIPPED',
+];
+
+export const isTerminalWorkflow = (s: WorkflowStatus): boolean =>
+  s === 'COMPLETED' || s === 'FAILED' || s === 'TIMED_OUT' || s === 'TERMINATED';
+
+export const isTerminalTask = (s: TaskStatus): boolean => s !== 'SCHEDULED' && s !== 'IN_PROGRESS';
+
+export const isSuccessfulTask = (s: TaskStatus): boolean =>
+  s === 'COMPLETED' ||
+  s === 'COMPLETED_WITH_ERRORS' ||
+  s === 'SKIPPED' ||
+  s === 'SCHEDULED' ||
+  s === 'IN_PROGRESS';
+
+/** FAILED_WITH_TERMINAL_ERROR and CANCELED are never retried (§3.2). */
+export const isRetriableTask = (s: TaskStatus): boolean => s === 'FAILED' || s === 'TIMED_OUT';
+
+export interface TaskRecord {
+  taskId: string;
+  taskType: string;
+  taskDefName: string;
+  referenceTaskName: string;
+  status: TaskStatus;
+  inputData: Record<string, unknown>;
+  outputData: Record<string, unknown>;
+  workflowInstanceId: string;
+  workflowType: string;
+  correlationId?: string;
+  workflowPriority: number;
+  retryCount: number;
+  seq: number;
+  pollCount: number;
+  scheduledTime: number;
+  startTime: number;
+  endTime: number;
+  updateTime: number;
+  startDelayInSeconds: number;
+  callbackAfterSeconds: number;
+  responseTimeoutSeconds: number;
+  retried: boolean;
+  retriedTaskId?: string;
+  executed: boolean;
+  callbackFromWorker: boolean;
+  workerId?: string;
+  reasonForIncompletion?: string;
+  workflowTask: WorkflowTask;
+  domain?: string;
+  rateLimitPerFrequency: number;
+  rateLimitFrequencyInSeconds: number;
+  iteration: number;
+  subWorkflowId?: string;
+  /** The DO_WHILE or FORK task this one runs under (internal). */
+  parentTaskId?: string;
+  /** Internal: when the first attempt of this reference was scheduled (totalTimeoutSeconds clock). */
+  firstScheduledTime: number;
+  /** Internal: WAIT deadline (epoch ms), 0 when none. */
+  waitTimeout: number;
+  /** Internal: row revision, bumped by every write; writers condition on it. */
+  rev: number;
+}
+
+export interface WorkflowRecord {
+  workflowId: string;
+  workflowName: string;
+  workflowVersion: number;
+  status: WorkflowStatus;
+  createTime: number;
+  updateTime: number;
+  endTime: number;
+  input: Record<string, unknown>;
+  output: Record<string, unknown>;
+  variables: Record<string, unknown>;
+  correlationId?: string;
+  priority: number;
+  taskToDomain: Record<string, string>;
+  parentWorkflowId?: string;
+  parentWorkflowTaskId?: string;
+  reasonForIncompletion?: string;
+  failedReferenceTaskNames: string[];
+  failedTaskNames: string[];
+  /** Internal: the task whose failure ended the run (passed to the failure workflow). */
+  failedTaskId?: string;
+  lastRetriedTime: number;
+  reRunFromWorkflowId?: string;
+  event?: string;
+  externalInputPayloadStoragePath?: string;
+  /** The definition snapshot this run executes; later edits to the definition do not affect it. */
+  workflowDefinition: WorkflowDef;
+  /** Internal: commit revision of the record; every commit is conditional on it. */
+  rev: number;
+  /** Internal: last task sequence number handed out. */
+  seq: number;
+  /**
+   * Internal: the decider's working set: every task attempt of the run except the iterations of
+   * finished DO_WHILE loops and superseded attempts, which live only as task rows. It keeps a
+   * decide's cost independent of how long the run has been going.
+   */
+  tasks: TaskRecord[];
+  /** Internal: the next time the decider must look at this run (timeouts, delays), 0 for none. */
+  wakeAt: number;
+}
+
+/** The execution object the API answers (§2.5): internal fields removed, tasks as given. */
+export function toApiWorkflow(
+  record: WorkflowRecord,
+  tasks: TaskRecord[] | undefined,
+): Record<string, unknown> {
+  const {
+    rev: _rev,
+    seq: _seq,
+    tasks: _tasks,
+    wakeAt: _wake,
+    failedTaskId: _failed,
+    createTime,
+    ...rest
+  } = record;
+  return {
+    ...rest,
+    createTime,
+    startTime: createTime,
+    tasks: (tasks ?? []).map(toApiTask),
+  };
+}
+
+export function toApiTask(task: TaskRecord): Record<string, unknown> {
+  const { rev: _rev, firstScheduledTime: _f, waitTimeout: _w, parentTaskId: _p, ...rest } = task;
+  return {
+    ...rest,
+    taskDefinition: task.workflowTask.taskDefinition,
+    loopOverTask: task.iteration > 0,
+    queueWaitTime: task.startTime > 0 ? Math.max(0, task.startTime - task.scheduledTime) : 0,
+  };
+}

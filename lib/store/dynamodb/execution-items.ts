@@ -1,0 +1,117 @@
+/**
+ * How execution records map onto items of the executions table (key design: tables.ts): keys, the
+ * attributes beside the JSON body that indexes and conditions read, and the byName query of a
+ * findWorkflows call.
+ */
+import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
+import type { ExecutionStore, TaskExecLog } from '../ports.ts';
+import type { Item } from './paging.ts';
+
+export type WorkflowQuery = Parameters<ExecutionStore['findWorkflows']>[0];
+
+export const TASK_PREFIX = 'T#';
+/** The single partition of the sparse wakeups index (tables.ts says when to shard it). */
+export const WAKE_SHARD = 'W';
+const WORKFLOW_SK = 'WF';
+
+export const workflowKey = (workflowId: string) => ({ pk: workflowId, sk: WORKFLOW_SK });
+export const taskKey = (workflowId: string, taskId: string) => ({
+  pk: workflowId,
+  sk: `${TASK_PREFIX}${taskId}`,
+});
+export const logPk = (taskId: string) => `LOG#${taskId}`;
+const digits = (value: number, width: number) => String(Math.max(0, Math.floor(value))).padStart(width, '0');
+export const bodyOf = <T>(item: Item): T => JSON.parse(String(item.body)) as T;
+
+export function workflowItem(record: WorkflowRecord): Item {
+  return {
+    ...workflowKey(record.workflowId),
+    rev: record.rev,
+    body: JSON.stringify(record),
+    workflowName: record.workflowName,
+    createTime: record.createTime,
+    status: record.status,
+    workflowVersion: record.workflowVersion,
+    correlationId: record.correlationId,
+    // Sparse index: without these two attributes the item is not in `wakeups` at all, and a Put
+    // that omits them removes it from there.
+    ...(record.wakeAt > 0 ? { wakeShard: WAKE_SHARD, wakeAt: record.wakeAt } : {}),
+  };
+}
+
+/** Task rows alone carry `taskId`, which puts them (and nothing else) in the byTask index. */
+export function taskItem(task: TaskRecord): Item {
+  return {
+    ...taskKey(task.workflowInstanceId, task.taskId),
+    taskId: task.taskId,
+    rev: task.rev,
+    seq: task.seq,
+    body: JSON.stringify(task),
+  };
+}
+
+/**
+ * A log item. The sort key orders a task's logs by time, then by `counter` (append order within
+ * one process); the random tail keeps two processes appending in the same millisecond apart.
+ */
+export function logItem(log: TaskExecLog, counter: number, random: string): Item {
+  return {
+    pk: logPk(log.taskId),
+    sk: `${digits(log.createdTime, 13)}#${digits(counter % 1e10, 10)}#${random}`,
+    body: JSON.stringify(log),
+  };
+}
+
+export interface ByNameQuery {
+  KeyConditionExpression: string;
+  FilterExpression?: string;
+  ExpressionAttributeNames: Record<string, string>;
+  ExpressionAttributeValues: Record<string, unknown>;
+}
+
+/** The byName query of a findWorkflows call; undefined when nothing can match. */
+export function byNameQuery(query: WorkflowQuery): ByNameQuery | undefined {
+  const { startedAfter: after, startedBefore: before } = query;
+  if (query.statuses?.length === 0) return undefined;
+  if (after !== undefined && before !== undefined && after > before) return undefined;
+  const names: Record<string, string> = { '#name': 'workflowName' };
+  const values: Record<string, unknown> = { ':name': query.name };
+  let keyCondition = '#name = :name';
+  if (after !== undefined || before !== undefined) {
+    names['#created'] = 'createTime';
+    if (after !== undefined) values[':after'] = after;
+    if (before !== undefined) values[':before'] = before;
+    keyCondition +=
+      after !== undefined && before !== undefined
+        ? ' AND #created BETWEEN :after AND :before'
+        : after !== undefined
+          ? ' AND #created >= :after'
+          : ' AND #created <= :before';
+  }
+  // Filters read only attributes the byName index projects (INCLUDE), so no item is fetched twice.
+  const filters: string[] = [];
+  if (query.version !== undefined) {
+    names['#version'] = 'workflowVersion';
+    values[':version'] = query.version;
+    filters.push('#version = :version');
+  }
+  if (query.statuses) {
+    names['#status'] = 'status';
+    const placeholders = query.statuses.map((status, i) => {
+      values[`:s${i}`] = status;
+      return `:s${i}`;
+    });
+    filters.push(`#status IN (${placeholders.join(', ')})`);
+  }
+  if (query.correlationId !== undefined) {
+    names['#correlation'] = 'correlationId';
+    values[':correlation'] = query.correlationId;
+    filters.push('#correlation = :correlation');
+  }
+  return {
+    KeyConditionExpression: keyCondition,
+    FilterExpression: filters.length > 0 ? filters.join(' AND ') : undefined,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+}

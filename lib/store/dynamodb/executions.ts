@@ -1,0 +1,317 @@
+/**
+ * DynamoDB adapter of the execution store: runs, task rows and task logs in one table. Key design:
+ * tables.ts ("executions"). Records travel as a JSON `body`; the top-level attributes exist for keys,
+ * indexes and the `rev` conditions that replace transactions (ARCHITECTURE.md, "The engine").
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { ConflictError, VersionConflictError } from '../../model/errors.ts';
+import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
+import type { ExecutionStore, TaskExecLog } from '../ports.ts';
+import { isConditionFailure, translate } from './errors.ts';
+import {
+  bodyOf,
+  byNameQuery,
+  logItem,
+  logPk,
+  TASK_PREFIX,
+  taskItem,
+  taskKey,
+  WAKE_SHARD,
+  type WorkflowQuery,
+  workflowItem,
+  workflowKey,
+} from './execution-items.ts';
+import { batchDelete, batchGet, batchPut, type Item, queryAll } from './paging.ts';
+
+/** Logs of this many tasks are looked up at once when a run or some of its rows are removed. */
+const LOG_LOOKUP_CONCURRENCY = 8;
+/** A row that vanishes between a failed create and the read that adopts it is created again, this often. */
+const CREATE_ATTEMPTS = 3;
+
+export class DynamoExecutionStore implements ExecutionStore {
+  /** Orders logs appended by this process within one millisecond. */
+  private logCounter = 0;
+
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async createWorkflow(record: WorkflowRecord): Promise<void> {
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: workflowItem(record),
+          // The id must be new: a start that runs twice converges on the first run.
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) throw new ConflictError(`Workflow ${record.workflowId} already exists`);
+      translate(error, 'workflow create');
+    }
+  }
+
+  async getWorkflow(workflowId: string): Promise<WorkflowRecord | undefined> {
+    const result = await this.client
+      .send(new GetCommand({ TableName: this.table, Key: workflowKey(workflowId), ConsistentRead: true }))
+      .catch((e: unknown) => translate(e, 'workflow get'));
+    return result.Item ? bodyOf<WorkflowRecord>(result.Item) : undefined;
+  }
+
+  async commitWorkflow(record: WorkflowRecord, expectedRev: number): Promise<void> {
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: workflowItem(record),
+          // Optimistic concurrency: the record is replaced only if nobody committed since it was
+          // read (it also fails when the run was removed meanwhile).
+          ConditionExpression: '#rev = :expected',
+          ExpressionAttributeNames: { '#rev': 'rev' },
+          ExpressionAttributeValues: { ':expected': expectedRev },
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) {
+        throw new VersionConflictError(
+          `Workflow ${record.workflowId} changed concurrently (expected rev ${expectedRev})`,
+        );
+      }
+      translate(error, 'workflow commit');
+    }
+  }
+
+  async removeWorkflow(workflowId: string): Promise<void> {
+    const items = await queryAll(
+      this.client,
+      {
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': workflowId },
+        ProjectionExpression: 'pk, sk, taskId',
+        ConsistentRead: true,
+      },
+      'workflow remove',
+    );
+    const taskIds = items.flatMap((item) => (typeof item.taskId === 'string' ? [item.taskId] : []));
+    // Logs first, then task rows, then the record: a removal cut short leaves the record, so it can
+    // be found and removed again, and never leaves logs nothing points to.
+    await this.deleteLogs(taskIds);
+    await batchDelete(
+      this.client,
+      this.table,
+      taskIds.map((id) => taskKey(workflowId, id)),
+      'workflow remove',
+    );
+    await this.client
+      .send(new DeleteCommand({ TableName: this.table, Key: workflowKey(workflowId) }))
+      .catch((e: unknown) => translate(e, 'workflow remove'));
+  }
+
+  createTasks(tasks: TaskRecord[]): Promise<TaskRecord[]> {
+    // One conditional put per row, in parallel: BatchWriteItem takes no conditions.
+    return Promise.all(tasks.map((task) => this.createTask(task)));
+  }
+
+  async updateTask(task: TaskRecord, expectedRev: number): Promise<void> {
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: taskItem(task),
+          // A worker update and a decide may race on one row; the loser re-reads instead of
+          // overwriting (it also fails when the row was deleted meanwhile).
+          ConditionExpression: '#rev = :expected',
+          ExpressionAttributeNames: { '#rev': 'rev' },
+          ExpressionAttributeValues: { ':expected': expectedRev },
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) {
+        throw new VersionConflictError(
+          `Task ${task.taskId} changed concurrently (expected rev ${expectedRev})`,
+        );
+      }
+      translate(error, 'task update');
+    }
+  }
+
+  async getTask(workflowId: string, taskId: string): Promise<TaskRecord | undefined> {
+    const result = await this.client
+      .send(new GetCommand({ TableName: this.table, Key: taskKey(workflowId, taskId), ConsistentRead: true }))
+      .catch((e: unknown) => translate(e, 'task get'));
+    return result.Item ? bodyOf<TaskRecord>(result.Item) : undefined;
+  }
+
+  async getTasks(workflowId: string, taskIds: readonly string[]): Promise<TaskRecord[]> {
+    const keys = [...new Set(taskIds)].map((id) => taskKey(workflowId, id));
+    const found = new Map<string, TaskRecord>();
+    for (const item of await batchGet(this.client, this.table, keys, 'task batch get')) {
+      const task = bodyOf<TaskRecord>(item);
+      found.set(task.taskId, task);
+    }
+    return taskIds.flatMap((id) => {
+      const task = found.get(id);
+      return task ? [structuredClone(task)] : [];
+    });
+  }
+
+  async findTask(taskId: string): Promise<TaskRecord | undefined> {
+    const page = await this.client
+      .send(
+        new QueryCommand({
+          TableName: this.table,
+          IndexName: 'byTask',
+          KeyConditionExpression: 'taskId = :id',
+          ExpressionAttributeValues: { ':id': taskId },
+          Limit: 1,
+        }),
+      )
+      .catch((e: unknown) => translate(e, 'task find'));
+    const owner = page.Items?.[0]?.pk;
+    // The index is eventually consistent; the row itself is read consistently.
+    return typeof owner === 'string' ? this.getTask(owner, taskId) : undefined;
+  }
+
+  async listTasks(workflowId: string): Promise<TaskRecord[]> {
+    const items = await queryAll(
+      this.client,
+      {
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': workflowId, ':prefix': TASK_PREFIX },
+        ConsistentRead: true,
+      },
+      'task list',
+    );
+    return items.map((item) => bodyOf<TaskRecord>(item)).sort((a, b) => a.seq - b.seq);
+  }
+
+  async deleteTasks(workflowId: string, taskIds: readonly string[]): Promise<void> {
+    const unique = [...new Set(taskIds)];
+    await this.deleteLogs(unique);
+    await batchDelete(
+      this.client,
+      this.table,
+      unique.map((id) => taskKey(workflowId, id)),
+      'task delete',
+    );
+  }
+
+  async findWorkflows(query: WorkflowQuery): Promise<WorkflowRecord[]> {
+    const condition = byNameQuery(query);
+    if (!condition) return [];
+    const matches = await queryAll(
+      this.client,
+      {
+        TableName: this.table,
+        IndexName: 'byName',
+        ...condition,
+        ProjectionExpression: 'pk',
+      },
+      'workflow find',
+    );
+    const keys = [...new Set(matches.map((item) => String(item.pk)))].map(workflowKey);
+    const records = (await batchGet(this.client, this.table, keys, 'workflow find')).map((item) =>
+      bodyOf<WorkflowRecord>(item),
+    );
+    return records.sort((a, b) => a.createTime - b.createTime);
+  }
+
+  async dueWakeups(now: number, limit: number): Promise<{ workflowId: string; wakeAt: number }[]> {
+    const due: { workflowId: string; wakeAt: number }[] = [];
+    let start: Item | undefined;
+    while (due.length < limit) {
+      const page = await this.client
+        .send(
+          new QueryCommand({
+            TableName: this.table,
+            IndexName: 'wakeups',
+            KeyConditionExpression: 'wakeShard = :shard AND wakeAt <= :now',
+            ExpressionAttributeValues: { ':shard': WAKE_SHARD, ':now': now },
+            ScanIndexForward: true,
+            Limit: limit - due.length,
+            ExclusiveStartKey: start,
+          }),
+        )
+        .catch((e: unknown) => translate(e, 'wake-up query'));
+      for (const item of page.Items ?? [])
+        due.push({ workflowId: String(item.pk), wakeAt: Number(item.wakeAt) });
+      start = page.LastEvaluatedKey;
+      if (!start) break;
+    }
+    return due;
+  }
+
+  async appendLogs(logs: TaskExecLog[]): Promise<void> {
+    const items = logs.map((log) => logItem(log, this.logCounter++, randomUUID().slice(0, 8)));
+    await batchPut(this.client, this.table, items, 'log append');
+  }
+
+  async logs(taskId: string): Promise<TaskExecLog[]> {
+    const items = await queryAll(
+      this.client,
+      {
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': logPk(taskId) },
+        ConsistentRead: true,
+      },
+      'log list',
+    );
+    return items.map((item) => bodyOf<TaskExecLog>(item));
+  }
+
+  private async createTask(task: TaskRecord): Promise<TaskRecord> {
+    for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
+      try {
+        await this.client.send(
+          new PutCommand({
+            TableName: this.table,
+            Item: taskItem(task),
+            // Idempotent create: a decide re-run after a crash must not clobber a row a worker has
+            // polled or completed since; it adopts the stored row instead.
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        );
+        return structuredClone(task);
+      } catch (error) {
+        if (!isConditionFailure(error)) translate(error, 'task create');
+      }
+      const existing = await this.getTask(task.workflowInstanceId, task.taskId);
+      if (existing) return existing;
+      // Deleted between the failed put and the read (a concurrent rerun): try to create it again.
+    }
+    throw new VersionConflictError(`Task ${task.taskId} kept changing while it was being created`);
+  }
+
+  private async deleteLogs(taskIds: readonly string[]): Promise<void> {
+    for (let i = 0; i < taskIds.length; i += LOG_LOOKUP_CONCURRENCY) {
+      await Promise.all(
+        taskIds.slice(i, i + LOG_LOOKUP_CONCURRENCY).map(async (taskId) => {
+          const keys = await queryAll(
+            this.client,
+            {
+              TableName: this.table,
+              KeyConditionExpression: 'pk = :pk',
+              ExpressionAttributeValues: { ':pk': logPk(taskId) },
+              ProjectionExpression: 'pk, sk',
+              ConsistentRead: true,
+            },
+            'log delete',
+          );
+          await batchDelete(this.client, this.table, keys, 'log delete');
+        }),
+      );
+    }
+  }
+}

@@ -1,0 +1,221 @@
+/**
+ * DynamoDB adapters of the worker task queues and the poll data, sharing the "queues" table. Key
+ * design: tables.ts. One item per task per queue, so pushing a task again replaces its entry and
+ * removing it is a single delete; the `ready` LSI orders entries the way workers are served.
+ */
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  PutCommand,
+  QueryCommand,
+  ScanCommand,
+  type ScanCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import type { PollData, PollDataStore, QueueEntry, TaskQueue } from '../ports.ts';
+import { translate } from './errors.ts';
+import { batchPut, type Item, queryAll } from './paging.ts';
+
+const QUEUE_PREFIX = 'Q#';
+const POLL_PREFIX = 'P#';
+/** Items a peek reads per page before the visibility filter (DynamoDB's Limit counts before it). */
+const PEEK_PAGE = 100;
+/**
+ * Pages a peek reads at most. The filter skips entries that are not visible yet; when more than
+ * PEEK_PAGE * PEEK_MAX_PAGES delayed entries of higher priority sit in front of the visible ones, a
+ * peek answers fewer entries than exist (the next poll, after they turn visible, sees the rest).
+ */
+const PEEK_MAX_PAGES = 10;
+
+const queuePk = (queueName: string) => `${QUEUE_PREFIX}${queueName}`;
+const digits = (value: number, width: number) => String(Math.max(0, Math.floor(value))).padStart(width, '0');
+const clampPriority = (priority: number) => Math.min(99, Math.max(0, Math.floor(priority)));
+
+/** Ascending = highest priority first, then soonest visible; the task id breaks ties. */
+const readyKey = (entry: QueueEntry) =>
+  `${digits(99 - clampPriority(entry.priority), 2)}#${digits(entry.visibleAt, 13)}#${entry.taskId}`;
+
+const entryOf = (item: Item): QueueEntry => ({
+  queueName: String(item.queueName),
+  taskId: String(item.taskId),
+  workflowId: String(item.workflowId),
+  priority: Number(item.priority),
+  visibleAt: Number(item.visibleAt),
+});
+
+async function scanAll(client: DynamoDBDocumentClient, input: ScanCommandInput, operation: string) {
+  const items: Item[] = [];
+  let start: Item | undefined;
+  do {
+    const page = await client
+      .send(new ScanCommand({ ...input, ExclusiveStartKey: start }))
+      .catch((e: unknown) => translate(e, operation));
+    items.push(...((page.Items ?? []) as Item[]));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+export class DynamoTaskQueue implements TaskQueue {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async push(entries: readonly QueueEntry[]): Promise<void> {
+    // A batch may not name one key twice; the last push of a task wins, as it would one by one.
+    const latest = new Map<string, QueueEntry>();
+    for (const entry of entries) latest.set(`${entry.queueName}\u0000${entry.taskId}`, entry);
+    const items = [...latest.values()].map((entry) => ({
+      pk: queuePk(entry.queueName),
+      sk: entry.taskId,
+      queueName: entry.queueName,
+      taskId: entry.taskId,
+      workflowId: entry.workflowId,
+      priority: entry.priority,
+      visibleAt: entry.visibleAt,
+      readyKey: readyKey(entry),
+    }));
+    await batchPut(this.client, this.table, items, 'queue push');
+  }
+
+  async peek(queueName: string, count: number, now: number): Promise<QueueEntry[]> {
+    const out: QueueEntry[] = [];
+    let start: Item | undefined;
+    for (let page = 0; page < PEEK_MAX_PAGES && out.length < count; page++) {
+      const result = await this.client
+        .send(
+          new QueryCommand({
+            TableName: this.table,
+            IndexName: 'ready',
+            KeyConditionExpression: 'pk = :pk',
+            FilterExpression: 'visibleAt <= :now',
+            ExpressionAttributeValues: { ':pk': queuePk(queueName), ':now': now },
+            ScanIndexForward: true,
+            // LSIs, unlike GSIs, can be read consistently: a just-pushed entry is seen at once.
+            ConsistentRead: true,
+            Limit: Math.max(count, PEEK_PAGE),
+            ExclusiveStartKey: start,
+          }),
+        )
+        .catch((e: unknown) => translate(e, 'queue peek'));
+      for (const item of result.Items ?? []) {
+        if (out.length < count) out.push(entryOf(item));
+      }
+      start = result.LastEvaluatedKey;
+      if (!start) break;
+    }
+    return out;
+  }
+
+  async remove(queueName: string, taskId: string): Promise<void> {
+    await this.client
+      .send(new DeleteCommand({ TableName: this.table, Key: { pk: queuePk(queueName), sk: taskId } }))
+      .catch((e: unknown) => translate(e, 'queue remove'));
+  }
+
+  async size(queueName: string): Promise<number> {
+    let total = 0;
+    let start: Item | undefined;
+    do {
+      const page = await this.client
+        .send(
+          new QueryCommand({
+            TableName: this.table,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': queuePk(queueName) },
+            Select: 'COUNT',
+            ConsistentRead: true,
+            ExclusiveStartKey: start,
+          }),
+        )
+        .catch((e: unknown) => translate(e, 'queue size'));
+      total += page.Count ?? 0;
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return total;
+  }
+
+  /** Reads the whole table: for the admin API and the UI, never on a worker's path. */
+  async sizes(): Promise<Record<string, number>> {
+    const items = await scanAll(
+      this.client,
+      {
+        TableName: this.table,
+        ProjectionExpression: 'pk',
+        FilterExpression: 'begins_with(pk, :prefix)',
+        ExpressionAttributeValues: { ':prefix': QUEUE_PREFIX },
+      },
+      'queue sizes',
+    );
+    const counts = new Map<string, number>();
+    for (const item of items) {
+      const name = String(item.pk).slice(QUEUE_PREFIX.length);
+      counts.set(name, (counts.get(name) ?? 0) + 1);
+    }
+    const out: Record<string, number> = {};
+    for (const name of [...counts.keys()].sort()) out[name] = counts.get(name) ?? 0;
+    return out;
+  }
+}
+
+export class DynamoPollDataStore implements PollDataStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async record(data: PollData): Promise<void> {
+    await this.client
+      .send(
+        new PutCommand({
+          TableName: this.table,
+          Item: {
+            pk: `${POLL_PREFIX}${data.queueName}`,
+            // The latest poll of a (queue, worker) replaces the previous one. The "W#" prefix keeps
+            // a worker literally named "-" apart from polls without a worker id.
+            sk: data.workerId ? `W#${data.workerId}` : '-',
+            queueName: data.queueName,
+            domain: data.domain,
+            workerId: data.workerId,
+            lastPollTime: data.lastPollTime,
+          },
+        }),
+      )
+      .catch((e: unknown) => translate(e, 'poll data record'));
+  }
+
+  async list(queueName?: string): Promise<PollData[]> {
+    const items =
+      queueName === undefined
+        ? // Every queue's poll data: a scan, for the admin API and the UI only.
+          await scanAll(
+            this.client,
+            {
+              TableName: this.table,
+              FilterExpression: 'begins_with(pk, :prefix)',
+              ExpressionAttributeValues: { ':prefix': POLL_PREFIX },
+            },
+            'poll data list',
+          )
+        : await queryAll(
+            this.client,
+            {
+              TableName: this.table,
+              KeyConditionExpression: 'pk = :pk',
+              ExpressionAttributeValues: { ':pk': `${POLL_PREFIX}${queueName}` },
+              ConsistentRead: true,
+            },
+            'poll data list',
+          );
+    return items.map(pollDataOf).sort((a, b) => compare(a.queueName, b.queueName));
+  }
+}
+
+function pollDataOf(item: Item): PollData {
+  const data: PollData = { queueName: String(item.queueName), lastPollTime: Number(item.lastPollTime) };
+  if (typeof item.domain === 'string') data.domain = item.domain;
+  if (typeof item.workerId === 'string') data.workerId = item.workerId;
+  return data;
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

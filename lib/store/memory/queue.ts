@@ -1,0 +1,79 @@
+/**
+ * In-memory worker task queues and poll data. Each queue keeps its entries ordered by priority
+ * (higher first) then visibility time then insertion; `peek` scans from the front.
+ */
+import type { PollData, PollDataStore, QueueEntry, TaskQueue } from '../ports.ts';
+
+interface Slot extends QueueEntry {
+  order: number;
+}
+
+export class MemoryTaskQueue implements TaskQueue {
+  private readonly queues = new Map<string, Slot[]>();
+  private counter = 0;
+
+  async push(entries: readonly QueueEntry[]): Promise<void> {
+    for (const entry of entries) {
+      const list = this.queues.get(entry.queueName) ?? [];
+      const existing = list.findIndex((s) => s.taskId === entry.taskId);
+      if (existing >= 0) list.splice(existing, 1);
+      const slot: Slot = { ...entry, order: this.counter++ };
+      // Insert keeping the order; most pushes land at the end of their priority band.
+      let at = list.length;
+      while (at > 0 && before(slot, list[at - 1] as Slot)) at--;
+      list.splice(at, 0, slot);
+      this.queues.set(entry.queueName, list);
+    }
+  }
+
+  async peek(queueName: string, count: number, now: number): Promise<QueueEntry[]> {
+    const out: QueueEntry[] = [];
+    for (const slot of this.queues.get(queueName) ?? []) {
+      if (out.length >= count) break;
+      if (slot.visibleAt <= now) {
+        const { order: _order, ...entry } = slot;
+        out.push(entry);
+      }
+    }
+    return out;
+  }
+
+  async remove(queueName: string, taskId: string): Promise<void> {
+    const list = this.queues.get(queueName);
+    if (!list) return;
+    const at = list.findIndex((s) => s.taskId === taskId);
+    if (at >= 0) list.splice(at, 1);
+    if (list.length === 0) this.queues.delete(queueName);
+  }
+
+  async size(queueName: string): Promise<number> {
+    return this.queues.get(queueName)?.length ?? 0;
+  }
+
+  async sizes(): Promise<Record<string, number>> {
+    const out: Record<string, number> = {};
+    for (const name of [...this.queues.keys()].sort()) out[name] = this.queues.get(name)?.length ?? 0;
+    return out;
+  }
+}
+
+function before(a: Slot, b: Slot): boolean {
+  if (a.priority !== b.priority) return a.priority > b.priority;
+  if (a.visibleAt !== b.visibleAt) return a.visibleAt < b.visibleAt;
+  return a.order < b.order;
+}
+
+export class MemoryPollDataStore implements PollDataStore {
+  private readonly data = new Map<string, PollData>();
+
+  async record(data: PollData): Promise<void> {
+    this.data.set(`${data.queueName}\u0000${data.workerId ?? ''}`, { ...data });
+  }
+
+  async list(queueName?: string): Promise<PollData[]> {
+    return [...this.data.values()]
+      .filter((d) => queueName === undefined || d.queueName === queueName)
+      .sort((a, b) => (a.queueName < b.queueName ? -1 : a.queueName > b.queueName ? 1 : 0))
+      .map((d) => ({ ...d }));
+  }
+}

@@ -1,0 +1,293 @@
+/**
+ * The worker-facing task service behind /api/tasks (reference/conductor.md §1.1, §4.4): poll
+ * (claiming a task with a conditional write on its row), updates, logs, queue introspection.
+ * Updates to a task or run that is already over are accepted and ignored, as Conductor does.
+ */
+import { baseRef } from '../engine/graph.ts';
+import { queueName, queueNameOf } from '../engine/queues.ts';
+import type { TaskTypeRegistry } from '../engine/registry.ts';
+import type { Clock } from '../model/clock.ts';
+import { NotFoundError, VersionConflictError } from '../model/errors.ts';
+import { isTerminalTask, type TaskRecord, type TaskStatus } from '../model/execution.ts';
+import type { DecisionQueue } from '../queue/ports.ts';
+import type { ExecutionStore, PollData, PollDataStore, TaskExecLog, TaskQueue } from '../store/ports.ts';
+import { PollLimits } from './poll-limits.ts';
+import type { ResultStatus, TaskResult } from './task-result.ts';
+
+export interface TaskServiceDeps {
+  executions: ExecutionStore;
+  queue: TaskQueue;
+  pollData: PollDataStore;
+  decisions: DecisionQueue;
+  registry: TaskTypeRegistry;
+  clock: Clock;
+}
+
+export interface PollOptions {
+  workerId?: string;
+  domain?: string;
+  count: number;
+  /** Long-poll: how long to wait for a task when none is ready. */
+  timeoutMs: number;
+}
+
+const MAX_UPDATE_ATTEMPTS = 5;
+/** At most this many log lines are kept per update call (Conductor keeps 10). */
+const MAX_LOGS_PER_CALL = 10;
+
+export class TaskService {
+  private readonly limits: PollLimits;
+
+  constructor(private readonly deps: TaskServiceDeps) {
+    this.limits = new PollLimits(deps.clock);
+  }
+
+  async poll(taskType: string, options: PollOptions): Promise<TaskRecord[]> {
+    const name = queueName(taskType, options.domain);
+    const now = this.deps.clock.now();
+    await this.deps.pollData.record({
+      queueName: name,
+      domain: options.domain,
+      workerId: options.workerId,
+      lastPollTime: now,
+    });
+    const deadline = now + options.timeoutMs;
+    while (true) {
+      const claimed = await this.claim(name, options);
+      if (claimed.length > 0 || this.deps.clock.now() >= deadline) return claimed;
+      await new Promise((r) => setTimeout(r, Math.min(25, Math.max(1, deadline - this.deps.clock.now()))));
+    }
+  }
+
+  private async claim(name: string, options: PollOptions): Promise<TaskRecord[]> {
+    const { executions, queue, clock } = this.deps;
+    const claimed: TaskRecord[] = [];
+    const entries = await queue.peek(name, Math.max(options.count * 2, options.count + 4), clock.now());
+    for (const entry of entries) {
+      if (claimed.length >= options.count) break;
+      const task = await executions.getTask(entry.workflowId, entry.taskId);
+      if (!task || task.status !== 'SCHEDULED') {
+        // A stale entry (the task was claimed, canceled or removed): drop it.
+        await queue.remove(name, entry.taskId);
+        continue;
+      }
+      if (!this.limits.admit(task)) continue;
+      const now = clock.now();
+      const next: TaskRecord = {
+        ...task,
+        status: 'IN_PROGRESS',
+        startTime: task.startTime || now,
+        updateTime: now,
+        pollCount: task.pollCount + 1,
+        workerId: options.workerId,
+        callbackAfterSeconds: 0,
+        rev: task.rev + 1,
+      };
+      try {
+        // The conditional write is the claim: of two pollers racing for a task, one wins.
+        await executions.updateTask(next, task.rev);
+      } catch (error) {
+        if (error instanceof VersionConflictError) continue;
+        throw error;
+      }
+      this.limits.started(next);
+      await queue.remove(name, entry.taskId);
+      claimed.push(next);
+    }
+    return claimed;
+  }
+
+  /** POST /api/tasks. Returns the task id. */
+  async update(result: TaskResult): Promise<TaskRecord | undefined> {
+    const { executions } = this.deps;
+    for (let attempt = 1; ; attempt++) {
+      const task = await executions.getTask(result.workflowInstanceId, result.taskId);
+      if (!task) {
+        const run = await executions.getWorkflow(result.workflowInstanceId);
+        if (!run) throw new NotFoundError(`No such workflow found by id: ${result.workflowInstanceId}`);
+        throw new NotFoundError(`Task not found for taskId: ${result.taskId}`);
+      }
+      if (result.logs?.length)
+        await this.appendLogs(
+          task.taskId,
+          result.logs.map((l) => l.log),
+        );
+      if (isTerminalTask(task.status)) {
+        // Already over: accepted and ignored. Still nudge the decider: the run may be waiting on it.
+        await this.deps.queue.remove(queueNameOf(task), task.taskId);
+        await this.deps.decisions.request(task.workflowInstanceId);
+        return undefined;
+      }
+      const next = this.applyResult(task, result);
+      try {
+        await executions.updateTask(next, task.rev);
+      } catch (error) {
+        if (error instanceof VersionConflictError && attempt < MAX_UPDATE_ATTEMPTS) continue;
+        throw error;
+      }
+      await this.afterUpdate(task, next, result.extendLease === true);
+      return next;
+    }
+  }
+
+  private applyResult(task: TaskRecord, result: TaskResult): TaskRecord {
+    const now = this.deps.clock.now();
+    if (result.extendLease) return { ...task, updateTime: now, rev: task.rev + 1 };
+    const worker = this.deps.registry.get(task.workflowTask.type).kind === 'worker';
+    const status: TaskStatus = result.status === 'IN_PROGRESS' && worker ? 'SCHEDULED' : result.status;
+    return {
+      ...task,
+      status,
+      outputData: result.outputData ?? task.outputData,
+      reasonForIncompletion: result.reasonForIncompletion ?? task.reasonForIncompletion,
+      workerId: result.workerId ?? task.workerId,
+      callbackAfterSeconds: result.callbackAfterSeconds ?? 0,
+      subWorkflowId: result.subWorkflowId ?? task.subWorkflowId,
+      startTime: task.startTime || now,
+      endTime: isTerminalTask(status) ? now : 0,
+      updateTime: now,
+      rev: task.rev + 1,
+    };
+  }
+
+  private async afterUpdate(before: TaskRecord, after: TaskRecord, lease: boolean): Promise<void> {
+    const { queue, decisions } = this.deps;
+    if (before.status === 'IN_PROGRESS' && after.status !== 'IN_PROGRESS') this.limits.finished(before);
+    if (lease) return;
+    if (after.status === 'SCHEDULED') {
+      // A worker's IN_PROGRESS hands the task back to the queue until callbackAfterSeconds pass.
+      await queue.push([
+        {
+          queueName: queueNameOf(after),
+          taskId: after.taskId,
+          workflowId: after.workflowInstanceId,
+          priority: after.workflowPriority,
+          visibleAt: after.updateTime + after.callbackAfterSeconds * 1000,
+        },
+      ]);
+    } else if (isTerminalTask(after.status)) {
+      await queue.remove(queueNameOf(after), after.taskId);
+    }
+    await decisions.request(after.workflowInstanceId);
+  }
+
+  /** POST /api/tasks/{workflowId}/{taskRefName}/{status}: output merged into the task's output. */
+  async updateByRef(
+    workflowId: string,
+    ref: string,
+    status: ResultStatus,
+    output: Record<string, unknown>,
+    workerId?: string,
+  ): Promise<TaskRecord | undefined> {
+    const task = await this.findOpenTask(
+      workflowId,
+      (t) => t.referenceTaskName === ref || baseRef(t.referenceTaskName) === ref,
+    );
+    if (!task) return undefined;
+    return this.update({
+      workflowInstanceId: workflowId,
+      taskId: task.taskId,
+      status,
+      outputData: { ...task.outputData, ...output },
+      workerId,
+    });
+  }
+
+  /** POST /api/tasks/{workflowId}/{status}/signal: the first open WAIT/YIELD/HUMAN task, in sub-workflows too. */
+  async signal(
+    workflowId: string,
+    status: ResultStatus,
+    output: Record<string, unknown>,
+  ): Promise<TaskRecord | undefined> {
+    const blocking = new Set(['WAIT', 'YIELD', 'HUMAN']);
+    const task = await this.findOpenTask(workflowId, (t) => blocking.has(t.workflowTask.type));
+    if (task) {
+      return this.update({
+        workflowInstanceId: task.workflowInstanceId,
+        taskId: task.taskId,
+        status,
+        outputData: output,
+      });
+    }
+    const run = await this.deps.executions.getWorkflow(workflowId);
+    for (const sub of run?.tasks ?? []) {
+      if (sub.workflowTask.type === 'SUB_WORKFLOW' && !isTerminalTask(sub.status) && sub.subWorkflowId) {
+        const found = await this.signal(sub.subWorkflowId, status, output);
+        if (found) return found;
+      }
+    }
+    return undefined;
+  }
+
+  private async findOpenTask(
+    workflowId: string,
+    match: (t: TaskRecord) => boolean,
+  ): Promise<TaskRecord | undefined> {
+    const run = await this.deps.executions.getWorkflow(workflowId);
+    if (!run) throw new NotFoundError(`No such workflow found by id: ${workflowId}`);
+    const candidates = run.tasks.filter((t) => match(t) && !t.retried);
+    const rows = await this.deps.executions.getTasks(
+      workflowId,
+      candidates.map((t) => t.taskId),
+    );
+    return rows.sort((a, b) => a.seq - b.seq).find((t) => !isTerminalTask(t.status));
+  }
+
+  async getTask(taskId: string): Promise<TaskRecord> {
+    const task = await this.deps.executions.findTask(taskId);
+    if (!task) throw new NotFoundError(`Task not found for taskId: ${taskId}`);
+    return task;
+  }
+
+  async appendLogs(taskId: string, lines: string[]): Promise<void> {
+    const now = this.deps.clock.now();
+    const logs: TaskExecLog[] = lines
+      .slice(0, MAX_LOGS_PER_CALL)
+      .map((log) => ({ log, taskId, createdTime: now }));
+    if (logs.length > 0) await this.deps.executions.appendLogs(logs);
+  }
+
+  logs(taskId: string): Promise<TaskExecLog[]> {
+    return this.deps.executions.logs(taskId);
+  }
+
+  async queueSizes(taskTypes: string[]): Promise<Record<string, number>> {
+    const out: Record<string, number> = {};
+    for (const type of taskTypes) out[type] = await this.deps.queue.size(type);
+    return out;
+  }
+
+  queueSize(taskType: string, domain?: string): Promise<number> {
+    return this.deps.queue.size(queueName(taskType, domain));
+  }
+
+  allQueues(): Promise<Record<string, number>> {
+    return this.deps.queue.sizes();
+  }
+
+  pollData(taskType?: string): Promise<PollData[]> {
+    return this.deps.pollData.list(taskType);
+  }
+
+  /**
+   * POST /api/tasks/queue/requeue/{taskType}: makes every queued task of that type that is still
+   * SCHEDULED visible now (keeping none of its remaining delay) and drops stale entries. Returns
+   * how many were re-pushed.
+   */
+  async requeue(taskType: string): Promise<number> {
+    const { queue, executions } = this.deps;
+    const now = this.deps.clock.now();
+    const entries = await queue.peek(taskType, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+    let count = 0;
+    for (const entry of entries) {
+      const task = await executions.getTask(entry.workflowId, entry.taskId);
+      if (!task || task.status !== 'SCHEDULED') {
+        await queue.remove(taskType, entry.taskId);
+        continue;
+      }
+      await queue.push([{ ...entry, visibleAt: Math.min(entry.visibleAt, now) }]);
+      count++;
+    }
+    return count;
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * What a worker sends (TaskResult, reference/conductor.md §2.7), validated into a typed update.
+ */
+import { ensureIsObject } from '../http/body.ts';
+import { type FieldError, ValidationError } from '../model/errors.ts';
+import type { TaskExecLog } from '../store/ports.ts';
+
+export type ResultStatus = 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'FAILED_WITH_TERMINAL_ERROR' | 'CANCELED';
+export const RESULT_STATUSES: readonly ResultStatus[] = [
+  'IN_PROGRESS',
+  'COMPLETED',
+  'FAILED',
+  'FAILED_WITH_TERMINAL_ERROR',
+  'CANCELED',
+];
+
+export interface TaskResult {
+  workflowInstanceId: string;
+  taskId: string;
+  status: ResultStatus;
+  outputData?: Record<string, unknown>;
+  reasonForIncompletion?: string;
+  callbackAfterSeconds?: number;
+  workerId?: string;
+  logs?: { log: string; createdTime?: number }[];
+  extendLease?: boolean;
+  subWorkflowId?: string;
+  externalOutputPayloadStoragePath?: string;
+}
+
+export function parseStatus(value: unknown, path = 'status'): ResultStatus {
+  if (typeof value === 'string' && RESULT_STATUSES.includes(value as ResultStatus))
+    return value as ResultStatus;
+  throw new ValidationError(
+    `Invalid task status '${String(value)}': must be one of ${RESULT_STATUSES.join(', ')}`,
+    [
+      {
+        path,
+        message: `must be one of ${RESULT_STATUSES.join(', ')}`,
+        invalidValue: typeof value === 'string' ? value : undefined,
+      },
+    ],
+  );
+}
+
+export function parseTaskResult(body: unknown): TaskResult {
+  const raw = ensureIsObject(body, 'TaskResult');
+  const errors: FieldError[] = [];
+  const blank = (v: unknown) => typeof v !== 'string' || v.trim() === '';
+  if (blank(raw.workflowInstanceId))
+    errors.push({ path: 'workflowInstanceId', message: 'Workflow Id cannot be null or empty' });
+  if (blank(raw.taskId)) errors.push({ path: 'taskId', message: 'Task ID cannot be null or empty' });
+  if (raw.status === undefined || raw.status === null)
+    errors.push({ path: 'status', message: 'Status cannot be null' });
+  else if (!RESULT_STATUSES.includes(raw.status as ResultStatus)) {
+    errors.push({
+      path: 'status',
+      message: `must be one of ${RESULT_STATUSES.join(', ')}`,
+      invalidValue: String(raw.status),
+    });
+  }
+  if (raw.outputData != null && (typeof raw.outputData !== 'object' || Array.isArray(raw.outputData))) {
+    errors.push({ path: 'outputData', message: 'must be a JSON object' });
+  }
+  if (
+    raw.callbackAfterSeconds != null &&
+    !(Number.isInteger(raw.callbackAfterSeconds) && (raw.callbackAfterSeconds as number) >= 0)
+  ) {
+    errors.push({
+      path: 'callbackAfterSeconds',
+      message: 'must be a non-negative integer',
+      invalidValue: raw.callbackAfterSeconds,
+    });
+  }
+  if (raw.logs != null && !Array.isArray(raw.logs))
+    errors.push({ path: 'logs', message: 'must be an array' });
+  if (raw.reasonForIncompletion != null && typeof raw.reasonForIncompletion !== 'string') {
+    errors.push({ path: 'reasonForIncompletion', message: 'must be a string' });
+  }
+  if (errors.length > 0) {
+    throw new ValidationError(
+      `Invalid TaskResult: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
+      errors,
+    );
+  }
+  return {
+    workflowInstanceId: raw.workflowInstanceId as string,
+    taskId: raw.taskId as string,
+    status: raw.status as ResultStatus,
+    outputData: raw.outputData as Record<string, unknown> | undefined,
+    reasonForIncompletion: raw.reasonForIncompletion as string | undefined,
+    callbackAfterSeconds: raw.callbackAfterSeconds as number | undefined,
+    workerId: typeof raw.workerId === 'string' ? raw.workerId : undefined,
+    logs: Array.isArray(raw.logs)
+      ? raw.logs.flatMap((l) =>
+          typeof l === 'string'
+            ? [{ log: l }]
+            : l && typeof l === 'object' && typeof (l as { log?: unknown }).log === 'string'
+              ? [
+                  {
+                    log: (l as { log: string }).log,
+                    createdTime: (l as { createdTime?: number }).createdTime,
+                  },
+                ]
+              : [],
+        )
+      : undefined,
+    extendLease: raw.extendLease === true,
+    subWorkflowId: typeof raw.subWorkflowId === 'string' ? raw.subWorkflowId : undefined,
+    externalOutputPayloadStoragePath:
+      typeof raw.externalOutputPayloadStoragePath === 'string'
+        ? raw.externalOutputPayloadStoragePath
+        : undefined,
+  };
+}
+
+export type { TaskExecLog };

@@ -1,0 +1,91 @@
+/**
+ * Reading runs for the API (/api/workflow retrieval routes): the execution object with its tasks,
+ * the status summary, the paged task list, running ids and correlation lookups.
+ */
+import { NotFoundError } from '../model/errors.ts';
+import {
+  isTerminalWorkflow,
+  type TaskRecord,
+  type TaskStatus,
+  toApiTask,
+  toApiWorkflow,
+  type WorkflowRecord,
+  type WorkflowStatus,
+} from '../model/execution.ts';
+import type { ExecutionStore } from '../store/ports.ts';
+
+export class WorkflowReader {
+  constructor(private readonly executions: ExecutionStore) {}
+
+  async record(workflowId: string): Promise<WorkflowRecord> {
+    const record = await this.executions.getWorkflow(workflowId);
+    if (!record) throw new NotFoundError(`No such workflow found by id: ${workflowId}`);
+    return record;
+  }
+
+  async get(workflowId: string, includeTasks: boolean): Promise<Record<string, unknown>> {
+    const record = await this.record(workflowId);
+    return toApiWorkflow(record, includeTasks ? await this.tasksOf(record) : []);
+  }
+
+  /** Every task row of the run, with the decider's newer copies where the row lags. */
+  async tasksOf(record: WorkflowRecord): Promise<TaskRecord[]> {
+    return this.executions.listTasks(record.workflowId);
+  }
+
+  async status(
+    workflowId: string,
+    includeOutput: boolean,
+    includeVariables: boolean,
+  ): Promise<Record<string, unknown>> {
+    const record = await this.record(workflowId);
+    const out: Record<string, unknown> = {
+      workflowId: record.workflowId,
+      correlationId: record.correlationId,
+      status: record.status,
+    };
+    if (includeOutput) out.output = record.output;
+    if (includeVariables) out.variables = record.variables;
+    return out;
+  }
+
+  async tasks(
+    workflowId: string,
+    start: number,
+    count: number,
+    statuses: TaskStatus[],
+  ): Promise<{ totalHits: number; results: Record<string, unknown>[] }> {
+    const record = await this.record(workflowId);
+    let tasks = await this.tasksOf(record);
+    if (statuses.length > 0) tasks = tasks.filter((t) => statuses.includes(t.status));
+    return { totalHits: tasks.length, results: tasks.slice(start, start + count).map(toApiTask) };
+  }
+
+  async running(name: string, version: number, startTime?: number, endTime?: number): Promise<string[]> {
+    const runs = await this.executions.findWorkflows({
+      name,
+      version,
+      statuses: ['RUNNING'],
+      startedAfter: startTime,
+      startedBefore: endTime,
+    });
+    return runs.map((r) => r.workflowId);
+  }
+
+  async correlated(
+    name: string,
+    correlationId: string,
+    includeClosed: boolean,
+    includeTasks: boolean,
+  ): Promise<Record<string, unknown>[]> {
+    const statuses: WorkflowStatus[] | undefined = includeClosed ? undefined : ['RUNNING'];
+    const runs = await this.executions.findWorkflows({ name, correlationId, statuses });
+    const out: Record<string, unknown>[] = [];
+    for (const run of runs) out.push(toApiWorkflow(run, includeTasks ? await this.tasksOf(run) : []));
+    return out;
+  }
+
+  isOver(record: WorkflowRecord): boolean {
+    return isTerminalWorkflow(record.status);
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * Starting runs: by StartWorkflowRequest (registered name/version or an inline definition), by
+ * name with an input body, as a SUB_WORKFLOW child, or as a failure workflow. A new run is stored
+ * RUNNING with no tasks and decided at once; the first decide schedules its first task.
+ */
+
+import { childLists } from '../engine/graph.ts';
+import { ensureIsObject } from '../http/body.ts';
+import type { MetadataService } from '../metadata/service.ts';
+import { validateWorkflowDef } from '../metadata/workflow-def.ts';
+import type { Clock } from '../model/clock.ts';
+import type { TaskDef, WorkflowDef, WorkflowTask } from '../model/definitions.ts';
+import { NotFoundError, ValidationError } from '../model/errors.ts';
+import type { WorkflowRecord } from '../model/execution.ts';
+import type { IdGenerator } from '../model/ids.ts';
+import type { DecisionQueue } from '../queue/ports.ts';
+import type { ExecutionStore, TaskDefStore } from '../store/ports.ts';
+
+export interface StartRequest {
+  name: string;
+  version?: number;
+  input?: Record<string, unknown>;
+  correlationId?: string;
+  priority?: number;
+  taskToDomain?: Record<string, string>;
+  workflowDef?: unknown;
+  externalInputPayloadStoragePath?: string;
+  /** Internal: set for children and failure workflows. */
+  workflowId?: string;
+  parentWorkflowId?: string;
+  parentWorkflowTaskId?: string;
+  event?: string;
+}
+
+export interface StartDeps {
+  executions: ExecutionStore;
+  taskDefs: TaskDefStore;
+  metadata: MetadataService;
+  decisions: DecisionQueue;
+  clock: Clock;
+  ids: IdGenerator;
+}
+
+export class WorkflowStarter {
+  constructor(private readonly deps: StartDeps) {}
+
+  /** Validates a StartWorkflowRequest body (POST /api/workflow). */
+  parseRequest(body: unknown): StartRequest {
+    const req = ensureIsObject(body, 'StartWorkflowRequest');
+    const errors: { path: string; message: string; invalidValue?: unknown }[] = [];
+    if (typeof req.name !== 'string' || req.name.trim() === '') {
+      errors.push({ path: 'name', message: 'Workflow name cannot be null or empty' });
+    }
+    if (req.version != null && !(Number.isInteger(req.version) && (req.version as number) >= 0)) {
+      errors.push({ path: 'version', message: 'must be a non-negative integer', invalidValue: req.version });
+    }
+    if (req.input != null && (typeof req.input !== 'object' || Array.isArray(req.input))) {
+      errors.push({ path: 'input', message: 'must be a JSON object' });
+    }
+    if (req.correlationId != null && typeof req.correlationId !== 'string') {
+      errors.push({ path: 'correlationId', message: 'must be a string', invalidValue: req.correlationId });
+    }
+    if (
+      req.priority != null &&
+      !(Number.isInteger(req.priority) && (req.priority as number) >= 0 && (req.priority as number) <= 99)
+    ) {
+      errors.push({
+        path: 'priority',
+        message: 'priority: must be between 0 and 99',
+        invalidValue: req.priority,
+      });
+    }
+    if (
+      req.taskToDomain != null &&
+      (typeof req.taskToDomain !== 'object' || Array.isArray(req.taskToDomain))
+    ) {
+      errors.push({ path: 'taskToDomain', message: 'must be a map of task name to domain' });
+    }
+    if (errors.length > 0) {
+      throw new ValidationError(
+        `Invalid StartWorkflowRequest: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
+        errors,
+      );
+    }
+    return {
+      name: (req.name as string).trim(),
+      version: req.version == null || req.version === 0 ? undefined : (req.version as number),
+      input: (req.input as Record<string, unknown> | undefined) ?? {},
+      correlationId: req.correlationId as string | undefined,
+      priority: (req.priority as number | undefined) ?? 0,
+      taskToDomain: (req.taskToDomain as Record<string, string> | undefined) ?? {},
+      workflowDef: req.workflowDef ?? undefined,
+      externalInputPayloadStoragePath: req.externalInputPayloadStoragePath as string | undefined,
+    };
+  }
+
+  async start(request: StartRequest): Promise<string> {
+    const def = await this.definitionFor(request);
+    const workflowId = request.workflowId ?? this.deps.ids.random();
+    const now = this.deps.clock.now();
+    const input = { ...(def.inputTemplate ?? {}), ...(request.input ?? {}) };
+    const record: WorkflowRecord = {
+      workflowId,
+      workflowName: def.name,
+      workflowVersion: def.version,
+      status: 'RUNNING',
+      createTime: now,
+      updateTime: now,
+      endTime: 0,
+      input,
+      output: {},
+      variables: structuredClone(def.variables ?? {}),
+      correlationId: request.correlationId,
+      priority: request.priority ?? 0,
+      taskToDomain: request.taskToDomain ?? {},
+      parentWorkflowId: request.parentWorkflowId,
+      parentWorkflowTaskId: request.parentWorkflowTaskId,
+      failedReferenceTaskNames: [],
+      failedTaskNames: [],
+      lastRetriedTime: 0,
+      event: request.event,
+      externalInputPayloadStoragePath: request.externalInputPayloadStoragePath,
+      workflowDefinition: def,
+      rev: 0,
+      seq: 0,
+      tasks: [],
+      // Stored due now: if the process dies before the first decide, the wake-up sweep finds it.
+      wakeAt: now,
+    };
+    try {
+      await this.deps.executions.createWorkflow(record);
+    } catch (error) {
+      // A deterministic child id that already exists: an earlier attempt started it.
+      if (!request.workflowId) throw error;
+      return workflowId;
+    }
+    await this.deps.decisions.request(workflowId);
+    return workflowId;
+  }
+
+  /** The definition a run executes: inline, or registered (latest when no version), with task definitions embedded. */
+  private async definitionFor(request: StartRequest): Promise<WorkflowDef> {
+    let def: WorkflowDef;
+    if (request.workflowDef !== undefined && request.workflowDef !== null) {
+      def = validateWorkflowDef(request.workflowDef, { taskDefExists: () => true });
+    } else {
+      const found = await this.deps.metadata.findWorkflowDef(request.name, request.version);
+      if (!found) {
+        throw new NotFoundError(
+          `No such workflow defined. name=${request.name}, version=${request.version ?? 'latest'}`,
+        );
+      }
+      def = found;
+    }
+    return this.embedTaskDefs(def);
+  }
+
+  /**
+   * Conductor fills in each task's definition at start, so later edits of a task definition do not
+   * change a running workflow and a decide needs no definition reads.
+   */
+  private async embedTaskDefs(def: WorkflowDef): Promise<WorkflowDef> {
+    const names = new Set<string>();
+    const visit = (tasks: WorkflowTask[]) => {
+      for (const task of tasks) {
+        if (!task.taskDefinition) names.add(task.name);
+        for (const list of childLists(task)) visit(list);
+      }
+    };
+    visit(def.tasks);
+    if (names.size === 0) return def;
+    const registered = await this.deps.taskDefs.getMany([...names]);
+    if (registered.size === 0) return def;
+    const embed = (tasks: WorkflowTask[]): WorkflowTask[] =>
+      tasks.map((task) => {
+        const copy: WorkflowTask = { ...task };
+        const found: TaskDef | undefined = registered.get(task.name);
+        if (!copy.taskDefinition && found) copy.taskDefinition = found;
+        if (task.decisionCases) {
+          copy.decisionCases = Object.fromEntries(
+            Object.entries(task.decisionCases).map(([k, v]) => [k, embed(v)]),
+          );
+        }
+        if (task.defaultCase) copy.defaultCase = embed(task.defaultCase);
+        if (task.loopOver) copy.loopOver = embed(task.loopOver);
+        if (task.forkTasks) copy.forkTasks = task.forkTasks.map(embed);
+        return copy;
+      });
+    return { ...def, tasks: embed(def.tasks) };
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * An in-process, in-memory dynalite for the DynamoDB contract runs. One server per test file
+ * (started in beforeAll, closed in afterAll); every `freshStores()` call creates its own tables under
+ * a unique prefix, so tests never see each other's items.
+ */
+import { DeleteTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { type EmbeddedDynamo, startEmbeddedDynamo } from '../../lib/store/dynamodb/embedded.ts';
+import { createDynamoStores, ensureTables, tableNamesFrom } from '../../lib/store/dynamodb/index.ts';
+import type { TableNames } from '../../lib/store/dynamodb/tables.ts';
+import type { Stores } from '../../lib/store/ports.ts';
+
+export interface FreshStores {
+  stores: Stores;
+  tables: TableNames;
+  /** Drops the tables and closes the stores' client. */
+  cleanup(): Promise<void>;
+}
+
+export interface TestDynamo {
+  endpoint: string;
+  /** A client for direct table operations in tests; closed with the server. */
+  admin: DynamoDBClient;
+  /** Stores on newly created tables with a prefix no other test uses. */
+  freshStores(): Promise<FreshStores>;
+  /** A table prefix no other call in this process returns (DynamoDB names allow [a-zA-Z0-9_.-]). */
+  uniquePrefix(): string;
+  close(): Promise<void>;
+}
+
+let sequence = 0;
+
+export async function startTestDynamo(): Promise<TestDynamo> {
+  const embedded: EmbeddedDynamo = await startEmbeddedDynamo();
+  const admin = embedded.client();
+  const uniquePrefix = () => {
+    sequence += 1;
+    return `t${process.pid}-${Date.now().toString(36)}-${sequence}-`;
+  };
+
+  return {
+    endpoint: embedded.endpoint,
+    admin,
+    uniquePrefix,
+    async freshStores() {
+      const tables = tableNamesFrom(uniquePrefix());
+      await ensureTables(admin, tables);
+      // Each bundle gets its own client, because Stores.close() destroys the client it was given.
+      const stores = createDynamoStores(embedded.client(), tables);
+      return {
+        stores,
+        tables,
+        async cleanup() {
+          await stores.close();
+          for (const name of Object.values(tables)) {
+            await admin.send(new DeleteTableCommand({ TableName: name }));
+          }
+        },
+      };
+    },
+    async close() {
+      admin.destroy();
+      await embedded.close();
+    },
+  };
+}

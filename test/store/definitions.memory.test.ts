@@ -1,0 +1,8 @@
+/** The definition store contract against the in-memory adapter. */
+import { createMemoryStores } from '../../lib/store/memory/index.ts';
+import { definitionStoreContract } from './definitions.contract.ts';
+
+definitionStoreContract('memory', async () => {
+  const stores = createMemoryStores();
+  return { stores, cleanup: () => stores.close() };
+});
