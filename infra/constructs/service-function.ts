@@ -3,11 +3,12 @@
  * (no Docker) into a single ESM file, with its own log group. Every route group and consumer is
  * one of these; callers give the entry file, the environment and, where it differs, the timeout.
  */
-import { dirname, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { type ICommandHooks, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 
@@ -37,6 +38,11 @@ export interface ServiceFunctionProps {
   timeout?: Duration;
   /** Defaults to 512 MB: Lambda CPU scales with memory, and cold starts dominate at 128 MB. */
   memorySize?: number;
+  /**
+   * Ship the QuickJS script worker with the function: set on functions that run decides, which
+   * evaluate INLINE, SWITCH and DO_WHILE scripts. See scriptWorkerHooks.
+   */
+  scriptWorker?: boolean;
 }
 
 export class ServiceFunction extends NodejsFunction {
@@ -74,7 +80,54 @@ export class ServiceFunction extends NodejsFunction {
         sourceMap: true,
         // The Node 22 runtime ships AWS SDK v3; bundling it again only slows cold starts.
         externalModules: ['@aws-sdk/*'],
+        commandHooks: props.scriptWorker ? scriptWorkerHooks : undefined,
       },
     });
   }
+}
+
+/** Shell-quotes one argument for `bash -c`, which runs the bundling hooks. */
+const quote = (arg: string): string => `'${arg.replaceAll("'", "'\\''")}'`;
+
+/**
+ * The script evaluator (lib/engine/script/evaluator.ts) runs QuickJS in a worker thread started
+ * from the file `quickjs-worker.mjs` next to the function's `index.mjs`, and the QuickJS loader
+ * reads `emscripten-module.wasm` next to the module that imports it. esbuild bundles one entry per
+ * function, so after it, a hook bundles the worker as a second file and copies the wasm beside it.
+ * Paths are relative to the bundling input (the project root), so the hook is the same whether
+ * esbuild runs locally or in CDK's bundling container.
+ */
+const scriptWorkerHooks: ICommandHooks = {
+  beforeBundling: () => [],
+  beforeInstall: () => [],
+  afterBundling: (inputDir, outputDir) => {
+    const esbuild = `${inputDir}/node_modules/.bin/esbuild`;
+    const args = [
+      `${inputDir}/lib/engine/script/quickjs-worker.ts`,
+      '--bundle',
+      '--platform=node',
+      '--format=esm',
+      '--target=node22',
+      '--main-fields=module,main',
+      '--minify',
+      '--sourcemap',
+      '--log-level=warning',
+      `--banner:js=${ESM_REQUIRE_BANNER}`,
+      `--outfile=${outputDir}/quickjs-worker.mjs`,
+    ];
+    return [
+      [esbuild, ...args].map(quote).join(' '),
+      ['cp', `${inputDir}/${quickJsWasmPath()}`, `${outputDir}/emscripten-module.wasm`].map(quote).join(' '),
+    ];
+  },
+};
+
+/**
+ * The wasm of the QuickJS variant the worker loads (RELEASE_SYNC), relative to the project root,
+ * resolved from quickjs-emscripten itself so it is the copy esbuild bundles the loader of.
+ */
+function quickJsWasmPath(): string {
+  const fromProject = createRequire(resolve(PROJECT_ROOT, 'package.json'));
+  const fromQuickJs = createRequire(fromProject.resolve('quickjs-emscripten'));
+  return relative(PROJECT_ROOT, fromQuickJs.resolve('@jitl/quickjs-wasmfile-release-sync/wasm'));
 }

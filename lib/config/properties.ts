@@ -103,6 +103,17 @@ export const PROPERTIES: readonly PropertySpec[] = [
     type: str,
     description: 'Name of the queues table: worker task queues and poll data (default: prefix + "queues")',
   },
+  // Decision queue on AWS (lib/queue/sqs.ts); the CDK stack sets these for every function that sends
+  {
+    name: 'service.aws.decision-queue-url',
+    type: str,
+    description: 'URL of the SQS FIFO queue of decide requests (message group = workflow id)',
+  },
+  {
+    name: 'service.aws.timer-queue-url',
+    type: str,
+    description: 'URL of the standard SQS queue of delayed wake-ups (up to 15 minutes ahead)',
+  },
   // Gates (SPEC.md item 7)
   {
     name: 'service.scheduler.enabled',

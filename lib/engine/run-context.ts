@@ -192,8 +192,8 @@ export class RunContext implements DecideContext {
         return;
       }
     }
+    // `executed` is the decider's own bookkeeping, kept in the run record: no task-row write for it.
     task.executed = true;
-    this.touch(task);
     const next = type.next ? type.next(this, task) : defaultNext(this, task);
     for (const workflowTask of next ?? []) {
       await this.schedule({ workflowTask, iteration: task.iteration, parentTaskId: task.parentTaskId });

@@ -37,6 +37,7 @@ const MAX_LOGS_PER_CALL = 10;
 
 export class TaskService {
   private readonly limits: PollLimits;
+  private readonly lastPollWrite = new Map<string, number>();
 
   constructor(private readonly deps: TaskServiceDeps) {
     this.limits = new PollLimits(deps.clock);
@@ -45,18 +46,22 @@ export class TaskService {
   async poll(taskType: string, options: PollOptions): Promise<TaskRecord[]> {
     const name = queueName(taskType, options.domain);
     const now = this.deps.clock.now();
-    await this.deps.pollData.record({
-      queueName: name,
-      domain: options.domain,
-      workerId: options.workerId,
-      lastPollTime: now,
-    });
+    await this.recordPoll(name, options, now);
     const deadline = now + options.timeoutMs;
     while (true) {
       const claimed = await this.claim(name, options);
       if (claimed.length > 0 || this.deps.clock.now() >= deadline) return claimed;
       await new Promise((r) => setTimeout(r, Math.min(25, Math.max(1, deadline - this.deps.clock.now()))));
     }
+  }
+
+  /** Poll data is for monitoring: written at most once a second per queue and worker. */
+  private async recordPoll(name: string, options: PollOptions, now: number): Promise<void> {
+    const key = `${name}\u0000${options.workerId ?? ''}`;
+    const last = this.lastPollWrite.get(key);
+    if (last !== undefined && now - last < 1000) return;
+    this.lastPollWrite.set(key, now);
+    await this.deps.pollData.record({ queueName: name, domain: options.domain, workerId: options.workerId, lastPollTime: now });
   }
 
   private async claim(name: string, options: PollOptions): Promise<TaskRecord[]> {
@@ -165,7 +170,8 @@ export class TaskService {
           visibleAt: after.updateTime + after.callbackAfterSeconds * 1000,
         },
       ]);
-    } else if (isTerminalTask(after.status)) {
+    } else if (isTerminalTask(after.status) && before.status === 'SCHEDULED') {
+      // Finished without being polled (e.g. completed through the API): its queue entry goes too.
       await queue.remove(queueNameOf(after), after.taskId);
     }
     await decisions.request(after.workflowInstanceId);

@@ -99,8 +99,9 @@ const WORKER_STACK_MB = 8;
 export function createQuickJsEvaluator(options: QuickJsEvaluatorOptions = {}): ScriptEvaluator {
   const defaults = resolveLimits(DEFAULT_SCRIPT_LIMITS, options.defaults);
   const size = options.workers ?? 1;
-  if (!Number.isInteger(size) || size < 1)
+  if (!Number.isInteger(size) || size < 1) {
     throw new RangeError(`workers must be a positive integer, got ${size}`);
+  }
   return new QuickJsPool(defaults, size, options.workerUrl);
 }
 

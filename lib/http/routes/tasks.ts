@@ -127,6 +127,35 @@ export function taskRoutes(engine: Engine): RouteDef[] {
       },
     },
     {
+      method: 'POST',
+      path: `${base}/{workflowId}/{status}/signal/sync`,
+      handler: async (ctx) => {
+        const workflowId = ctx.params.workflowId as string;
+        const before = await engine.reader.record(workflowId);
+        const returnStrategy = ctx.query.string('returnStrategy') ?? 'TARGET_WORKFLOW';
+        const timeoutMs = ctx.query.int('timeoutMillis', 5000, { min: 0, max: 30_000 });
+        const task = await tasks.signal(workflowId, parseStatus(ctx.params.status), outputBody(await ctx.json()));
+        if (!task) throw new NotFoundError(`No blocking task found in workflow ${workflowId}`);
+        await engine.waitForProgress(workflowId, before.rev, timeoutMs);
+        const run = await engine.reader.record(workflowId);
+        return json({
+          responseType: returnStrategy,
+          targetWorkflowId: run.workflowId,
+          targetWorkflowStatus: run.status,
+          workflowId: run.workflowId,
+          correlationId: run.correlationId,
+          input: run.input,
+          output: run.output,
+          priority: run.priority,
+          variables: run.variables,
+          tasks: (await engine.reader.tasksOf(run)).map(toApiTask),
+          createTime: run.createTime,
+          updateTime: run.updateTime,
+          status: run.status,
+        });
+      },
+    },
+    {
       method: 'GET',
       path: `${base}/{taskId}`,
       handler: async (ctx) => json(toApiTask(await tasks.getTask(ctx.params.taskId as string))),

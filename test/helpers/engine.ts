@@ -1,0 +1,121 @@
+/**
+ * An in-memory engine for tests: real decider, executor, task service and decision queue over the
+ * memory stores, with a manual clock. Time moves only when a test calls `advance`, which then runs
+ * the decides whose wake-up came due - so tests never sleep to wait for time to pass.
+ */
+import { configOf } from '../../lib/config/load.ts';
+import { createQuickJsEvaluator, type ScriptEvaluator } from '../../lib/engine/script/evaluator.ts';
+import { silentLogger } from '../../lib/log/logger.ts';
+import { ManualClock } from '../../lib/model/clock.ts';
+import type { TaskRecord, WorkflowRecord } from '../../lib/model/execution.ts';
+import { LocalDecisionQueue } from '../../lib/queue/local.ts';
+import { createServices, type Services } from '../../lib/runtime/services.ts';
+import { createMemoryStores } from '../../lib/store/memory/index.ts';
+import type { Stores } from '../../lib/store/ports.ts';
+import type { ResultStatus } from '../../lib/tasks/task-result.ts';
+import type { StartRequest } from '../../lib/workflows/start.ts';
+
+export interface EngineHarness {
+  clock: ManualClock;
+  stores: Stores;
+  services: Services;
+  /** Registers (or overwrites) a workflow definition given as plain JSON. */
+  register(def: Record<string, unknown>): Promise<void>;
+  registerTaskDefs(defs: Record<string, unknown>[]): Promise<void>;
+  /** Starts a run and waits until its first decides are done. */
+  start(name: string, input?: Record<string, unknown>, extra?: Partial<StartRequest>): Promise<string>;
+  /** Waits until no decide is running or pending. */
+  settle(): Promise<void>;
+  run(workflowId: string): Promise<WorkflowRecord>;
+  /** Every task row of the run, by seq. */
+  tasks(workflowId: string): Promise<TaskRecord[]>;
+  /** The latest row with this reference name. */
+  task(workflowId: string, ref: string): Promise<TaskRecord | undefined>;
+  /** Polls one task of a type like a worker would; undefined when none is ready. */
+  poll(taskType: string, workerId?: string): Promise<TaskRecord | undefined>;
+  /** Reports a result for a task like a worker would, then settles. */
+  complete(task: TaskRecord, output?: Record<string, unknown>, status?: ResultStatus, reason?: string): Promise<void>;
+  /** Polls a task of the type and completes it with the output; fails the test if none is ready. */
+  work(taskType: string, output?: Record<string, unknown>, status?: ResultStatus, reason?: string): Promise<TaskRecord>;
+  /** Moves the clock and runs every decide whose wake-up is now due. */
+  advance(ms: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function engineHarness(options: { scripts?: ScriptEvaluator; clock?: ManualClock } = {}): Promise<EngineHarness> {
+  const clock = options.clock ?? new ManualClock();
+  const stores = createMemoryStores();
+  const decisions = new LocalDecisionQueue(clock, silentLogger);
+  const ownScripts = options.scripts === undefined;
+  const scripts = options.scripts ?? createQuickJsEvaluator();
+  const services = createServices({
+    config: configOf({ 'service.store': 'memory', 'service.instance-id': 'test' }),
+    logger: silentLogger,
+    clock,
+    stores,
+    decisions,
+    scripts,
+  });
+  decisions.bind((id) => services.engine.executor.decide(id));
+  const { engine } = services;
+
+  const harness: EngineHarness = {
+    clock,
+    stores,
+    services,
+    async register(def) {
+      await services.metadata.registerWorkflowDef(def, true);
+    },
+    async registerTaskDefs(defs) {
+      await services.metadata.registerTaskDefs(defs);
+    },
+    async start(name, input = {}, extra = {}) {
+      const id = await engine.starter.start({ name, input, ...extra });
+      await decisions.idle();
+      return id;
+    },
+    settle: () => decisions.idle(),
+    async run(workflowId) {
+      const run = await stores.executions.getWorkflow(workflowId);
+      if (!run) throw new Error(`no run ${workflowId}`);
+      return run;
+    },
+    tasks: (workflowId) => stores.executions.listTasks(workflowId),
+    async task(workflowId, ref) {
+      const rows = await stores.executions.listTasks(workflowId);
+      return rows.filter((t) => t.referenceTaskName === ref).at(-1);
+    },
+    async poll(taskType, workerId = 'test-worker') {
+      const [task] = await engine.tasks.poll(taskType, { workerId, count: 1, timeoutMs: 0 });
+      return task;
+    },
+    async complete(task, output = {}, status = 'COMPLETED', reason) {
+      await engine.tasks.update({
+        workflowInstanceId: task.workflowInstanceId,
+        taskId: task.taskId,
+        status,
+        outputData: output,
+        reasonForIncompletion: reason,
+      });
+      await decisions.idle();
+    },
+    async work(taskType, output = {}, status = 'COMPLETED', reason) {
+      const task = await harness.poll(taskType);
+      if (!task) throw new Error(`no ${taskType} task ready to poll`);
+      await harness.complete(task, output, status, reason);
+      return task;
+    },
+    async advance(ms) {
+      clock.advance(ms);
+      for (const { workflowId } of await stores.executions.dueWakeups(clock.now(), 10_000)) {
+        await decisions.request(workflowId);
+      }
+      await decisions.idle();
+    },
+    async close() {
+      await decisions.close();
+      if (ownScripts) await scripts.close();
+    },
+  };
+  return harness;
+}
