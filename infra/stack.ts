@@ -52,8 +52,11 @@ export const GROUP_TABLE_ACCESS: Record<RouteGroupName, TableGrants> = {
 };
 
 /**
- * The decides each route group may request: starting a run and the decide endpoint (workflows),
- * task updates, including callbackAfterSeconds delays (tasks).
+ * The decides each route group may request. Starting a run, the decide endpoint and task updates
+ * request decides now; both groups may also arm wake-ups (the timer queue) because workflow
+ * operations that decide inside the request (sync execute, ARCHITECTURE.md) go through the same
+ * executor, which arms the run's next wake-up after each commit. A send the role does not allow
+ * would fail only on AWS, never locally.
  */
 export const GROUP_DECISION_ACCESS: Record<RouteGroupName, DecisionAccess> = {
   system: 'none',
@@ -93,7 +96,10 @@ export class ConductorStack extends Stack {
     // The bucket is neither passed to nor granted to any function yet: no `service.*` property
     // names it until the S3 file-storage backend exists. Grant it next to that backend's functions.
     const api = new ServiceApi(this, 'Api');
-    this.queues = new DecisionQueues(this, 'Queues', { deciderTimeout: DECIDER_TIMEOUT, timerTimeout: TIMER_TIMEOUT });
+    this.queues = new DecisionQueues(this, 'Queues', {
+      deciderTimeout: DECIDER_TIMEOUT,
+      timerTimeout: TIMER_TIMEOUT,
+    });
 
     for (const group of enabledGroups(props.routeGroups ?? ROUTE_GROUPS, props.gates)) {
       const fn = this.serviceFunction(`${pascalCase(group.name)}Function`, {

@@ -4,7 +4,7 @@
  * wake-ups (FIFO queues take no per-message delay). Each has its own dead-letter queue, where a
  * message lands after its consumer failed it maxReceiveCount times.
  */
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Names } from 'aws-cdk-lib';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import { DeduplicationScope, FifoThroughputLimit, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -38,12 +38,14 @@ export class DecisionQueues extends Construct {
     super(scope, id);
     // A FIFO queue's dead-letter queue must be FIFO too.
     this.decisionsDlq = new Queue(this, 'DecisionsDlq', {
+      queueName: fifoQueueName(this, 'decisions-dlq'),
       fifo: true,
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       retentionPeriod: DLQ_RETENTION,
     });
     this.decisions = new Queue(this, 'Decisions', {
+      queueName: fifoQueueName(this, 'decisions'),
       fifo: true,
       // The adapter sends a fresh MessageDeduplicationId per request: two requests with the same
       // body must both arrive, or the second change they announce would wait for the sweeper.
@@ -79,6 +81,20 @@ export class DecisionQueues extends Construct {
   grantRequestNow(grantee: IGrantable): void {
     this.decisions.grantSendMessages(grantee);
   }
+}
+
+/** SQS queue names: at most 80 characters, `.fifo` included. */
+const MAX_QUEUE_NAME = 80;
+const FIFO_SUFFIX = '.fifo';
+
+/**
+ * A FIFO queue's name, unique to this construct in its stack. CloudFormation does generate a
+ * `.fifo` name when none is given, but from the full stack name and logical id, untruncated, so a
+ * long stack name fails the deploy past 80 characters (aws/aws-cdk#11041).
+ */
+function fifoQueueName(scope: Construct, role: string): string {
+  const maxLength = MAX_QUEUE_NAME - FIFO_SUFFIX.length - role.length - 1;
+  return `${Names.uniqueResourceName(scope, { maxLength, separator: '-' })}-${role}${FIFO_SUFFIX}`;
 }
 
 function times(duration: Duration, factor: number): Duration {

@@ -57,8 +57,9 @@ export async function decide(record: WorkflowRecord, env: DecideEnv): Promise<De
     await run.schedule({ workflowTask: first, iteration: 0 });
   }
 
+  let changed = false;
   for (let pass = 0; pass < MAX_PASSES && !run.ended; pass++) {
-    let changed = false;
+    changed = false;
     for (const task of [...wf.tasks]) {
       if (run.ended) break;
       if (task.executed || task.retried) continue;
@@ -76,6 +77,9 @@ export async function decide(record: WorkflowRecord, env: DecideEnv): Promise<De
     }
     if (!changed) break;
   }
+  // Out of passes with sync tasks still moving (a long loop of INLINE tasks): the executor asks
+  // for another decide once this one commits, rather than leaving the run waiting for an event.
+  if (changed) run.unfinished = true;
 
   if (!run.ended && wf.tasks.every((t: TaskRecord) => isTerminalTask(t.status) && t.executed)) run.complete();
   if (!run.ended) run.computeWakeAt(taskWakeAt);

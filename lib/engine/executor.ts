@@ -65,6 +65,8 @@ export class Executor {
     if (!record) return;
     if (isTerminalWorkflow(record.status) && record.tasks.every((t) => isTerminalTask(t.status))) {
       await this.deps.decisions.wakeAt(workflowId, 0);
+      // The decide that ended the run may have died after its commit, before what follows an end.
+      await this.followEnd(record);
       return;
     }
     await this.refreshTasks(record);
@@ -123,8 +125,15 @@ export class Executor {
 
     // 1. New rows. A row that already exists (an earlier, interrupted decide) is adopted as is.
     const created = result.changedTasks.filter((t) => result.createdTaskIds.has(t.taskId));
+    // An adopted row a worker already moved on (polled and finished before this re-run) is news
+    // this decide did not act on; another decide must, as nothing else will ask for one.
+    let adoptedMoved = false;
     if (created.length > 0) {
       const stored = new Map((await executions.createTasks(created)).map((t) => [t.taskId, t]));
+      adoptedMoved = created.some((t) => {
+        const row = stored.get(t.taskId);
+        return row !== undefined && row.status !== t.status;
+      });
       wf.tasks = wf.tasks.map((t) => {
         const row = stored.get(t.taskId);
         return row ? { ...row, executed: t.executed, retried: t.retried } : t;
@@ -164,15 +173,33 @@ export class Executor {
     // 5. After the commit.
     await this.deps.decisions.wakeAt(wf.workflowId, committed.wakeAt);
     for (const child of result.children) await this.deps.decisions.request(child.workflowId);
+    if (result.unfinished || adoptedMoved) await this.deps.decisions.request(wf.workflowId);
     for (const { workflowId, reason } of result.terminateChildren) {
       await this.terminateChild(workflowId, reason);
     }
-    if (result.ended && !wasTerminal) await this.afterEnd(committed);
+    if (isTerminalWorkflow(committed.status)) await this.followEnd(committed);
+    if (result.ended && !wasTerminal) await this.startFailureWorkflow(committed);
   }
 
-  /** A run ended: tell its parent, and start its failure workflow if the engine failed it. */
-  private async afterEnd(run: WorkflowRecord): Promise<void> {
+  /**
+   * What must follow a run's end: its canceled children are terminated and its parent is told.
+   * Both are idempotent, and run on every decide of an ended run, so a decide that died after its
+   * commit (or whose status writes landed before it died) still gets them done on its re-run.
+   */
+  private async followEnd(run: WorkflowRecord): Promise<void> {
+    for (const task of run.tasks) {
+      if (task.workflowTask.type === 'SUB_WORKFLOW' && task.status === 'CANCELED' && task.subWorkflowId) {
+        await this.terminateChild(
+          task.subWorkflowId,
+          `Parent workflow ${run.workflowId} ended: ${run.status}`,
+        );
+      }
+    }
     if (run.parentWorkflowId && run.parentWorkflowTaskId) await this.notifyParent(run);
+  }
+
+  /** Starts the failure workflow of a run the engine ended unsuccessfully. */
+  private async startFailureWorkflow(run: WorkflowRecord): Promise<void> {
     if (run.status !== 'COMPLETED' && run.workflowDefinition.failureWorkflow) {
       try {
         await this.deps.startFailureWorkflow(run);

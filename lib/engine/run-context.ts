@@ -36,6 +36,8 @@ export interface DecideResult {
   terminateChildren: { workflowId: string; reason: string }[];
   /** The run became terminal in this decide (and the engine ended it). */
   ended: boolean;
+  /** The pass limit cut this decide short while sync tasks were still changing: decide again. */
+  unfinished: boolean;
 }
 
 export class RunContext implements DecideContext {
@@ -43,11 +45,11 @@ export class RunContext implements DecideContext {
   readonly now: number;
   readonly scripts: ScriptEvaluator;
   ended = false;
+  unfinished = false;
   private readonly changed = new Map<string, TaskRecord>();
   private readonly created = new Set<string>();
   private readonly children: ChildStart[] = [];
   private readonly terminateChildren: { workflowId: string; reason: string }[] = [];
-  private permissiveFailure: TaskRecord | undefined;
 
   constructor(
     readonly workflow: WorkflowRecord,
@@ -129,9 +131,13 @@ export class RunContext implements DecideContext {
     // Scheduling is by reference name: one live task per reference (§4.2).
     if (!request.retryOf && this.taskByRef(ref)) return [];
     const type = this.env.registry.get(request.workflowTask.type);
+    const at = this.workflow.tasks.length;
     const records = await type.schedule(this, request);
+    // A container (SWITCH, FORK) schedules its children before it returns its own record; the
+    // record goes in ahead of them, so the working set stays in seq order (the last task gives
+    // the run's default output, §4.6, and passes visit tasks in that order).
+    this.workflow.tasks.splice(at, 0, ...records);
     for (const record of records) {
-      this.workflow.tasks.push(record);
       this.created.add(record.taskId);
       this.touch(record);
     }
@@ -185,9 +191,7 @@ export class RunContext implements DecideContext {
       if (await this.retry(task)) return;
       if (task.workflowTask.optional) {
         this.setStatus(task, 'COMPLETED_WITH_ERRORS');
-      } else if (task.workflowTask.permissive) {
-        this.permissiveFailure ??= task;
-      } else {
+      } else if (!task.workflowTask.permissive) {
         this.failWorkflow(task);
         return;
       }
@@ -238,7 +242,16 @@ export class RunContext implements DecideContext {
 
   /** Every task is done and nothing is left to schedule. */
   complete(): void {
-    const failed = this.permissiveFailure;
+    // Read from the run, not remembered by this decide: the permissive task usually failed in an
+    // earlier decide than the one that reaches the end.
+    const failed = this.workflow.tasks.find(
+      (t) =>
+        t.workflowTask.permissive &&
+        !t.workflowTask.optional &&
+        !t.retried &&
+        isTerminalTask(t.status) &&
+        !isSuccessfulTask(t.status),
+    );
     if (failed) {
       this.failWorkflow(failed);
       return;
@@ -297,6 +310,7 @@ export class RunContext implements DecideContext {
       children: this.children,
       terminateChildren: this.terminateChildren,
       ended: this.ended,
+      unfinished: this.unfinished && !this.ended,
     };
   }
 

@@ -34,7 +34,9 @@ function deadlines(task: TaskRecord, def: TaskDef, worker: boolean): Deadline[] 
       reason: `Task ${task.referenceTaskName} exceeded its total timeout of ${def.totalTimeoutSeconds} seconds`,
     });
   }
-  if (def.timeoutSeconds > 0 && task.status === 'IN_PROGRESS' && task.startTime > 0) {
+  // Counted from the first poll whatever the status since: a worker that hands the task back with
+  // IN_PROGRESS and a callback leaves it SCHEDULED, and must not escape the limit that way (§4.5).
+  if (def.timeoutSeconds > 0 && task.startTime > 0) {
     out.push({
       at: task.startTime + def.timeoutSeconds * 1000,
       alwaysTimeOut: false,
@@ -84,6 +86,18 @@ export function taskWakeAt(run: RunContext, task: TaskRecord): number {
   if (!(adHoc && !worker)) {
     for (const d of deadlines(task, def, worker)) {
       if (d.alwaysTimeOut || def.timeoutPolicy !== 'ALERT_ONLY') consider(d.at);
+    }
+    if (worker && task.status === 'SCHEDULED') {
+      // A poll claims the task without a decide, so nothing would arm the response timeout of a
+      // worker that then dies. Wake when the earliest such deadline could come due (first possible
+      // poll + timeout); that decide re-arms at the real deadline, so the timeout fires on time.
+      const pollable = Math.max(
+        run.now,
+        Math.max(task.scheduledTime, task.updateTime) + task.callbackAfterSeconds * 1000,
+      );
+      if (def.responseTimeoutSeconds > 0) consider(pollable + def.responseTimeoutSeconds * 1000);
+      if (def.timeoutSeconds > 0 && task.startTime === 0 && def.timeoutPolicy !== 'ALERT_ONLY')
+        consider(pollable + def.timeoutSeconds * 1000);
     }
   }
   const type = run.env.registry.get(task.workflowTask.type);

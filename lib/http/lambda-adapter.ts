@@ -32,11 +32,21 @@ export function toRequest(event: APIGatewayProxyEventV2, maxBodyBytes: number): 
       );
     }
   }
-  return new Request(`https://${host}${event.rawPath}${query}`, {
+  return new Request(`https://${host}${encodePath(event.rawPath)}${query}`, {
     method,
     headers,
     body: body && new Uint8Array(body),
   });
+}
+
+/**
+ * API Gateway HTTP APIs deliver `rawPath` already URL-decoded (REST APIs and function URLs do
+ * not). Characters that can never appear literally in an encoded path are escaped again, so a
+ * decoded `?`, `#`, space or non-ASCII name cannot truncate or re-split the URL; an encoded path
+ * passes through unchanged. A decoded `%2F` is indistinguishable from `/` and is read as one.
+ */
+export function encodePath(path: string): string {
+  return path.replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/gu, (c) => encodeURIComponent(c));
 }
 
 export async function toResult(response: Response): Promise<APIGatewayProxyStructuredResultV2> {

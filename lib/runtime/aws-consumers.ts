@@ -45,12 +45,18 @@ const SWEEP_CONCURRENCY = 25;
  * reported failed (SQS partial batch response), so the run is retried after the visibility timeout
  * and, past maxReceiveCount, its messages land in the dead-letter queue; other runs are unaffected.
  */
-export async function consumeDecisions(event: SQSEvent, deps: DecisionConsumerDeps): Promise<SQSBatchResponse> {
+export async function consumeDecisions(
+  event: SQSEvent,
+  deps: DecisionConsumerDeps,
+): Promise<SQSBatchResponse> {
   return forEachRun(event, deps.logger, async (workflowId) => {
     try {
       await deps.decide(workflowId);
     } catch (error) {
-      deps.logger.error('decide failed; its messages go back to the queue', { workflowId, error: describe(error) });
+      deps.logger.error('decide failed; its messages go back to the queue', {
+        workflowId,
+        error: describe(error),
+      });
       throw error;
     }
   });
@@ -154,7 +160,11 @@ function workflowIdOf(record: SQSRecord): string | undefined {
 }
 
 /** Runs `fn` over `items` with at most `limit` calls in flight; `fn` must not throw. */
-async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+async function forEachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const lane = async (): Promise<void> => {
     while (next < items.length) {

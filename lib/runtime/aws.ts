@@ -61,7 +61,9 @@ function decisionQueueFrom(config: ServiceConfig, clock: Clock): DecisionQueue {
   if (decisions === undefined || timers === undefined) {
     const unwired = (): Promise<void> =>
       Promise.reject(
-        new Error('This function was not given service.aws.decision-queue-url and service.aws.timer-queue-url'),
+        new Error(
+          'This function was not given service.aws.decision-queue-url and service.aws.timer-queue-url',
+        ),
       );
     return { request: unwired, wakeAt: unwired };
   }
@@ -102,6 +104,11 @@ export function timerHandler(): (event: SQSEvent) => Promise<SQSBatchResponse> {
 export function sweeperHandler(): () => Promise<SweepResult> {
   return async () => {
     const s = await awsServices();
-    return sweepWakeups({ executions: s.stores.executions, decisions: s.decisions, clock: s.clock, logger: s.logger });
+    return sweepWakeups({
+      executions: s.stores.executions,
+      decisions: s.decisions,
+      clock: s.clock,
+      logger: s.logger,
+    });
   };
 }

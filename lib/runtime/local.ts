@@ -31,6 +31,11 @@ export interface LocalServer {
 export interface LocalServerOptions {
   logger?: Logger;
   clock?: Clock;
+  /**
+   * Stores to serve instead of the configured ones (benchmarks wrap them to count operations); the
+   * server closes them when it closes.
+   */
+  stores?: Stores;
 }
 
 export async function createLocalStores(config: ServiceConfig, logger: Logger): Promise<Stores> {
@@ -66,7 +71,7 @@ export async function startLocalServer(
       format: config.string('service.log.format') === 'json' ? 'json' : 'text',
     });
   const clock = options.clock ?? systemClock;
-  const stores = await createLocalStores(config, logger);
+  const stores = options.stores ?? (await createLocalStores(config, logger));
   const decisions = new LocalDecisionQueue(clock, logger);
   const scripts = createQuickJsEvaluator();
   const services = createServices({ config, logger, clock, stores, decisions, scripts });

@@ -8,7 +8,7 @@ import { queueName, queueNameOf } from '../engine/queues.ts';
 import type { TaskTypeRegistry } from '../engine/registry.ts';
 import type { Clock } from '../model/clock.ts';
 import { NotFoundError, VersionConflictError } from '../model/errors.ts';
-import { isTerminalTask, type TaskRecord, type TaskStatus } from '../model/execution.ts';
+import { isTerminalTask, isTerminalWorkflow, type TaskRecord, type TaskStatus } from '../model/execution.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { ExecutionStore, PollData, PollDataStore, TaskExecLog, TaskQueue } from '../store/ports.ts';
 import { PollLimits } from './poll-limits.ts';
@@ -61,7 +61,12 @@ export class TaskService {
     const last = this.lastPollWrite.get(key);
     if (last !== undefined && now - last < 1000) return;
     this.lastPollWrite.set(key, now);
-    await this.deps.pollData.record({ queueName: name, domain: options.domain, workerId: options.workerId, lastPollTime: now });
+    await this.deps.pollData.record({
+      queueName: name,
+      domain: options.domain,
+      workerId: options.workerId,
+      lastPollTime: now,
+    });
   }
 
   private async claim(name: string, options: PollOptions): Promise<TaskRecord[]> {
@@ -71,7 +76,7 @@ export class TaskService {
     for (const entry of entries) {
       if (claimed.length >= options.count) break;
       const task = await executions.getTask(entry.workflowId, entry.taskId);
-      if (!task || task.status !== 'SCHEDULED') {
+      if (task?.status !== 'SCHEDULED') {
         // A stale entry (the task was claimed, canceled or removed): drop it.
         await queue.remove(name, entry.taskId);
         continue;
@@ -117,7 +122,12 @@ export class TaskService {
           task.taskId,
           result.logs.map((l) => l.log),
         );
-      if (isTerminalTask(task.status)) {
+      // A terminate commits the run's status before the next decide cancels its open tasks; an
+      // update in between must not complete a task of a run that is over (§4.4 "Already finished").
+      const over =
+        isTerminalTask(task.status) ||
+        isTerminalWorkflow((await executions.getWorkflow(task.workflowInstanceId))?.status ?? 'TERMINATED');
+      if (over) {
         // Already over: accepted and ignored. Still nudge the decider: the run may be waiting on it.
         await this.deps.queue.remove(queueNameOf(task), task.taskId);
         await this.deps.decisions.request(task.workflowInstanceId);
@@ -271,8 +281,12 @@ export class TaskService {
     return this.deps.queue.sizes();
   }
 
-  pollData(taskType?: string): Promise<PollData[]> {
-    return this.deps.pollData.list(taskType);
+  async pollData(taskType?: string): Promise<PollData[]> {
+    if (taskType === undefined) return this.deps.pollData.list();
+    // Polls are recorded per queue, `domain:taskType` for a domain; Conductor's per-type view
+    // (GET /tasks/queue/polldata) covers every domain of the type, so read them all and pick its own.
+    const all = await this.deps.pollData.list();
+    return all.filter((p) => p.queueName === queueName(taskType, p.domain));
   }
 
   /**
@@ -287,7 +301,7 @@ export class TaskService {
     let count = 0;
     for (const entry of entries) {
       const task = await executions.getTask(entry.workflowId, entry.taskId);
-      if (!task || task.status !== 'SCHEDULED') {
+      if (task?.status !== 'SCHEDULED') {
         await queue.remove(taskType, entry.taskId);
         continue;
       }

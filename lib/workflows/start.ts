@@ -10,7 +10,7 @@ import type { MetadataService } from '../metadata/service.ts';
 import { validateWorkflowDef } from '../metadata/workflow-def.ts';
 import type { Clock } from '../model/clock.ts';
 import type { TaskDef, WorkflowDef, WorkflowTask } from '../model/definitions.ts';
-import { NotFoundError, ValidationError } from '../model/errors.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../model/errors.ts';
 import type { WorkflowRecord } from '../model/execution.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
@@ -130,8 +130,9 @@ export class WorkflowStarter {
     try {
       await this.deps.executions.createWorkflow(record);
     } catch (error) {
-      // A deterministic child id that already exists: an earlier attempt started it.
-      if (!request.workflowId) throw error;
+      // A deterministic child id that already exists: an earlier attempt started it. Any other
+      // error must reach the caller: a parent that went on would point at a child never stored.
+      if (!request.workflowId || !(error instanceof ConflictError)) throw error;
       return workflowId;
     }
     await this.deps.decisions.request(workflowId);

@@ -34,17 +34,34 @@ export interface EngineHarness {
   /** Polls one task of a type like a worker would; undefined when none is ready. */
   poll(taskType: string, workerId?: string): Promise<TaskRecord | undefined>;
   /** Reports a result for a task like a worker would, then settles. */
-  complete(task: TaskRecord, output?: Record<string, unknown>, status?: ResultStatus, reason?: string): Promise<void>;
+  complete(
+    task: TaskRecord,
+    output?: Record<string, unknown>,
+    status?: ResultStatus,
+    reason?: string,
+  ): Promise<void>;
   /** Polls a task of the type and completes it with the output; fails the test if none is ready. */
-  work(taskType: string, output?: Record<string, unknown>, status?: ResultStatus, reason?: string): Promise<TaskRecord>;
+  work(
+    taskType: string,
+    output?: Record<string, unknown>,
+    status?: ResultStatus,
+    reason?: string,
+  ): Promise<TaskRecord>;
   /** Moves the clock and runs every decide whose wake-up is now due. */
   advance(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function engineHarness(options: { scripts?: ScriptEvaluator; clock?: ManualClock } = {}): Promise<EngineHarness> {
+export interface EngineHarnessOptions {
+  scripts?: ScriptEvaluator;
+  clock?: ManualClock;
+  /** Stores to run over instead of fresh memory stores (e.g. fault-injecting wrappers). */
+  stores?: Stores;
+}
+
+export async function engineHarness(options: EngineHarnessOptions = {}): Promise<EngineHarness> {
   const clock = options.clock ?? new ManualClock();
-  const stores = createMemoryStores();
+  const stores = options.stores ?? createMemoryStores();
   const decisions = new LocalDecisionQueue(clock, silentLogger);
   const ownScripts = options.scripts === undefined;
   const scripts = options.scripts ?? createQuickJsEvaluator();

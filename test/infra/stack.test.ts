@@ -6,7 +6,16 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pascalCase } from '../../infra/constructs/names.ts';
-import { ConductorStack, type ConductorStackProps, enabledGroups, type Gates } from '../../infra/stack.ts';
+import { MAX_RECEIVE_COUNT } from '../../infra/constructs/queues.ts';
+import {
+  ConductorStack,
+  type ConductorStackProps,
+  enabledGroups,
+  type Gates,
+  GROUP_DECISION_ACCESS,
+  GROUP_TABLE_ACCESS,
+} from '../../infra/stack.ts';
+import { envNameOf } from '../../lib/config/load.ts';
 import { ROUTE_GROUPS, type RouteGroupSpec } from '../../lib/http/route-table.ts';
 import { keyAttributeTypes, projectionOf, TABLES } from '../../lib/store/dynamodb/tables.ts';
 
@@ -45,23 +54,34 @@ function only(resources: ReturnType<Template['findResources']>, what: string): [
   return [id, resource.Properties];
 }
 
-function functionOf(template: Template, group: string): [string, Properties] {
+/** The functions that are not route groups, by the start of their description. */
+const CONSUMERS = {
+  decider: 'Conductor decider',
+  timer: 'Conductor timer consumer',
+  sweeper: 'Conductor sweeper',
+} as const;
+
+type Consumer = keyof typeof CONSUMERS;
+
+/** A route group's function, or one of the CONSUMERS. */
+function functionOf(template: Template, name: string): [string, Properties] {
+  const consumer = CONSUMERS[name as Consumer] as string | undefined;
+  const description =
+    consumer === undefined ? `Conductor route group '${name}'` : Match.stringLikeRegexp(`^${consumer}`);
   return only(
-    template.findResources('AWS::Lambda::Function', {
-      Properties: { Description: `Conductor route group '${group}'` },
-    }),
-    `function for route group '${group}'`,
+    template.findResources('AWS::Lambda::Function', { Properties: { Description: description } }),
+    `function '${name}'`,
   );
 }
 
-function environmentOf(template: Template, group: string): Record<string, unknown> {
-  const [, fn] = functionOf(template, group);
+function environmentOf(template: Template, name: string): Record<string, unknown> {
+  const [, fn] = functionOf(template, name);
   return (fn.Environment as { Variables: Record<string, unknown> }).Variables;
 }
 
-/** Every statement of the policies attached to the route group function's role. */
-function statementsOf(template: Template, group: string): Statement[] {
-  const [, fn] = functionOf(template, group);
+/** Every statement of the policies attached to the function's role. */
+function statementsOf(template: Template, name: string): Statement[] {
+  const [, fn] = functionOf(template, name);
   const [roleId] = (fn.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'];
   const policies = template.findResources('AWS::IAM::Policy', {
     Properties: { Roles: Match.arrayWith([{ Ref: roleId }]) },
@@ -100,6 +120,41 @@ function indexesOf(indexes: IndexResource[] | undefined): [string, string][] {
   return (indexes ?? []).map((index) => [index.IndexName, index.Projection.ProjectionType]);
 }
 
+const tableVariable = (table: string): string => envNameOf(`service.dynamodb.tables.${table}`);
+
+/** The table-name variables of an environment. */
+function tableVariables(environment: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(environment).filter(([name]) => name.startsWith('SERVICE_DYNAMODB_TABLES_')),
+  );
+}
+
+/** The logical id of the one queue whose properties match. */
+function queueIdOf(template: Template, properties: Record<string, unknown>, what: string): string {
+  const [id] = only(template.findResources('AWS::SQS::Queue', { Properties: properties }), what);
+  return id;
+}
+
+/** The SQS actions a function's policies allow on one queue. */
+function sqsActionsOn(template: Template, name: string, queueId: string): string[] {
+  return statementsOf(template, name)
+    .filter((s) => s.Effect === 'Allow')
+    .filter((s) =>
+      resourcesOf(s).some((r) => JSON.stringify(r) === JSON.stringify({ 'Fn::GetAtt': [queueId, 'Arn'] })),
+    )
+    .flatMap(actionsOf)
+    .filter((action) => action.startsWith('sqs:'));
+}
+
+/** The DynamoDB actions a function's policies allow, whatever the table. */
+function dynamoActionsOf(template: Template, name: string): string[] {
+  return statementsOf(template, name)
+    .flatMap(actionsOf)
+    .filter((action) => action.startsWith('dynamodb:'));
+}
+
+const WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+
 function routeKeys(template: Template): string[] {
   return Object.values(template.findResources('AWS::ApiGatewayV2::Route'))
     .map((route) => route.Properties.RouteKey as string)
@@ -117,7 +172,9 @@ describe('ConductorStack with the default gates', () => {
 
   it('runs every function on Node 22 on arm64', () => {
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
-    expect(functions).toHaveLength(enabledGroups(ROUTE_GROUPS, DEFAULT_GATES).length);
+    expect(functions).toHaveLength(
+      enabledGroups(ROUTE_GROUPS, DEFAULT_GATES).length + Object.keys(CONSUMERS).length,
+    );
     for (const fn of functions) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'] });
     }
@@ -127,7 +184,15 @@ describe('ConductorStack with the default gates', () => {
     const expected = enabledGroups(ROUTE_GROUPS, DEFAULT_GATES).flatMap((group) => group.apiRoutes);
     expect(routeKeys(template)).toEqual([...expected].sort());
     expect(expected).toEqual(
-      expect.arrayContaining(['ANY /api/metadata/{proxy+}', 'GET /api/version', 'GET /health']),
+      expect.arrayContaining([
+        'ANY /api/metadata/{proxy+}',
+        'GET /api/version',
+        'GET /health',
+        'ANY /api/workflow',
+        'ANY /api/workflow/{proxy+}',
+        'ANY /api/tasks',
+        'ANY /api/tasks/{proxy+}',
+      ]),
     );
   });
 
@@ -282,15 +347,231 @@ describe('ConductorStack with the default gates', () => {
     }
   });
 
-  it('tells every function its table, store and log format as service properties', () => {
+  it('tells every route group function its store, log format and the names of exactly its tables', () => {
     for (const group of enabledGroups(ROUTE_GROUPS, DEFAULT_GATES)) {
-      expect(environmentOf(template, group.name)).toMatchObject({
-        SERVICE_DYNAMODB_TABLES_DEFINITIONS: { Ref: tableId },
+      const environment = environmentOf(template, group.name);
+      expect(environment).toMatchObject({
         SERVICE_STORE: 'dynamodb',
         SERVICE_LOG_FORMAT: 'json',
         NODE_OPTIONS: '--enable-source-maps',
       });
+      const tables = Object.keys(GROUP_TABLE_ACCESS[group.name]);
+      expect(tableVariables(environment)).toEqual(
+        Object.fromEntries(
+          tables.map((table) => [tableVariable(table), { Ref: tableIdOf(template, table) }]),
+        ),
+      );
     }
+    expect(environmentOf(template, 'metadata')).toMatchObject({
+      SERVICE_DYNAMODB_TABLES_DEFINITIONS: { Ref: tableId },
+    });
+  });
+});
+
+describe('ConductorStack decision pipeline', () => {
+  let template: Template;
+  let decisionsId: string;
+  let timersId: string;
+
+  beforeAll(() => {
+    template = synth();
+    decisionsId = queueIdOf(template, { FifoQueue: true, RedrivePolicy: Match.anyValue() }, 'decision queue');
+    timersId = queueIdOf(
+      template,
+      { FifoQueue: Match.absent(), RedrivePolicy: Match.anyValue() },
+      'timer queue',
+    );
+  });
+
+  const timeoutOf = (name: string): number => functionOf(template, name)[1].Timeout as number;
+
+  it('keeps decide requests in an encrypted FIFO queue without content-based deduplication', () => {
+    const queue = template.toJSON().Resources[decisionsId].Properties;
+    expect(queue).toMatchObject({
+      FifoQueue: true,
+      ContentBasedDeduplication: false,
+      DeduplicationScope: 'messageGroup',
+      FifoThroughputLimit: 'perMessageGroupId',
+      SqsManagedSseEnabled: true,
+    });
+    expect(queue.QueueName).toMatch(/^[A-Za-z0-9_-]+\.fifo$/);
+    expect(queue.QueueName.length).toBeLessThanOrEqual(80);
+  });
+
+  it('gives the decision queue a visibility timeout of at least six decider timeouts', () => {
+    const queue = template.toJSON().Resources[decisionsId].Properties;
+    expect(queue.VisibilityTimeout).toBeGreaterThanOrEqual(6 * timeoutOf('decider'));
+  });
+
+  it('moves a decide request to a FIFO dead-letter queue after five failed receives', () => {
+    const queue = template.toJSON().Resources[decisionsId].Properties;
+    expect(MAX_RECEIVE_COUNT).toBe(5);
+    const dlqId = (queue.RedrivePolicy.deadLetterTargetArn as { 'Fn::GetAtt': [string, string] })[
+      'Fn::GetAtt'
+    ][0];
+    expect(queue.RedrivePolicy.maxReceiveCount).toBe(MAX_RECEIVE_COUNT);
+    expect(template.toJSON().Resources[dlqId].Properties).toMatchObject({
+      FifoQueue: true,
+      SqsManagedSseEnabled: true,
+      QueueName: expect.stringMatching(/\.fifo$/),
+    });
+  });
+
+  it('keeps delayed wake-ups in an encrypted standard queue with its own dead-letter queue', () => {
+    const queue = template.toJSON().Resources[timersId].Properties;
+    expect(queue).toMatchObject({
+      SqsManagedSseEnabled: true,
+      RedrivePolicy: { maxReceiveCount: MAX_RECEIVE_COUNT },
+    });
+    expect(queue.VisibilityTimeout).toBeGreaterThanOrEqual(6 * timeoutOf('timer'));
+    const dlqId = (queue.RedrivePolicy.deadLetterTargetArn as { 'Fn::GetAtt': [string, string] })[
+      'Fn::GetAtt'
+    ][0];
+    expect(dlqId).not.toBe(timersId);
+    expect(template.toJSON().Resources[dlqId].Properties).toMatchObject({ SqsManagedSseEnabled: true });
+    expect(template.toJSON().Resources[dlqId].Properties.FifoQueue).toBeUndefined();
+  });
+
+  it('refuses plain HTTP on every queue', () => {
+    const queues = Object.keys(template.findResources('AWS::SQS::Queue'));
+    expect(queues).toHaveLength(4);
+    for (const queueId of queues) {
+      template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [{ Ref: queueId }],
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ]),
+        },
+      });
+    }
+  });
+
+  it('feeds the decider from the decision queue ten messages at a time, with partial batch failures', () => {
+    const [deciderId] = functionOf(template, 'decider');
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [decisionsId, 'Arn'] },
+      FunctionName: { Ref: deciderId },
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
+  it('feeds the timer consumer from the timer queue, with partial batch failures', () => {
+    const [timerId] = functionOf(template, 'timer');
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [timersId, 'Arn'] },
+      FunctionName: { Ref: timerId },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(Object.keys(template.findResources('AWS::Lambda::EventSourceMapping'))).toHaveLength(2);
+  });
+
+  it('runs the sweeper every minute from an EventBridge rule, without Lambda retries', () => {
+    const [sweeperId] = functionOf(template, 'sweeper');
+    const [ruleId] = only(
+      template.findResources('AWS::Events::Rule', {
+        Properties: {
+          ScheduleExpression: 'rate(1 minute)',
+          Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [sweeperId, 'Arn'] } })],
+        },
+      }),
+      'sweeper rule',
+    );
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      FunctionName: { 'Fn::GetAtt': [sweeperId, 'Arn'] },
+      Principal: 'events.amazonaws.com',
+      SourceArn: { 'Fn::GetAtt': [ruleId, 'Arn'] },
+    });
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: sweeperId },
+      MaximumRetryAttempts: 0,
+    });
+  });
+
+  it('lets the workflows and tasks functions request decides now and later', () => {
+    for (const group of ['workflows', 'tasks']) {
+      expect(GROUP_DECISION_ACCESS[group as 'workflows' | 'tasks']).toBe('nowAndLater');
+      expect(sqsActionsOn(template, group, decisionsId)).toContain('sqs:SendMessage');
+      expect(sqsActionsOn(template, group, timersId)).toContain('sqs:SendMessage');
+      expect(sqsActionsOn(template, group, decisionsId)).not.toContain('sqs:ReceiveMessage');
+    }
+  });
+
+  it('gives the system and metadata functions no queue at all', () => {
+    for (const group of ['system', 'metadata']) {
+      expect(
+        statementsOf(template, group)
+          .flatMap(actionsOf)
+          .filter((a) => a.startsWith('sqs:')),
+      ).toEqual([]);
+      expect(environmentOf(template, group)).not.toHaveProperty('SERVICE_AWS_DECISION_QUEUE_URL');
+    }
+  });
+
+  it('tells every function that requests decides both queue URLs', () => {
+    const senders = [...Object.keys(CONSUMERS), 'workflows', 'tasks'];
+    for (const name of senders) {
+      expect(environmentOf(template, name)).toMatchObject({
+        SERVICE_AWS_DECISION_QUEUE_URL: { Ref: decisionsId },
+        SERVICE_AWS_TIMER_QUEUE_URL: { Ref: timersId },
+      });
+    }
+  });
+
+  it('lets the decider consume the decision queue, request decides and wake-ups, and never touch the timer queue otherwise', () => {
+    const onDecisions = sqsActionsOn(template, 'decider', decisionsId);
+    expect(onDecisions).toEqual(
+      expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:SendMessage']),
+    );
+    expect(sqsActionsOn(template, 'decider', timersId)).toContain('sqs:SendMessage');
+    expect(sqsActionsOn(template, 'decider', timersId)).not.toContain('sqs:ReceiveMessage');
+  });
+
+  it('lets the decider write runs and worker queues and only read definitions', () => {
+    const statements = statementsOf(template, 'decider');
+    const writesOn = (table: string) =>
+      statements
+        .filter((s) => JSON.stringify(s.Resource).includes(`"${tableIdOf(template, table)}"`))
+        .flatMap(actionsOf)
+        .filter((action) => WRITES.includes(action));
+    expect(writesOn('executions')).toContain('dynamodb:PutItem');
+    expect(writesOn('queues')).toContain('dynamodb:PutItem');
+    expect(writesOn('definitions')).toEqual([]);
+    expect(dynamoActionsOf(template, 'decider')).toContain('dynamodb:GetItem');
+    expect(Object.keys(tableVariables(environmentOf(template, 'decider'))).sort()).toEqual(
+      ['definitions', 'executions', 'queues'].map(tableVariable).sort(),
+    );
+  });
+
+  it('lets the sweeper read the executions table and send to the decision queue, and nothing more', () => {
+    const dynamo = dynamoActionsOf(template, 'sweeper');
+    expect(dynamo).toContain('dynamodb:Query');
+    for (const write of WRITES) expect(dynamo).not.toContain(write);
+    expect(Object.keys(tableVariables(environmentOf(template, 'sweeper')))).toEqual([
+      tableVariable('executions'),
+    ]);
+    expect(sqsActionsOn(template, 'sweeper', decisionsId)).toContain('sqs:SendMessage');
+    expect(sqsActionsOn(template, 'sweeper', timersId)).toEqual([]);
+  });
+
+  it('lets the timer consumer consume the timer queue and send to the decision queue, with no table', () => {
+    expect(sqsActionsOn(template, 'timer', timersId)).toEqual(
+      expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage']),
+    );
+    expect(sqsActionsOn(template, 'timer', timersId)).not.toContain('sqs:SendMessage');
+    expect(sqsActionsOn(template, 'timer', decisionsId)).toContain('sqs:SendMessage');
+    expect(dynamoActionsOf(template, 'timer')).toEqual([]);
+  });
+
+  it('gives the decider the time and memory to run scripts', () => {
+    expect(timeoutOf('decider')).toBeGreaterThanOrEqual(30);
+    expect(functionOf(template, 'decider')[1].MemorySize).toBeGreaterThanOrEqual(1024);
+  });
+
+  it('names the dead-letter queues in the stack outputs', () => {
+    template.hasOutput('DecisionDeadLetterQueueUrl', { Value: { Ref: Match.anyValue() } });
+    template.hasOutput('TimerDeadLetterQueueUrl', { Value: { Ref: Match.anyValue() } });
   });
 });
 
@@ -326,7 +607,15 @@ describe('ConductorStack gates', () => {
 
   it('leaves out the function and routes of a gated route group while its gate is off', () => {
     expect(routeKeys(gateOff)).toEqual(['GET /health']);
-    expect(Object.keys(gateOff.findResources('AWS::Lambda::Function'))).toHaveLength(1);
+    expect(
+      gateOff.findResources('AWS::Lambda::Function', {
+        Properties: { Description: "Conductor route group 'metadata'" },
+      }),
+    ).toEqual({});
+    // The route groups that are left (system) and the decision pipeline, which no gate switches off.
+    expect(Object.keys(gateOff.findResources('AWS::Lambda::Function'))).toHaveLength(
+      1 + Object.keys(CONSUMERS).length,
+    );
   });
 
   it('deploys the function and routes of a gated route group once its gate is on', () => {

@@ -40,7 +40,11 @@ export const forkJoinTask: TaskType = {
       if (!first) continue;
       await ctx.schedule({ workflowTask: first, iteration: request.iteration, parentTaskId: marker.taskId });
     }
-    await ctx.schedule({ workflowTask: join, iteration: request.iteration, parentTaskId: request.parentTaskId });
+    await ctx.schedule({
+      workflowTask: join,
+      iteration: request.iteration,
+      parentTaskId: request.parentTaskId,
+    });
     return [marker];
   },
   // The marker scheduled its branches and the JOIN itself; what follows the fork follows the JOIN.

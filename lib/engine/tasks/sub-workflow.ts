@@ -14,10 +14,13 @@ export const subWorkflowTask: TaskType = {
   kind: 'system',
   schedule(ctx, request) {
     const wt = request.workflowTask;
-    const params = (ctx.resolve(wt.subWorkflowParam ?? {}) ?? {}) as Record<string, unknown>;
+    const { workflowDefinition: rawInline, ...rawParams } = wt.subWorkflowParam ?? {};
+    const params = (ctx.resolve(rawParams) ?? {}) as Record<string, unknown>;
+    // An inline definition's templates belong to the child run and are resolved there; only a
+    // `${...}` that names a whole definition is resolved against the parent.
+    const inline = typeof rawInline === 'string' ? ctx.resolve(rawInline) : rawInline;
     const task = ctx.createTask(request, { taskType: 'SUB_WORKFLOW', status: 'IN_PROGRESS' });
     const childId = childWorkflowIdOf(ctx.workflow.workflowId, task.taskId);
-    const inline = params.workflowDefinition;
     const name =
       typeof params.name === 'string' && params.name !== ''
         ? params.name

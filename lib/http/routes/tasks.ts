@@ -134,7 +134,11 @@ export function taskRoutes(engine: Engine): RouteDef[] {
         const before = await engine.reader.record(workflowId);
         const returnStrategy = ctx.query.string('returnStrategy') ?? 'TARGET_WORKFLOW';
         const timeoutMs = ctx.query.int('timeoutMillis', 5000, { min: 0, max: 30_000 });
-        const task = await tasks.signal(workflowId, parseStatus(ctx.params.status), outputBody(await ctx.json()));
+        const task = await tasks.signal(
+          workflowId,
+          parseStatus(ctx.params.status),
+          outputBody(await ctx.json()),
+        );
         if (!task) throw new NotFoundError(`No blocking task found in workflow ${workflowId}`);
         await engine.waitForProgress(workflowId, before.rev, timeoutMs);
         const run = await engine.reader.record(workflowId);

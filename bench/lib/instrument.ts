@@ -1,0 +1,59 @@
+/**
+ * An in-process local server over metered memory stores. The engine's entry points (start, decide,
+ * poll, update) and its decision queue are wrapped on the live instances so every store operation
+ * is attributed to the phase that caused it and every decision-queue message is counted. Only the
+ * benchmark does this; the server itself is the ordinary one.
+ */
+import { configOf } from '../../lib/config/load.ts';
+import { silentLogger } from '../../lib/log/logger.ts';
+import { LocalDecisionQueue } from '../../lib/queue/local.ts';
+import { type LocalServer, startLocalServer } from '../../lib/runtime/local.ts';
+import { createMemoryStores } from '../../lib/store/memory/index.ts';
+import type { Stores } from '../../lib/store/ports.ts';
+import { StoreMeter } from './store-meter.ts';
+
+export interface MeteredServer {
+  server: LocalServer;
+  meter: StoreMeter;
+  /** The memory stores under the meter, for reading state without counting it. */
+  raw: Stores;
+  /** Resolves when no decide is running or pending. */
+  idle(): Promise<void>;
+}
+
+export async function startMeteredServer(options: { sizes?: boolean } = {}): Promise<MeteredServer> {
+  const meter = new StoreMeter(options);
+  const raw = createMemoryStores();
+  const server = await startLocalServer(
+    configOf({ 'service.store': 'memory', 'service.server.port': 0, 'service.instance-id': 'bench' }),
+    { logger: silentLogger, stores: meter.wrap(raw) },
+  );
+  const { engine, decisions, clock } = server.services;
+
+  const start = engine.starter.start.bind(engine.starter);
+  engine.starter.start = (request) => meter.inPhase('start', () => start(request));
+  const decide = engine.executor.decide.bind(engine.executor);
+  engine.executor.decide = (workflowId) =>
+    meter.inPhase('decide', () => {
+      meter.countDecide();
+      return decide(workflowId);
+    });
+  const poll = engine.tasks.poll.bind(engine.tasks);
+  engine.tasks.poll = (taskType, pollOptions) => meter.inPhase('poll', () => poll(taskType, pollOptions));
+  const update = engine.tasks.update.bind(engine.tasks);
+  engine.tasks.update = (result) => meter.inPhase('update', () => update(result));
+
+  const request = decisions.request.bind(decisions);
+  decisions.request = (workflowId, delayMs) => {
+    meter.countRequest(delayMs);
+    return request(workflowId, delayMs);
+  };
+  const wakeAt = decisions.wakeAt.bind(decisions);
+  decisions.wakeAt = (workflowId, at) => {
+    meter.countWakeAt(at, clock.now());
+    return wakeAt(workflowId, at);
+  };
+
+  if (!(decisions instanceof LocalDecisionQueue)) throw new Error('expected the local decision queue');
+  return { server, meter, raw, idle: () => decisions.idle() };
+}

@@ -1,0 +1,193 @@
+/**
+ * DO_WHILE (reference/conductor.md §5.6): a sync operator that runs its `loopOver` body, then
+ * evaluates `loopCondition` and runs the body again while it holds. Body tasks of iteration n are
+ * named `<ref>__n` and carry `iteration` n; the loop's own count lives in `outputData.iteration`,
+ * which the body reads as `${loop.output.iteration}`.
+ *
+ * The loop starts its first iteration from execute() rather than from schedule(): a task's input
+ * is resolved against the run's tasks, and the loop's own record joins them only once schedule()
+ * returns, so a first body task scheduled from there would read `${loop.output.iteration}` as null.
+ *
+ * When an iteration is over, the body tasks of the iterations before it leave the decider's
+ * working set (they remain as task rows). At most two iterations stay: the current one, and the
+ * previous one, which a body task may still read (`${fetch.output.cursor}` on the next page).
+ * That keeps the thousandth iteration's decide as cheap as the tenth.
+ */
+import type { WorkflowTask } from '../../model/definitions.ts';
+import { isSuccessfulTask, isTerminalTask, type TaskRecord } from '../../model/execution.ts';
+import { baseRef } from '../graph.ts';
+import type { DecideContext, TaskType } from '../task-type.ts';
+import { scriptFailure } from './scripting.ts';
+
+export const doWhileTask: TaskType = {
+  type: 'DO_WHILE',
+  kind: 'system',
+  operator: true,
+  schedule(ctx, request) {
+    const wt = request.workflowTask;
+    const task = ctx.createTask(request, { taskType: 'DO_WHILE', status: 'IN_PROGRESS', startTime: ctx.now });
+    // List mode, OSS style: `items` on the workflow task, resolved once and kept with the input.
+    if (wt.items !== undefined)
+      task.inputData = { ...task.inputData, items: ctx.resolve(wt.items, task.taskId) };
+    const items = itemsOf(task);
+    if (items === null) {
+      task.status = 'FAILED_WITH_TERMINAL_ERROR';
+      task.reasonForIncompletion = 'DO_WHILE items must resolve to a list';
+      task.endTime = ctx.now;
+    } else if (items?.length === 0) {
+      task.outputData = { iteration: 0 };
+    } else {
+      task.outputData = { iteration: 1, ...(items ? { loopIndex: 0, loopItem: items[0] } : {}) };
+    }
+    return [task];
+  },
+  async execute(ctx, task) {
+    const items = itemsOf(task) ?? undefined;
+    if (items?.length === 0) {
+      // An empty list completes the loop at once, without running the body (§5.6 "List mode").
+      ctx.setStatus(task, 'COMPLETED');
+      return true;
+    }
+    const n = currentIteration(task);
+    const body = iterationTasks(ctx, task, n);
+    if (body.length === 0) return startIteration(ctx, task, n);
+    // processTerminal schedules a task's successor as it marks the task executed, so once every
+    // task of the iteration is terminal and executed, nothing more of the body is coming.
+    if (!body.every((t) => isTerminalTask(t.status) && t.executed)) return false;
+    await finishIteration(ctx, task, n, body, items);
+    return true;
+  },
+};
+
+async function finishIteration(
+  ctx: DecideContext,
+  task: TaskRecord,
+  n: number,
+  body: TaskRecord[],
+  items: unknown[] | undefined,
+): Promise<void> {
+  const outputs: Record<string, unknown> = {};
+  for (const t of body) outputs[baseRef(t.referenceTaskName)] = t.outputData;
+  task.outputData = pruned({ ...task.outputData, [String(n)]: outputs }, task.inputData.keepLastN, n);
+  ctx.touch(task);
+
+  // Only optional (COMPLETED_WITH_ERRORS) and permissive failures get here: any other failure
+  // ends the run from processTerminal before the loop looks at its body.
+  const failed = body.filter((t) => !isSuccessfulTask(t.status));
+  if (failed.length > 0) {
+    const reasons = failed.map((t) => t.reasonForIncompletion ?? `${t.referenceTaskName} ${t.status}`);
+    ctx.setStatus(task, 'FAILED', reasons.join(' '));
+    return;
+  }
+
+  let again: boolean;
+  try {
+    again = await shouldContinue(ctx, task, outputs, items, n);
+  } catch (error) {
+    const message = `Unable to evaluate condition ${task.workflowTask.loopCondition ?? ''}, exception ${scriptFailure(error)}`;
+    ctx.setStatus(task, 'FAILED_WITH_TERMINAL_ERROR', message);
+    return;
+  }
+  ctx.retire(olderIterations(ctx, task, n));
+  if (!again) {
+    ctx.setStatus(task, 'COMPLETED');
+    return;
+  }
+  const next = n + 1;
+  task.outputData.iteration = next;
+  if (items) {
+    task.outputData.loopIndex = n;
+    task.outputData.loopItem = items[n];
+  }
+  await startIteration(ctx, task, next);
+}
+
+/** Schedules the first body task of an iteration; the rest follow it through the graph. */
+async function startIteration(ctx: DecideContext, task: TaskRecord, n: number): Promise<boolean> {
+  const first = task.workflowTask.loopOver?.[0];
+  if (!first) {
+    ctx.setStatus(task, 'COMPLETED');
+    return true;
+  }
+  const scheduled = await ctx.schedule({ workflowTask: first, iteration: n, parentTaskId: task.taskId });
+  return scheduled.length > 0;
+}
+
+/**
+ * The loop goes on while the list (in list mode) has items left and the condition holds. Its `$`
+ * is the loop's resolved inputParameters, the loop's output under its reference name, and the
+ * latest output of each body task under the body task's reference name.
+ */
+async function shouldContinue(
+  ctx: DecideContext,
+  task: TaskRecord,
+  outputs: Record<string, unknown>,
+  items: unknown[] | undefined,
+  n: number,
+): Promise<boolean> {
+  if (items && n >= items.length) return false;
+  const wt = task.workflowTask;
+  const condition = wt.loopCondition ?? '';
+  // Without a condition a list loop runs over every item; a plain loop runs its body once.
+  if (condition.trim() === '') return items !== undefined;
+  const input = (ctx.resolve(wt.inputParameters ?? {}, task.taskId) ?? {}) as Record<string, unknown>;
+  const result = await ctx.scripts.evaluate(condition, {
+    ...input,
+    [wt.taskReferenceName]: task.outputData,
+    ...outputs,
+  });
+  // Conductor's evalBool: a boolean as is, a number when positive, anything else false.
+  return result === true || (typeof result === 'number' && result > 0);
+}
+
+/** The tasks of one iteration of this loop in the working set (superseded attempts excluded). */
+function iterationTasks(ctx: DecideContext, task: TaskRecord, n: number): TaskRecord[] {
+  const refs = bodyRefs(ctx, task.workflowTask);
+  return ctx.workflow.tasks.filter(
+    (t) => t.iteration === n && !t.retried && refs.has(baseRef(t.referenceTaskName)),
+  );
+}
+
+function olderIterations(ctx: DecideContext, task: TaskRecord, n: number): TaskRecord[] {
+  const refs = bodyRefs(ctx, task.workflowTask);
+  return ctx.workflow.tasks.filter(
+    (t) => t.iteration > 0 && t.iteration < n && refs.has(baseRef(t.referenceTaskName)),
+  );
+}
+
+/** Base reference names of everything inside the body, nested operators included; cached per definition. */
+const refsCache = new WeakMap<WorkflowTask, Set<string>>();
+
+function bodyRefs(ctx: DecideContext, loop: WorkflowTask): Set<string> {
+  let refs = refsCache.get(loop);
+  if (!refs) {
+    refs = new Set(ctx.graph.descendants(loop).map((t) => t.taskReferenceName));
+    refsCache.set(loop, refs);
+  }
+  return refs;
+}
+
+function currentIteration(task: TaskRecord): number {
+  const value = task.outputData.iteration;
+  return typeof value === 'number' && value > 0 ? value : 1;
+}
+
+/** The list of a list-mode loop; undefined for a plain loop, null when the list is not a list. */
+function itemsOf(task: TaskRecord): unknown[] | null | undefined {
+  const wt = task.workflowTask;
+  // `items` (OSS) or `inputParameters._items` (Orkes), both resolved into the task's input.
+  const listed = wt.items !== undefined || Object.hasOwn(wt.inputParameters ?? {}, '_items');
+  if (!listed) return undefined;
+  const value = wt.items !== undefined ? task.inputData.items : task.inputData._items;
+  return Array.isArray(value) ? value : null;
+}
+
+/** `keepLastN`: only the last N iteration keys stay in the output (§5.6). */
+function pruned(output: Record<string, unknown>, keepLastN: unknown, n: number): Record<string, unknown> {
+  const keep = keepLastN === null || keepLastN === '' ? Number.NaN : Math.floor(Number(keepLastN));
+  if (!(keep > 0)) return output;
+  for (const key of Object.keys(output)) {
+    if (/^\d+$/.test(key) && Number(key) <= n - keep) delete output[key];
+  }
+  return output;
+}

@@ -1,0 +1,79 @@
+/**
+ * JOIN (reference/conductor.md §5.7): waits for the tasks named in `joinOn` (normally the last task
+ * of each fork branch), gathering each one's output under its reference name. It completes once all
+ * of them are over, or fails as soon as one failed for good. Created IN_PROGRESS; re-evaluated on
+ * every decide. Lazy decide (§4.1) is not implemented: every task update runs a decide anyway.
+ */
+import { isSuccessfulTask, isTerminalTask, type TaskRecord, type TaskStatus } from '../../model/execution.ts';
+import { iterationRef } from '../graph.ts';
+import type { DecideContext, TaskType } from '../task-type.ts';
+
+export const joinTask: TaskType = {
+  type: 'JOIN',
+  kind: 'system',
+  operator: true,
+  schedule(ctx, request) {
+    // Inside a loop the branches run as `ref__N`, so the JOIN waits on this iteration's names.
+    const joinOn = (request.workflowTask.joinOn ?? []).map((ref) => iterationRef(ref, request.iteration));
+    return [ctx.createTask(request, { status: 'IN_PROGRESS', startTime: ctx.now, inputData: { joinOn } })];
+  },
+  execute(ctx, task) {
+    const joinOn = joinOnOf(task);
+    const forked = joinOn.map((ref) => ({ ref, task: ctx.taskByRef(ref) }));
+    const outputChanged = gatherOutputs(ctx, task, forked);
+    const outcome = evaluate(forked);
+    if (!outcome) return outputChanged;
+    ctx.setStatus(task, outcome.status, outcome.reason);
+    return true;
+  },
+};
+
+interface Forked {
+  ref: string;
+  task: TaskRecord | undefined;
+}
+
+function joinOnOf(task: TaskRecord): string[] {
+  const joinOn = task.inputData.joinOn;
+  return Array.isArray(joinOn) ? joinOn.filter((ref): ref is string => typeof ref === 'string') : [];
+}
+
+/** Copies each joined task's non-empty output under its reference; true when the JOIN's output changed. */
+function gatherOutputs(ctx: DecideContext, join: TaskRecord, forked: Forked[]): boolean {
+  const output: Record<string, unknown> = { ...join.outputData };
+  for (const { ref, task } of forked) {
+    if (task && Object.keys(task.outputData).length > 0) output[ref] = task.outputData;
+  }
+  if (JSON.stringify(output) === JSON.stringify(join.outputData)) return false;
+  join.outputData = output;
+  ctx.touch(join);
+  return true;
+}
+
+/** The JOIN's final status once the fork is decided, or undefined while it must keep waiting. */
+function evaluate(forked: Forked[]): { status: TaskStatus; reason?: string } | undefined {
+  // A joined task counts once the decider has processed it (`executed`): until then a FAILED task
+  // may still be retried (the new attempt supersedes it) or, if optional, become COMPLETED_WITH_ERRORS.
+  const settled = (t: TaskRecord | undefined): t is TaskRecord =>
+    t !== undefined && isTerminalTask(t.status) && t.executed;
+  const allSettled = forked.every((f) => settled(f.task));
+  const failures = forked
+    .map((f) => f.task)
+    .filter(settled)
+    .filter((t) => !isSuccessfulTask(t.status) && !t.workflowTask.optional);
+  // A permissive task's failure is acted on only once every joined task is over (§5.7).
+  const decisive = failures.some((t) => !t.workflowTask.permissive) || (failures.length > 0 && allSettled);
+  if (decisive) {
+    const reason = failures
+      .map((t) => t.reasonForIncompletion || `Task ${t.referenceTaskName} ended with status ${t.status}`)
+      .join(' ');
+    // Only cancellations (e.g. a terminated child run): the JOIN is canceled rather than failed.
+    const status: TaskStatus = failures.every((t) => t.status === 'CANCELED') ? 'CANCELED' : 'FAILED';
+    return { status, reason };
+  }
+  if (!allSettled) return undefined;
+  const withErrors = forked.some(
+    (f) => f.task?.status === 'COMPLETED_WITH_ERRORS' && f.task.workflowTask.optional,
+  );
+  return { status: withErrors ? 'COMPLETED_WITH_ERRORS' : 'COMPLETED' };
+}

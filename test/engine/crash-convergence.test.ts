@@ -1,0 +1,335 @@
+/**
+ * Crash convergence (ARCHITECTURE.md "The engine", lib/engine/executor.ts): a decide that dies
+ * after any of its writes and is then run again must end in the same state as if it had never
+ * died - no duplicate task rows, no second child run, the same outputs.
+ *
+ * Each scenario is first driven without faults, recording how many store writes each decide made.
+ * Then, for every decide and every write position in it (and once past its last write, which makes
+ * the decide simply run twice), the scenario is driven again with that decide failing right before
+ * that write; the failed decide is run again directly, the scenario goes on, and the final state
+ * must equal the fault-free one.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMemoryStores } from '../../lib/store/memory/index.ts';
+import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
+import { type FaultyStores, faultyStores, InjectedCrash } from '../helpers/faulty-stores.ts';
+import { ref } from '../helpers/fixtures.ts';
+
+/** A fixed run id, so every id derived from it (tasks, children) is the same in every drive. */
+const RUN_ID = 'crash-run';
+
+interface Scenario {
+  name: string;
+  /** Every workflow definition whose runs belong to the scenario (the main one first). */
+  workflows: string[];
+  define(h: EngineHarness): Promise<void>;
+  /** Actions, each followed by the decides it causes; the first one starts RUN_ID. */
+  steps: ((h: EngineHarness) => Promise<unknown>)[];
+}
+
+interface DecideRecord {
+  workflowId: string;
+  writes: string[];
+}
+
+/** Where to fail: before write `afterWrites + 1` of the decide numbered `decide` (0-based, in run order). */
+interface CrashPlan {
+  decide: number;
+  afterWrites: number;
+}
+
+/**
+ * An engine over fault-injecting stores whose decides run one at a time (so each one's writes can be
+ * counted apart) and are numbered. The planned decide fails and is left failed, as a crashed process
+ * leaves it; `recover` then runs it again, as the redelivered decide request would.
+ */
+class CrashRig {
+  readonly decides: DecideRecord[] = [];
+  failed: { workflowId: string; tripped: boolean; threw: boolean } | undefined;
+  private serial: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    readonly h: EngineHarness,
+    readonly faulty: FaultyStores,
+    private readonly plan: CrashPlan | undefined,
+  ) {
+    const executor = h.services.engine.executor;
+    const decideOnce = executor.decide.bind(executor);
+    executor.decide = (workflowId: string) => {
+      const next = this.serial.then(() => this.observe(workflowId, decideOnce));
+      this.serial = next.catch(() => undefined);
+      return next;
+    };
+  }
+
+  static async create(plan?: CrashPlan): Promise<CrashRig> {
+    const faulty = faultyStores(createMemoryStores());
+    return new CrashRig(await engineHarness({ stores: faulty.stores }), faulty, plan);
+  }
+
+  private async observe(workflowId: string, decideOnce: (id: string) => Promise<void>): Promise<void> {
+    const index = this.decides.length;
+    const planned = this.plan?.decide === index;
+    this.faulty.resetCount();
+    if (planned && this.plan) this.faulty.failAfter(this.plan.afterWrites);
+    let error: unknown;
+    try {
+      await decideOnce(workflowId);
+    } catch (caught) {
+      error = caught;
+    }
+    this.faulty.disarm();
+    this.decides.push({ workflowId, writes: [...this.faulty.log] });
+    if (planned) {
+      this.failed = { workflowId, tripped: this.faulty.tripped, threw: error instanceof InjectedCrash };
+      if (error instanceof InjectedCrash) return;
+    }
+    if (error !== undefined) throw error;
+  }
+
+  /** Runs the failed decide again, directly, then lets what it causes settle. */
+  async recover(): Promise<void> {
+    const failed = this.failed;
+    if (!failed || failed.workflowId === '') return;
+    this.failed = { ...failed, workflowId: '' };
+    await this.h.services.engine.executor.decide(failed.workflowId);
+    await this.h.settle();
+  }
+
+  async drive(scenario: Scenario): Promise<void> {
+    await scenario.define(this.h);
+    for (const step of scenario.steps) {
+      await step(this.h);
+      await this.h.settle();
+      await this.recover();
+    }
+  }
+
+  close(): Promise<void> {
+    return this.h.close();
+  }
+}
+
+/** What must not depend on crashes: every run's outcome, its task rows, and the queues. */
+async function finalState(h: EngineHarness, scenario: Scenario): Promise<unknown> {
+  const runs: unknown[] = [];
+  for (const name of scenario.workflows) {
+    for (const run of await h.stores.executions.findWorkflows({ name })) {
+      const rows = await h.tasks(run.workflowId);
+      runs.push({
+        name,
+        workflowId: run.workflowId,
+        parentWorkflowId: run.parentWorkflowId,
+        status: run.status,
+        output: run.output,
+        reasonForIncompletion: run.reasonForIncompletion,
+        rows: rows.length,
+        tasks: rows.map((t) => ({
+          ref: t.referenceTaskName,
+          status: t.status,
+          retryCount: t.retryCount,
+          retried: t.retried,
+          output: t.outputData,
+        })),
+      });
+    }
+  }
+  return { runs, queues: await h.stores.queue.sizes() };
+}
+
+const start =
+  (name: string, input: Record<string, unknown> = {}) =>
+  (h: EngineHarness) =>
+    h.start(name, input, { workflowId: RUN_ID });
+
+const scenarios: Scenario[] = [
+  {
+    name: 'three sequential worker tasks',
+    workflows: ['seq'],
+    define: (h) =>
+      h.register({
+        name: 'seq',
+        tasks: [
+          { name: 's1', taskReferenceName: 's1', inputParameters: { n: ref('workflow.input.n') } },
+          { name: 's2', taskReferenceName: 's2', inputParameters: { n: ref('s1.output.n') } },
+          { name: 's3', taskReferenceName: 's3', inputParameters: { n: ref('s2.output.n') } },
+        ],
+        outputParameters: { n: ref('s3.output.n') },
+      }),
+    steps: [
+      start('seq', { n: 1 }),
+      (h) => h.work('s1', { n: 2 }),
+      (h) => h.work('s2', { n: 3 }),
+      (h) => h.work('s3', { n: 4 }),
+    ],
+  },
+  {
+    name: 'a parent around a SUB_WORKFLOW child',
+    workflows: ['parent', 'child'],
+    define: async (h) => {
+      await h.register({
+        name: 'child',
+        tasks: [
+          { name: 'c1', taskReferenceName: 'c1', inputParameters: { x: ref('workflow.input.x') } },
+          { name: 'c2', taskReferenceName: 'c2', inputParameters: { x: ref('c1.output.x') } },
+        ],
+        outputParameters: { result: ref('c2.output.x') },
+      });
+      await h.register({
+        name: 'parent',
+        tasks: [
+          { name: 'pre', taskReferenceName: 'pre' },
+          {
+            name: 'child',
+            taskReferenceName: 'sub',
+            type: 'SUB_WORKFLOW',
+            subWorkflowParam: { name: 'child', version: 1 },
+            inputParameters: { x: ref('pre.output.x') },
+          },
+          {
+            name: 'post',
+            taskReferenceName: 'post',
+            inputParameters: { fromChild: ref('sub.output.result') },
+          },
+        ],
+        outputParameters: { fromChild: ref('post.input.fromChild'), done: ref('post.output.done') },
+      });
+    },
+    steps: [
+      start('parent'),
+      (h) => h.work('pre', { x: 10 }),
+      (h) => h.work('c1', { x: 11 }),
+      (h) => h.work('c2', { x: 12 }),
+      (h) => h.work('post', { done: true }),
+    ],
+  },
+  {
+    name: 'a task that fails twice, is retried after its delay, then succeeds',
+    workflows: ['retrying'],
+    define: async (h) => {
+      await h.registerTaskDefs([{ name: 'flaky', retryCount: 2, retryDelaySeconds: 5, retryLogic: 'FIXED' }]);
+      await h.register({
+        name: 'retrying',
+        tasks: [
+          { name: 'flaky', taskReferenceName: 'r' },
+          { name: 'after', taskReferenceName: 'after', inputParameters: { got: ref('r.output.ok') } },
+        ],
+      });
+    },
+    steps: [
+      start('retrying'),
+      (h) => h.work('flaky', {}, 'FAILED', 'first'),
+      (h) => h.advance(5_000),
+      (h) => h.work('flaky', {}, 'FAILED', 'second'),
+      (h) => h.advance(5_000),
+      (h) => h.work('flaky', { ok: 'third time' }),
+      (h) => h.work('after', { fine: true }),
+    ],
+  },
+  {
+    name: 'a parent that times out while its child runs',
+    workflows: ['impatient', 'slow_child'],
+    define: async (h) => {
+      await h.register({ name: 'slow_child', tasks: [{ name: 'slow', taskReferenceName: 'slow' }] });
+      await h.register({
+        name: 'impatient',
+        timeoutSeconds: 30,
+        timeoutPolicy: 'TIME_OUT_WF',
+        tasks: [
+          {
+            name: 'slow_child',
+            taskReferenceName: 'sub',
+            type: 'SUB_WORKFLOW',
+            subWorkflowParam: { name: 'slow_child' },
+          },
+        ],
+      });
+    },
+    steps: [start('impatient'), (h) => h.advance(30_000)],
+  },
+];
+
+describe('a decide that crashes after any write and runs again converges', () => {
+  let rig: CrashRig | undefined;
+  afterEach(async () => {
+    await rig?.close();
+    rig = undefined;
+  });
+
+  for (const scenario of scenarios) {
+    it(`for ${scenario.name}`, async () => {
+      rig = await CrashRig.create();
+      await rig.drive(scenario);
+      const expected = await finalState(rig.h, scenario);
+      const decides = rig.decides;
+      await rig.close();
+      rig = undefined;
+      const writes = decides.reduce((sum, d) => sum + d.writes.length, 0);
+      expect(writes).toBeGreaterThan(decides.length);
+
+      const mismatches: string[] = [];
+      let crashes = 0;
+      for (const [index, decide] of decides.entries()) {
+        for (let k = 0; k <= decide.writes.length; k++) {
+          const label = `decide #${index} of ${decide.workflowId}, failing before write ${k + 1} (${decide.writes[k] ?? 'none: decided twice'})`;
+          const crashed = await CrashRig.create({ decide: index, afterWrites: k });
+          try {
+            await crashed.drive(scenario);
+            if (k < decide.writes.length) {
+              if (!crashed.failed?.tripped) mismatches.push(`${label}: the fault never fired`);
+              else crashes++;
+            }
+            const actual = await finalState(crashed.h, scenario);
+            if (JSON.stringify(actual) !== JSON.stringify(expected)) {
+              mismatches.push(`${label}: ${JSON.stringify(actual)}`);
+            }
+          } catch (error) {
+            mismatches.push(`${label}: ${error instanceof Error ? error.message : String(error)}`);
+          } finally {
+            await crashed.close();
+          }
+        }
+      }
+      expect(mismatches).toEqual([]);
+      expect(crashes).toBe(writes);
+    });
+  }
+});
+
+describe('a crashed decide whose queued task a worker finishes before the decide runs again', () => {
+  let rig: CrashRig | undefined;
+  afterEach(async () => {
+    await rig?.close();
+    rig = undefined;
+  });
+
+  const [sequential] = scenarios;
+
+  it('still moves on to the next task without any other nudge', async () => {
+    if (!sequential) throw new Error('no scenario');
+    const baseline = await CrashRig.create();
+    await baseline.drive(sequential);
+    const expected = await finalState(baseline.h, sequential);
+    // The decide after s1 completes: the second decide of the run (the first scheduled s1).
+    const afterS1 = baseline.decides[1];
+    await baseline.close();
+    expect(afterS1?.writes).toContain('queue.push');
+
+    const pushAt = afterS1?.writes.indexOf('queue.push') ?? -1;
+    for (let k = pushAt + 1; k < (afterS1?.writes.length ?? 0); k++) {
+      rig = await CrashRig.create({ decide: 1, afterWrites: k });
+      const { h } = rig;
+      await sequential.define(h);
+      await sequential.steps[0]?.(h);
+      await h.work('s1', { n: 2 });
+      expect(rig.failed?.tripped).toBe(true);
+      // s2 was created and queued before the crash: a worker takes it and finishes it. Its update's
+      // decide is the only one that follows (a redelivered request coalesces with it).
+      await h.work('s2', { n: 3 });
+      await h.work('s3', { n: 4 });
+      expect(await finalState(h, sequential)).toEqual(expected);
+      await rig.close();
+      rig = undefined;
+    }
+  });
+});

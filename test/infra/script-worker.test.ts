@@ -1,0 +1,68 @@
+// The QuickJS script worker really ships with the functions that ask for it: this test runs the
+// real esbuild bundling (no Docker), then evaluates scripts with the bundled worker and wasm.
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { App, Stack } from 'aws-cdk-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ServiceFunction } from '../../infra/constructs/service-function.ts';
+import { createQuickJsEvaluator, ScriptError } from '../../lib/engine/script/evaluator.ts';
+
+describe('ServiceFunction bundling', () => {
+  let outdir: string;
+  let assets: string[];
+
+  beforeAll(() => {
+    outdir = mkdtempSync(join(tmpdir(), 'conductor-cdk-bundle-'));
+    const app = new App({ outdir });
+    const stack = new Stack(app, 'Bundle');
+    new ServiceFunction(stack, 'WithScripts', {
+      entry: 'functions/decider.ts',
+      description: 'with scripts',
+      scriptWorker: true,
+    });
+    new ServiceFunction(stack, 'WithoutScripts', {
+      entry: 'functions/timer.ts',
+      description: 'without scripts',
+    });
+    app.synth();
+    assets = readdirSync(outdir)
+      .filter((name) => name.startsWith('asset.'))
+      .map((name) => join(outdir, name));
+  });
+
+  afterAll(() => {
+    rmSync(outdir, { recursive: true, force: true });
+  });
+
+  const withWorker = () => assets.filter((dir) => existsSync(join(dir, 'quickjs-worker.mjs')));
+
+  it('puts the worker bundle and the QuickJS wasm next to index.mjs only where asked', () => {
+    expect(assets).toHaveLength(2);
+    const [dir, ...others] = withWorker();
+    expect(others).toEqual([]);
+    expect(readdirSync(dir as string).sort()).toEqual([
+      'emscripten-module.wasm',
+      'index.mjs',
+      'index.mjs.map',
+      'quickjs-worker.mjs',
+      'quickjs-worker.mjs.map',
+    ]);
+  });
+
+  it('evaluates scripts with the bundled worker, limits included', async () => {
+    const [dir] = withWorker();
+    const scripts = createQuickJsEvaluator({
+      workerUrl: pathToFileURL(join(dir as string, 'quickjs-worker.mjs')),
+    });
+    try {
+      expect(await scripts.evaluate('$.a + $.b', { a: 2, b: 40 })).toBe(42);
+      const looping = scripts.evaluate('while (true) {}', {}, { timeoutMs: 200 });
+      await expect(looping).rejects.toBeInstanceOf(ScriptError);
+      await expect(looping).rejects.toMatchObject({ kind: 'timeout' });
+    } finally {
+      await scripts.close();
+    }
+  });
+});
