@@ -11,7 +11,8 @@
  *
  * Each loop runs twice on a fresh server: once metering item sizes (bytes and request units need a
  * JSON copy of every item, which costs CPU that grows with the items), once without, for CPU time.
- * Options: --iterations=10,1000 --warmup=30 (iterations of an unreported loop run first, for JIT).
+ * Options: --iterations=10,1000 --warmup=30 (iterations of an unreported loop run first on each
+ * server, for JIT).
  */
 import { performance } from 'node:perf_hooks';
 import { defaultRegistry } from '../lib/engine/tasks/index.ts';
@@ -19,7 +20,7 @@ import { Args } from './lib/args.ts';
 import { type MeteredServer, startMeteredServer } from './lib/instrument.ts';
 import { loadAverage } from './lib/machine.ts';
 import { fmt, heading, mean, percentile, table } from './lib/stats.ts';
-import { diffSnapshots, type MeterSnapshot, type Tally, totalOf } from './lib/store-meter.ts';
+import { diffSnapshots, type MeterSnapshot, type Tally, totalOf } from './lib/tally.ts';
 
 const WORKFLOW = 'bench_do_while';
 const TASK_TYPE = 'bench_loop_task';
@@ -93,57 +94,70 @@ function requireLoopTypes(): void {
   }
 }
 
+/**
+ * Runs one loop of `iterations` on a fresh metered server and measures each iteration. A warm-up
+ * loop runs on the same server first, so the early iterations do not pay for JIT compilation (of
+ * the engine and of the QuickJS sandbox).
+ */
 async function runLoop(iterations: number, sizes: boolean): Promise<Iteration[]> {
   const metered: MeteredServer = await startMeteredServer({ sizes });
-  const { server, meter, raw, idle } = metered;
-  const { engine, metadata } = server.services;
+  const { server, idle } = metered;
+  const { metadata } = server.services;
   try {
     await metadata.registerTaskDefs([{ name: TASK_TYPE, retryCount: 0, ownerEmail: 'bench@example.com' }]);
     await metadata.registerWorkflowDef(definition, true);
-    const workflowId = await engine.starter.start({ name: WORKFLOW, input: { iterations } });
+    if (warmup > 0) await loop(metered, warmup);
     await idle();
-    const out: Iteration[] = [];
-    for (let i = 1; i <= iterations; i++) {
-      await idle();
-      const before = meter.snapshot();
-      const cpu = process.cpuUsage();
-      const t0 = performance.now();
-      const [task] = await engine.tasks.poll(TASK_TYPE, { workerId: 'bench', count: 1, timeoutMs: 0 });
-      if (!task) throw new Error(`iteration ${i}: no ${TASK_TYPE} task to poll`);
-      if (task.referenceTaskName !== `work__${i}`) {
-        throw new Error(`iteration ${i}: polled ${task.referenceTaskName}, expected work__${i}`);
-      }
-      await engine.tasks.update({
-        workflowInstanceId: workflowId,
-        taskId: task.taskId,
-        status: 'COMPLETED',
-        outputData: { done: i },
-      });
-      await idle();
-      const used = process.cpuUsage(cpu);
-      const wallMs = performance.now() - t0;
-      const ops = diffSnapshots(meter.snapshot(), before);
-      const record = await raw.executions.getWorkflow(workflowId);
-      out.push({
-        ops,
-        total: totalOf(ops),
-        cpuMs: (used.user + used.system) / 1000,
-        wallMs,
-        recordBytes: record ? Buffer.byteLength(JSON.stringify(record)) : 0,
-        workingSet: record?.tasks.length ?? 0,
-      });
-    }
-    const run = await raw.executions.getWorkflow(workflowId);
-    if (run?.status !== 'COMPLETED') {
-      throw new Error(`the loop run ended ${run?.status ?? 'missing'}: ${run?.reasonForIncompletion ?? ''}`);
-    }
-    if (run.output.iterations !== iterations) {
-      throw new Error(`the loop ran ${JSON.stringify(run.output.iterations)} iterations, not ${iterations}`);
-    }
-    return out;
+    return await loop(metered, iterations);
   } finally {
     await server.close();
   }
+}
+
+async function loop(metered: MeteredServer, iterations: number): Promise<Iteration[]> {
+  const { server, meter, raw, idle } = metered;
+  const { engine } = server.services;
+  const workflowId = await engine.starter.start({ name: WORKFLOW, input: { iterations } });
+  await idle();
+  const out: Iteration[] = [];
+  for (let i = 1; i <= iterations; i++) {
+    await idle();
+    const before = meter.snapshot();
+    const cpu = process.cpuUsage();
+    const t0 = performance.now();
+    const [task] = await engine.tasks.poll(TASK_TYPE, { workerId: 'bench', count: 1, timeoutMs: 0 });
+    if (!task) throw new Error(`iteration ${i}: no ${TASK_TYPE} task to poll`);
+    if (task.referenceTaskName !== `work__${i}`) {
+      throw new Error(`iteration ${i}: polled ${task.referenceTaskName}, expected work__${i}`);
+    }
+    await engine.tasks.update({
+      workflowInstanceId: workflowId,
+      taskId: task.taskId,
+      status: 'COMPLETED',
+      outputData: { done: i },
+    });
+    await idle();
+    const used = process.cpuUsage(cpu);
+    const wallMs = performance.now() - t0;
+    const ops = diffSnapshots(meter.snapshot(), before);
+    const record = await raw.executions.getWorkflow(workflowId);
+    out.push({
+      ops,
+      total: totalOf(ops),
+      cpuMs: (used.user + used.system) / 1000,
+      wallMs,
+      recordBytes: record ? Buffer.byteLength(JSON.stringify(record)) : 0,
+      workingSet: record?.tasks.length ?? 0,
+    });
+  }
+  const run = await raw.executions.getWorkflow(workflowId);
+  if (run?.status !== 'COMPLETED') {
+    throw new Error(`the loop run ended ${run?.status ?? 'missing'}: ${run?.reasonForIncompletion ?? ''}`);
+  }
+  if (run.output.iterations !== iterations) {
+    throw new Error(`the loop ran ${JSON.stringify(run.output.iterations)} iterations, not ${iterations}`);
+  }
+  return out;
 }
 
 function describe(label: string, slice: Iteration[], sized: Iteration[]): string[] {
@@ -212,7 +226,6 @@ async function main(): Promise<void> {
       `Load average at start: ${loadAverage()}`,
     ].join('\n'),
   );
-  if (warmup > 0) await runLoop(warmup, false);
   const verdicts: string[] = [];
   for (const iterations of runs) {
     const sized = await runLoop(iterations, true);

@@ -16,13 +16,13 @@ import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Args } from './lib/args.ts';
 import { type ChildServer, startChildServer } from './lib/child-server.ts';
+import { printCounts } from './lib/count-report.ts';
 import { profileClockUs, summariseProfile } from './lib/cpu-profile.ts';
 import { expectStatus, HttpClient } from './lib/http-client.ts';
 import { startMeteredServer } from './lib/instrument.ts';
 import { type LoadOptions, type LoadResult, requestRate, runLoad } from './lib/load.ts';
 import { loadAverage, machineBusyMs } from './lib/machine.ts';
 import { fmt, forEachLimit, heading, percentile, table } from './lib/stats.ts';
-import { printCounts } from './lib/count-report.ts';
 import { diffSnapshots } from './lib/tally.ts';
 import {
   LAST_REF,

@@ -232,27 +232,51 @@ export class Executor {
   }
 
   private async terminateChild(workflowId: string, reason: string): Promise<void> {
-    const { executions } = this.deps;
+    await this.terminate(workflowId, reason);
+  }
+
+  /**
+   * Ends a run from outside the decider (a canceled SUB_WORKFLOW's child; later the terminate
+   * API). Open task rows are canceled first, each conditionally, and only then is the status
+   * committed: a worker update that lands at any point finds either an open task of a running
+   * run or a canceled task, never a completed task in a run that is over. A crash in between
+   * leaves canceled tasks in a running run, which the next decide ends as TERMINATED anyway.
+   */
+  async terminate(workflowId: string, reason: string): Promise<boolean> {
+    const { executions, clock } = this.deps;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const child = await executions.getWorkflow(workflowId);
-      if (!child || isTerminalWorkflow(child.status)) return;
+      const run = await executions.getWorkflow(workflowId);
+      if (!run || isTerminalWorkflow(run.status)) return false;
       try {
+        const open = run.tasks.filter((t) => !isTerminalTask(t.status));
+        for (const row of await executions.getTasks(
+          workflowId,
+          open.map((t) => t.taskId),
+        )) {
+          if (isTerminalTask(row.status)) continue;
+          const now = clock.now();
+          await executions.updateTask(
+            { ...row, status: 'CANCELED', endTime: now, updateTime: now, rev: row.rev + 1 },
+            row.rev,
+          );
+        }
         await executions.commitWorkflow(
           {
-            ...child,
+            ...run,
             status: 'TERMINATED',
             reasonForIncompletion: reason,
-            endTime: this.deps.clock.now(),
-            rev: child.rev + 1,
+            endTime: clock.now(),
+            rev: run.rev + 1,
           },
-          child.rev,
+          run.rev,
         );
         await this.deps.decisions.request(workflowId);
-        return;
+        return true;
       } catch (error) {
         if (!(error instanceof VersionConflictError)) throw error;
       }
     }
+    throw new VersionConflictError(`Workflow ${workflowId} kept changing while it was being terminated`);
   }
 }
 

@@ -122,12 +122,10 @@ export class TaskService {
           task.taskId,
           result.logs.map((l) => l.log),
         );
-      // A terminate commits the run's status before the next decide cancels its open tasks; an
-      // update in between must not complete a task of a run that is over (§4.4 "Already finished").
-      const over =
-        isTerminalTask(task.status) ||
-        isTerminalWorkflow((await executions.getWorkflow(task.workflowInstanceId))?.status ?? 'TERMINATED');
-      if (over) {
+      // A run that ends cancels its open tasks before its status changes (the decider and
+      // Executor.terminate both do), so a task row that is still open belongs to a running run:
+      // the row alone tells whether this update comes too late (§4.4 "Already finished").
+      if (isTerminalTask(task.status)) {
         // Already over: accepted and ignored. Still nudge the decider: the run may be waiting on it.
         await this.deps.queue.remove(queueNameOf(task), task.taskId);
         await this.deps.decisions.request(task.workflowInstanceId);
