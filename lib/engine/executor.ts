@@ -44,6 +44,12 @@ export interface ExecutorDeps {
 
 const MAX_ATTEMPTS = 8;
 
+/** The revisions a decide started from: its writes are conditional on them. */
+interface Revisions {
+  rev: number;
+  tasks: Map<string, number>;
+}
+
 export class Executor {
   constructor(private readonly deps: ExecutorDeps) {}
 
@@ -72,14 +78,21 @@ export class Executor {
     await this.refreshTasks(record);
     const now = this.deps.clock.now();
     const wasTerminal = isTerminalWorkflow(record.status);
-    const result = await decide(record, {
-      now,
-      registry: this.deps.registry,
-      taskDefs: new Map(),
-      scripts: this.deps.scripts,
-      random: this.deps.random,
-    });
-    await this.apply(record, result, now, wasTerminal);
+    // What the commit is conditional on, taken before the decider works on the record in place.
+    const before: Revisions = { rev: record.rev, tasks: new Map(record.tasks.map((t) => [t.taskId, t.rev])) };
+    const result = await decide(
+      record,
+      {
+        now,
+        registry: this.deps.registry,
+        taskDefs: new Map(),
+        scripts: this.deps.scripts,
+        random: this.deps.random,
+      },
+      // The record was just read for this decide and nothing else holds it: no defensive copy.
+      { owned: true },
+    );
+    await this.apply(before, result, now, wasTerminal);
   }
 
   /**
@@ -99,7 +112,10 @@ export class Executor {
     );
     record.tasks = record.tasks.map((task) => {
       const row = rows.get(task.taskId);
-      return row ? { ...row, executed: task.executed, retried: task.retried } : task;
+      // The definition's own workflowTask object is kept, so the record codec can leave it out.
+      return row
+        ? { ...row, workflowTask: task.workflowTask, executed: task.executed, retried: task.retried }
+        : task;
     });
     // A child that ended while its parent was not told (a crash between the two) is caught up here.
     for (const task of record.tasks) {
@@ -114,14 +130,13 @@ export class Executor {
   }
 
   private async apply(
-    before: WorkflowRecord,
+    before: Revisions,
     result: DecideResult,
     now: number,
     wasTerminal: boolean,
   ): Promise<void> {
     const { executions, queue } = this.deps;
     const wf = result.workflow;
-    const previous = new Map(before.tasks.map((t) => [t.taskId, t]));
 
     // 1. New rows. A row that already exists (an earlier, interrupted decide) is adopted as is.
     const created = result.changedTasks.filter((t) => result.createdTaskIds.has(t.taskId));
@@ -143,7 +158,7 @@ export class Executor {
     // 2. Changed rows, each conditional on the revision the decide started from.
     const updates = result.changedTasks.filter((t) => !result.createdTaskIds.has(t.taskId));
     for (const task of updates) {
-      const expected = previous.get(task.taskId)?.rev ?? task.rev;
+      const expected = before.tasks.get(task.taskId) ?? task.rev;
       const next = { ...task, rev: expected + 1 };
       await executions.updateTask(next, expected);
       const live = wf.tasks.findIndex((t) => t.taskId === task.taskId);

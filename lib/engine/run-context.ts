@@ -292,7 +292,12 @@ export class RunContext implements DecideContext {
         if (at > 0 && (soonest === 0 || at < soonest)) soonest = at;
       }
     }
-    this.workflow.wakeAt = soonest;
+    // Keep a stored wake-up that is still ahead and no later than needed: waking early is
+    // harmless (the decide finds nothing due and re-arms), while moving it on every commit
+    // would rewrite the wake-up index each time (two index writes per commit on DynamoDB).
+    const stored = this.workflow.wakeAt;
+    const keep = stored > this.now && (soonest === 0 || stored <= soonest);
+    this.workflow.wakeAt = keep ? stored : soonest;
   }
 
   result(): DecideResult {

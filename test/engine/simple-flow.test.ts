@@ -46,6 +46,17 @@ describe('a workflow of worker tasks', () => {
     ]);
   });
 
+  it('keeps its stored wake-up while its tasks move on, so commits do not churn the wake-up index', async () => {
+    const id = await h.start('two_steps', { x: 1 });
+    const first = (await h.run(id)).wakeAt;
+    expect(first).toBeGreaterThan(h.clock.now());
+    h.clock.advance(1000);
+    await h.work('step_a', { doubled: 2 });
+    expect((await h.run(id)).wakeAt).toBe(first);
+    await h.work('step_b', { result: 'r' });
+    expect((await h.run(id)).wakeAt).toBe(0);
+  });
+
   it('ignores an update to a task that is already completed', async () => {
     const id = await h.start('two_steps', { x: 1 });
     const a = await h.work('step_a', { doubled: 2 });

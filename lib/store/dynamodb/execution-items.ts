@@ -5,6 +5,7 @@
  */
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
 import type { ExecutionStore, TaskExecLog } from '../ports.ts';
+import { decodeRun, encodeRun } from '../run-codec.ts';
 import type { Item } from './paging.ts';
 
 export type WorkflowQuery = Parameters<ExecutionStore['findWorkflows']>[0];
@@ -22,12 +23,14 @@ export const taskKey = (workflowId: string, taskId: string) => ({
 export const logPk = (taskId: string) => `LOG#${taskId}`;
 const digits = (value: number, width: number) => String(Math.max(0, Math.floor(value))).padStart(width, '0');
 export const bodyOf = <T>(item: Item): T => JSON.parse(String(item.body)) as T;
+/** A run record item's body, with what the codec left out put back. */
+export const runOf = (item: Item): WorkflowRecord => decodeRun(String(item.body));
 
 export function workflowItem(record: WorkflowRecord): Item {
   return {
     ...workflowKey(record.workflowId),
     rev: record.rev,
-    body: JSON.stringify(record),
+    body: encodeRun(record),
     workflowName: record.workflowName,
     createTime: record.createTime,
     status: record.status,

@@ -20,6 +20,7 @@ import {
   byNameQuery,
   logItem,
   logPk,
+  runOf,
   TASK_PREFIX,
   taskItem,
   taskKey,
@@ -64,7 +65,7 @@ export class DynamoExecutionStore implements ExecutionStore {
     const result = await this.client
       .send(new GetCommand({ TableName: this.table, Key: workflowKey(workflowId), ConsistentRead: true }))
       .catch((e: unknown) => translate(e, 'workflow get'));
-    return result.Item ? bodyOf<WorkflowRecord>(result.Item) : undefined;
+    return result.Item ? runOf(result.Item) : undefined;
   }
 
   async commitWorkflow(record: WorkflowRecord, expectedRev: number): Promise<void> {
@@ -222,7 +223,7 @@ export class DynamoExecutionStore implements ExecutionStore {
     );
     const keys = [...new Set(matches.map((item) => String(item.pk)))].map(workflowKey);
     const records = (await batchGet(this.client, this.table, keys, 'workflow find')).map((item) =>
-      bodyOf<WorkflowRecord>(item),
+      runOf(item),
     );
     return records.sort((a, b) => a.createTime - b.createTime);
   }

@@ -1,28 +1,63 @@
 /**
- * In-memory execution store: runs, task rows and logs. Values are deep-copied in and out so no
- * caller can mutate what is stored, as with a real database.
+ * In-memory execution store: runs, task rows and logs. Runs and rows are kept serialized, as a
+ * database would keep them: nobody can mutate what is stored, and a write costs one stringify and
+ * a read one parse (cheaper than deep-copying the object both ways).
  */
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
 import type { ExecutionStore, TaskExecLog } from '../ports.ts';
+import { decodeRun, encodeRun } from '../run-codec.ts';
 
-const copy = <T>(value: T): T => structuredClone(value);
+const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+/** A stored run: its JSON plus the fields the store itself looks at. */
+interface StoredRun {
+  json: string;
+  rev: number;
+  workflowName: string;
+  workflowVersion: number;
+  status: WorkflowRecord['status'];
+  correlationId?: string;
+  createTime: number;
+  wakeAt: number;
+}
+
+interface StoredTask {
+  json: string;
+  rev: number;
+  seq: number;
+}
+
+const storeRun = (r: WorkflowRecord): StoredRun => ({
+  json: encodeRun(r),
+  rev: r.rev,
+  workflowName: r.workflowName,
+  workflowVersion: r.workflowVersion,
+  status: r.status,
+  correlationId: r.correlationId,
+  createTime: r.createTime,
+  wakeAt: r.wakeAt,
+});
+
+const storeTask = (t: TaskRecord): StoredTask => ({ json: JSON.stringify(t), rev: t.rev, seq: t.seq });
+const run = (s: StoredRun): WorkflowRecord => decodeRun(s.json);
+const task = (s: StoredTask): TaskRecord => JSON.parse(s.json) as TaskRecord;
 
 export class MemoryExecutionStore implements ExecutionStore {
-  private readonly workflows = new Map<string, WorkflowRecord>();
-  private readonly tasks = new Map<string, Map<string, TaskRecord>>();
+  private readonly workflows = new Map<string, StoredRun>();
+  private readonly tasks = new Map<string, Map<string, StoredTask>>();
   private readonly taskOwner = new Map<string, string>();
   private readonly taskLogs = new Map<string, TaskExecLog[]>();
 
   async createWorkflow(record: WorkflowRecord): Promise<void> {
     if (this.workflows.has(record.workflowId))
       throw new ConflictError(`Workflow ${record.workflowId} already exists`);
-    this.workflows.set(record.workflowId, copy(record));
+    this.workflows.set(record.workflowId, storeRun(record));
   }
 
   async getWorkflow(workflowId: string): Promise<WorkflowRecord | undefined> {
-    const record = this.workflows.get(workflowId);
-    return record && copy(record);
+    const stored = this.workflows.get(workflowId);
+    return stored && run(stored);
   }
 
   async commitWorkflow(record: WorkflowRecord, expectedRev: number): Promise<void> {
@@ -32,7 +67,7 @@ export class MemoryExecutionStore implements ExecutionStore {
         `Workflow ${record.workflowId} changed concurrently (expected rev ${expectedRev})`,
       );
     }
-    this.workflows.set(record.workflowId, copy(record));
+    this.workflows.set(record.workflowId, storeRun(record));
   }
 
   async removeWorkflow(workflowId: string): Promise<void> {
@@ -45,38 +80,37 @@ export class MemoryExecutionStore implements ExecutionStore {
   }
 
   async createTasks(tasks: TaskRecord[]): Promise<TaskRecord[]> {
-    return tasks.map((task) => {
-      const rows = this.rowsOf(task.workflowInstanceId);
-      const existing = rows.get(task.taskId);
-      if (existing) return copy(existing);
-      rows.set(task.taskId, copy(task));
-      this.taskOwner.set(task.taskId, task.workflowInstanceId);
-      return copy(task);
+    return tasks.map((t) => {
+      const rows = this.rowsOf(t.workflowInstanceId);
+      const existing = rows.get(t.taskId);
+      if (existing) return task(existing);
+      const stored = storeTask(t);
+      rows.set(t.taskId, stored);
+      this.taskOwner.set(t.taskId, t.workflowInstanceId);
+      return task(stored);
     });
   }
 
-  async updateTask(task: TaskRecord, expectedRev: number): Promise<void> {
-    const rows = this.rowsOf(task.workflowInstanceId);
-    const current = rows.get(task.taskId);
+  async updateTask(t: TaskRecord, expectedRev: number): Promise<void> {
+    const rows = this.rowsOf(t.workflowInstanceId);
+    const current = rows.get(t.taskId);
     if (!current || current.rev !== expectedRev) {
-      throw new VersionConflictError(
-        `Task ${task.taskId} changed concurrently (expected rev ${expectedRev})`,
-      );
+      throw new VersionConflictError(`Task ${t.taskId} changed concurrently (expected rev ${expectedRev})`);
     }
-    rows.set(task.taskId, copy(task));
+    rows.set(t.taskId, storeTask(t));
   }
 
   async getTask(workflowId: string, taskId: string): Promise<TaskRecord | undefined> {
-    const task = this.tasks.get(workflowId)?.get(taskId);
-    return task && copy(task);
+    const stored = this.tasks.get(workflowId)?.get(taskId);
+    return stored && task(stored);
   }
 
   async getTasks(workflowId: string, taskIds: readonly string[]): Promise<TaskRecord[]> {
     const rows = this.tasks.get(workflowId);
     if (!rows) return [];
     return taskIds.flatMap((id) => {
-      const task = rows.get(id);
-      return task ? [copy(task)] : [];
+      const stored = rows.get(id);
+      return stored ? [task(stored)] : [];
     });
   }
 
@@ -86,7 +120,7 @@ export class MemoryExecutionStore implements ExecutionStore {
   }
 
   async listTasks(workflowId: string): Promise<TaskRecord[]> {
-    return [...(this.tasks.get(workflowId)?.values() ?? [])].sort((a, b) => a.seq - b.seq).map(copy);
+    return [...(this.tasks.get(workflowId)?.values() ?? [])].sort((a, b) => a.seq - b.seq).map(task);
   }
 
   async deleteTasks(workflowId: string, taskIds: readonly string[]): Promise<void> {
@@ -99,7 +133,7 @@ export class MemoryExecutionStore implements ExecutionStore {
   }
 
   async findWorkflows(query: Parameters<ExecutionStore['findWorkflows']>[0]): Promise<WorkflowRecord[]> {
-    const out: WorkflowRecord[] = [];
+    const out: StoredRun[] = [];
     for (const record of this.workflows.values()) {
       if (record.workflowName !== query.name) continue;
       if (query.version !== undefined && record.workflowVersion !== query.version) continue;
@@ -107,16 +141,15 @@ export class MemoryExecutionStore implements ExecutionStore {
       if (query.correlationId !== undefined && record.correlationId !== query.correlationId) continue;
       if (query.startedAfter !== undefined && record.createTime < query.startedAfter) continue;
       if (query.startedBefore !== undefined && record.createTime > query.startedBefore) continue;
-      out.push(copy(record));
+      out.push(record);
     }
-    return out.sort((a, b) => a.createTime - b.createTime);
+    return out.sort((a, b) => a.createTime - b.createTime).map(run);
   }
 
   async dueWakeups(now: number, limit: number): Promise<{ workflowId: string; wakeAt: number }[]> {
     const due: { workflowId: string; wakeAt: number }[] = [];
-    for (const record of this.workflows.values()) {
-      if (record.wakeAt > 0 && record.wakeAt <= now)
-        due.push({ workflowId: record.workflowId, wakeAt: record.wakeAt });
+    for (const [workflowId, record] of this.workflows) {
+      if (record.wakeAt > 0 && record.wakeAt <= now) due.push({ workflowId, wakeAt: record.wakeAt });
     }
     return due.sort((a, b) => a.wakeAt - b.wakeAt).slice(0, limit);
   }
@@ -133,7 +166,7 @@ export class MemoryExecutionStore implements ExecutionStore {
     return copy(this.taskLogs.get(taskId) ?? []);
   }
 
-  private rowsOf(workflowId: string): Map<string, TaskRecord> {
+  private rowsOf(workflowId: string): Map<string, StoredTask> {
     let rows = this.tasks.get(workflowId);
     if (!rows) {
       rows = new Map();
