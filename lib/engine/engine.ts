@@ -5,7 +5,7 @@
 import type { Logger } from '../log/logger.ts';
 import type { MetadataService } from '../metadata/service.ts';
 import type { Clock } from '../model/clock.ts';
-import type { WorkflowRecord } from '../model/execution.ts';
+import { toApiWorkflow, type WorkflowRecord } from '../model/execution.ts';
 import { derivedId, type IdGenerator } from '../model/ids.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { Stores } from '../store/ports.ts';
@@ -115,7 +115,7 @@ async function startFailureWorkflow(starter: WorkflowStarter, run: WorkflowRecor
       reason: run.reasonForIncompletion,
       failureStatus: run.status,
       failureTaskId: run.failedTaskId,
-      failedWorkflow: { ...run, tasks: undefined },
+      failedWorkflow: toApiWorkflow(run, []),
     },
     correlationId: run.correlationId,
     taskToDomain: run.taskToDomain,

@@ -6,6 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../log/logger.ts';
 import { PayloadTooLargeError } from '../model/errors.ts';
 import { errorResponse } from './error-response.ts';
+import { withKnownText } from './request.ts';
+import { textOf } from './responses.ts';
 import type { Router } from './router.ts';
 
 export interface NodeAdapterOptions {
@@ -33,15 +35,23 @@ async function answer(req: IncomingMessage, res: ServerResponse, options: NodeAd
       if (value === undefined) continue;
       headers.set(key, Array.isArray(value) ? value.join(', ') : value);
     }
-    response = await options.router.handle(
-      new Request(url, { method, headers, body: body && new Uint8Array(body) }),
-    );
+    response = await options.router.handle(request(url, method, headers, body));
   } catch (error) {
     response = errorResponse(error, options.instance, options.logger, `${method} ${req.url}`);
     // The rest of an oversized body is not read; close the connection instead of draining it.
     if (error instanceof PayloadTooLargeError) res.setHeader('connection', 'close');
   }
   await write(res, response);
+}
+
+const TEXTUAL = /^(text\/|application\/(json|.*\+json|x-www-form-urlencoded))/i;
+
+/** A web Request; a textual body is also handed over as the string it already is. */
+function request(url: string, method: string, headers: Headers, body: Buffer | undefined): Request {
+  const textual =
+    body !== undefined && (TEXTUAL.test(headers.get('content-type') ?? '') || !headers.has('content-type'));
+  const req = new Request(url, { method, headers, body: body && new Uint8Array(body) });
+  return textual ? withKnownText(req, body.toString('utf8')) : req;
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
@@ -71,7 +81,8 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 }
 
 async function write(res: ServerResponse, response: Response): Promise<void> {
-  const body = Buffer.from(await response.arrayBuffer());
+  const known = textOf(response);
+  const body = known !== undefined ? Buffer.from(known, 'utf8') : Buffer.from(await response.arrayBuffer());
   const headers: Record<string, string> = {};
   response.headers.forEach((value, key) => {
     headers[key] = value;

@@ -4,6 +4,22 @@
  */
 import { ValidationError } from '../model/errors.ts';
 
+/**
+ * The body text of a request whose host already holds it as a string (node:http reads it whole
+ * before routing): the router uses it instead of reading the body stream again.
+ */
+const knownText = new WeakMap<Request, string>();
+
+export function withKnownText(request: Request, text: string): Request {
+  knownText.set(request, text);
+  return request;
+}
+
+export function bodyText(request: Request): Promise<string> {
+  const text = knownText.get(request);
+  return text !== undefined ? Promise.resolve(text) : request.text();
+}
+
 export class QueryParams {
   constructor(private readonly params: URLSearchParams) {}
 

@@ -4,20 +4,37 @@
  */
 
 const JSON_TYPE = 'application/json';
+
+/**
+ * The text each built response was made from. Hosts that can write a string directly (node:http)
+ * use it instead of reading the body stream back, which costs more than the request itself; the
+ * Response stays a complete, standard one for every other reader.
+ */
+const sourceText = new WeakMap<Response, string>();
+
+export function textOf(response: Response): string | undefined {
+  return sourceText.get(response);
+}
+
+function withText(body: string, init: ResponseInit): Response {
+  const response = new Response(body, init);
+  sourceText.set(response, body);
+  return response;
+}
 const TEXT_TYPE = 'text/plain; charset=utf-8';
 
 export function json(body: unknown, status = 200, headers?: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': JSON_TYPE, ...headers } });
+  return withText(JSON.stringify(body), { status, headers: { 'content-type': JSON_TYPE, ...headers } });
 }
 
 /** A plain-text body, e.g. the workflow id answered by a start (read raw by the SDKs, never quoted). */
 export function text(body: string, status = 200): Response {
-  return new Response(body, { status, headers: { 'content-type': TEXT_TYPE } });
+  return withText(body, { status, headers: { 'content-type': TEXT_TYPE } });
 }
 
 /** 200 with an empty body: Conductor's answer for routes that return nothing. */
 export function emptyOk(): Response {
-  return new Response('', { status: 200, headers: { 'content-type': TEXT_TYPE, 'content-length': '0' } });
+  return withText('', { status: 200, headers: { 'content-type': TEXT_TYPE, 'content-length': '0' } });
 }
 
 /** 204: success without a body (e.g. a poll that found nothing). */

@@ -6,7 +6,7 @@
 import type { Logger } from '../log/logger.ts';
 import { MethodNotAllowedError, NotFoundError, ValidationError } from '../model/errors.ts';
 import { errorResponse } from './error-response.ts';
-import { parseJsonBody, QueryParams } from './request.ts';
+import { parseJsonBody, QueryParams, bodyText as readBody } from './request.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
@@ -107,7 +107,7 @@ export class Router {
       });
       let bodyText: Promise<string> | undefined;
       const readText = () => {
-        bodyText ??= request.text();
+        bodyText ??= readBody(request);
         return bodyText;
       };
       const ctx: RouteContext = {

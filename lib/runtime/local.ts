@@ -106,7 +106,12 @@ export async function startLocalServer(
     close: () => {
       closing ??= (async () => {
         await new Promise<void>((done) => {
-          server.close(() => done());
+          // In-flight requests finish; each keep-alive connection is closed as soon as it is idle.
+          const sweep = setInterval(() => server.closeIdleConnections(), 20);
+          server.close(() => {
+            clearInterval(sweep);
+            done();
+          });
           server.closeIdleConnections();
         });
         await decisions.close();
@@ -119,13 +124,15 @@ export async function startLocalServer(
 }
 
 /**
- * After a restart, every run with a stored wake-up gets its timer back; ones already due are
- * decided at once. New runs are stored due at creation, so a run whose first decide was lost is
- * found here too.
+ * After a restart, every run with a stored wake-up is decided, which re-arms its timer. New runs
+ * are stored due at creation, so a run whose first decide was lost is found here too.
  */
 async function restoreWakeups(stores: Stores, decisions: LocalDecisionQueue): Promise<void> {
-  for (const { workflowId, wakeAt } of await stores.executions.dueWakeups(Number.MAX_SAFE_INTEGER, 100_000)) {
-    await decisions.wakeAt(workflowId, wakeAt);
+  // Every run with a stored wake-up is decided once now, not only the due ones: a worker update
+  // saved just before the process died asked for a decide that was lost with the process, and
+  // this catches it up; each decide then re-arms its own timer.
+  for (const { workflowId } of await stores.executions.dueWakeups(Number.MAX_SAFE_INTEGER, 100_000)) {
+    await decisions.request(workflowId);
   }
 }
 

@@ -109,7 +109,7 @@ export class WorkflowStarter {
       endTime: 0,
       input,
       output: {},
-      variables: structuredClone(def.variables ?? {}),
+      variables: JSON.parse(JSON.stringify(def.variables ?? {})) as Record<string, unknown>,
       correlationId: request.correlationId,
       priority: request.priority ?? 0,
       taskToDomain: request.taskToDomain ?? {},

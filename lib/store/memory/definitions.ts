@@ -6,7 +6,8 @@ import type { TaskDef, WorkflowDef } from '../../model/definitions.ts';
 import { ConflictError } from '../../model/errors.ts';
 import type { TaskDefStore, WorkflowDefStore } from '../ports.ts';
 
-const copy = <T>(value: T): T => structuredClone(value);
+// Definitions are JSON documents; a JSON round trip copies them faster than structuredClone.
+const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 export class MemoryWorkflowDefStore implements WorkflowDefStore {
   private readonly byName = new Map<string, Map<number, WorkflowDef>>();
