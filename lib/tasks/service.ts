@@ -11,6 +11,7 @@ import { NotFoundError, VersionConflictError } from '../model/errors.ts';
 import { isTerminalTask, isTerminalWorkflow, type TaskRecord, type TaskStatus } from '../model/execution.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { ExecutionStore, PollData, PollDataStore, TaskExecLog, TaskQueue } from '../store/ports.ts';
+import { expandLoopOutputs } from '../workflows/loop-outputs.ts';
 import { PollLimits } from './poll-limits.ts';
 import type { ResultStatus, TaskResult } from './task-result.ts';
 
@@ -250,7 +251,12 @@ export class TaskService {
   async getTask(taskId: string): Promise<TaskRecord> {
     const task = await this.deps.executions.findTask(taskId);
     if (!task) throw new NotFoundError(`Task not found for taskId: ${taskId}`);
-    return task;
+    if (task.workflowTask.type !== 'DO_WHILE') return task;
+    // A loop's full output is rebuilt from its body rows (workflows/loop-outputs.ts).
+    const run = await this.deps.executions.getWorkflow(task.workflowInstanceId);
+    if (!run) return task;
+    const rows = await this.deps.executions.listTasks(task.workflowInstanceId);
+    return expandLoopOutputs(run.workflowDefinition, rows).find((t) => t.taskId === taskId) ?? task;
   }
 
   async appendLogs(taskId: string, lines: string[]): Promise<void> {

@@ -13,6 +13,7 @@ import {
   type WorkflowStatus,
 } from '../model/execution.ts';
 import type { ExecutionStore } from '../store/ports.ts';
+import { expandLoopOutputs } from './loop-outputs.ts';
 
 export class WorkflowReader {
   constructor(private readonly executions: ExecutionStore) {}
@@ -28,9 +29,9 @@ export class WorkflowReader {
     return toApiWorkflow(record, includeTasks ? await this.tasksOf(record) : []);
   }
 
-  /** Every task row of the run, with the decider's newer copies where the row lags. */
+  /** Every task row of the run, by seq, with DO_WHILE outputs rebuilt in full. */
   async tasksOf(record: WorkflowRecord): Promise<TaskRecord[]> {
-    return this.executions.listTasks(record.workflowId);
+    return expandLoopOutputs(record.workflowDefinition, await this.executions.listTasks(record.workflowId));
   }
 
   async status(

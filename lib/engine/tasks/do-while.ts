@@ -68,7 +68,14 @@ async function finishIteration(
 ): Promise<void> {
   const outputs: Record<string, unknown> = {};
   for (const t of body) outputs[baseRef(t.referenceTaskName)] = t.outputData;
-  task.outputData = pruned({ ...task.outputData, [String(n)]: outputs }, task.inputData.keepLastN, n);
+  // The run keeps only the last RECORDED_ITERATIONS iterations' outputs in the loop's output, so
+  // the 1,000th iteration costs what the 10th does; every iteration's body rows are kept, and
+  // readers rebuild the full Conductor output from them (workflows/loop-outputs.ts).
+  task.outputData = pruned(
+    { ...task.outputData, [String(n)]: outputs },
+    recordedKeep(task.inputData.keepLastN),
+    n,
+  );
   ctx.touch(task);
 
   // Only optional (COMPLETED_WITH_ERRORS) and permissive failures get here: any other failure
@@ -180,6 +187,14 @@ function itemsOf(task: TaskRecord): unknown[] | null | undefined {
   if (!listed) return undefined;
   const value = wt.items !== undefined ? task.inputData.items : task.inputData._items;
   return Array.isArray(value) ? value : null;
+}
+
+/** Iterations whose outputs the run record keeps inside the loop's output. */
+export const RECORDED_ITERATIONS = 2;
+
+function recordedKeep(keepLastN: unknown): number {
+  const asked = Math.floor(Number(keepLastN));
+  return asked > 0 ? Math.min(asked, RECORDED_ITERATIONS) : RECORDED_ITERATIONS;
 }
 
 /** `keepLastN`: only the last N iteration keys stay in the output (§5.6). */

@@ -51,6 +51,12 @@ describe('DO_WHILE', () => {
     return (await h.tasks(id)).map((t) => [t.referenceTaskName, t.status]);
   }
 
+  /** The loop task as the API shows it: its output rebuilt in full from the body rows. */
+  async function loopView(id: string): Promise<TaskRecord | undefined> {
+    const row = await h.task(id, 'loop');
+    return row && h.services.engine.tasks.getTask(row.taskId);
+  }
+
   async function mustPoll(type: string): Promise<TaskRecord> {
     const task = await h.poll(type);
     if (!task) throw new Error(`no ${type} task ready to poll`);
@@ -82,7 +88,7 @@ describe('DO_WHILE', () => {
     const after = await mustPoll('after');
     expect(after.inputData).toEqual({ lastCount: 30 });
 
-    const looped = await h.task(id, 'loop');
+    const looped = await loopView(id);
     expect(looped?.status).toBe('COMPLETED');
     expect(looped?.outputData).toEqual({
       iteration: 3,
@@ -108,7 +114,7 @@ describe('DO_WHILE', () => {
       tasks: [loop([worker('fetch'), worker('store')], '$.loop.iteration < 2')],
     });
     const id = await h.start('first_pass');
-    const looped = await h.task(id, 'loop');
+    const looped = await loopView(id);
     expect(looped?.status).toBe('IN_PROGRESS');
     expect(looped?.outputData).toEqual({ iteration: 1 });
     expect(await refs(id)).toEqual([
@@ -135,7 +141,7 @@ describe('DO_WHILE', () => {
     expect(second.inputData).toEqual({ cursor: 'c2' });
     await h.complete(second, { next: null });
     expect((await h.run(id)).status).toBe('COMPLETED');
-    expect((await h.task(id, 'loop'))?.outputData.iteration).toBe(2);
+    expect((await loopView(id))?.outputData.iteration).toBe(2);
   });
 
   it("gives the condition the loop's resolved inputParameters", async () => {
@@ -148,7 +154,7 @@ describe('DO_WHILE', () => {
       ],
     });
     const id = await h.start('until_limit', { limit: 4 });
-    const looped = await h.task(id, 'loop');
+    const looped = await loopView(id);
     expect(looped?.status).toBe('COMPLETED');
     expect(looped?.outputData.iteration).toBe(4);
     expect(looped?.outputData['4']).toEqual({ tick: { result: 4 } });
@@ -166,7 +172,7 @@ describe('DO_WHILE', () => {
     expect(run.status).toBe('FAILED');
     expect(run.failedReferenceTaskNames).toEqual(['fetch__2']);
     expect(run.reasonForIncompletion).toContain('upstream down');
-    expect((await h.task(id, 'loop'))?.status).toBe('CANCELED');
+    expect((await loopView(id))?.status).toBe('CANCELED');
   });
 
   it("fails itself with the body task's reason when a permissive body task fails", async () => {
@@ -176,7 +182,7 @@ describe('DO_WHILE', () => {
     });
     const id = await h.start('loop_permissive');
     await h.work('fetch', {}, 'FAILED', 'no stock');
-    const looped = await h.task(id, 'loop');
+    const looped = await loopView(id);
     expect(looped?.status).toBe('FAILED');
     expect(looped?.reasonForIncompletion).toContain('no stock');
     expect(looped?.outputData.iteration).toBe(1);
@@ -204,7 +210,7 @@ describe('DO_WHILE', () => {
       tasks: [loop([inline('tick', '1')], '$.nothing.here > 1')],
     });
     const id = await h.start('loop_bad_condition');
-    const looped = await h.task(id, 'loop');
+    const looped = await loopView(id);
     expect(looped?.status).toBe('FAILED_WITH_TERMINAL_ERROR');
     expect(looped?.reasonForIncompletion).toContain('Unable to evaluate condition');
     expect((await h.run(id)).status).toBe('FAILED');
@@ -242,7 +248,7 @@ describe('DO_WHILE', () => {
       ['odd__3', 'COMPLETED'],
       ['tail__3', 'COMPLETED'],
     ]);
-    const output = (await h.task(id, 'loop'))?.outputData;
+    const output = (await loopView(id))?.outputData;
     expect(output?.['2']).toEqual({
       parity: { evaluationResult: ['even'], selectedCase: 'even' },
       even: { result: 'E2' },
@@ -270,7 +276,7 @@ describe('DO_WHILE', () => {
         ],
       });
       const id = await h.start('each_sku', { skus: ['a', 'b', 'c'] });
-      const looped = await h.task(id, 'loop');
+      const looped = await loopView(id);
       expect(looped?.status).toBe('COMPLETED');
       expect(looped?.outputData).toEqual({
         iteration: 3,
@@ -296,7 +302,7 @@ describe('DO_WHILE', () => {
         ],
       });
       const id = await h.start('each_item', { list: ['x', 'stop', 'never'] });
-      const looped = await h.task(id, 'loop');
+      const looped = await loopView(id);
       expect(looped?.outputData.iteration).toBe(2);
       expect((await h.tasks(id)).map((t) => t.referenceTaskName)).toEqual(['loop', 'echo__1', 'echo__2']);
     });
@@ -307,7 +313,7 @@ describe('DO_WHILE', () => {
         tasks: [loop([worker('label')], 'true', { items: ref('workflow.input.skus') }), worker('after')],
       });
       const id = await h.start('each_of_none', { skus: [] });
-      const looped = await h.task(id, 'loop');
+      const looped = await loopView(id);
       expect(looped?.status).toBe('COMPLETED');
       expect(looped?.outputData).toEqual({ iteration: 0 });
       expect(await refs(id)).toEqual([
@@ -322,7 +328,7 @@ describe('DO_WHILE', () => {
         tasks: [loop([worker('label')], 'true', { items: ref('workflow.input.skus') })],
       });
       const id = await h.start('each_of_text', { skus: 'abc' });
-      expect((await h.task(id, 'loop'))?.status).toBe('FAILED_WITH_TERMINAL_ERROR');
+      expect((await loopView(id))?.status).toBe('FAILED_WITH_TERMINAL_ERROR');
       expect((await h.run(id)).status).toBe('FAILED');
     });
   });
@@ -337,7 +343,7 @@ describe('DO_WHILE', () => {
       ],
     });
     const id = await h.start('keep_two');
-    expect((await h.task(id, 'loop'))?.outputData).toEqual({
+    expect((await loopView(id))?.outputData).toEqual({
       iteration: 5,
       4: { tick: { result: 4 } },
       5: { tick: { result: 5 } },
@@ -377,7 +383,7 @@ describe('DO_WHILE', () => {
     });
     const id = await h.start('long_count');
     expect((await h.run(id)).status).toBe('COMPLETED');
-    expect((await h.task(id, 'loop'))?.outputData.iteration).toBe(150);
+    expect((await loopView(id))?.outputData.iteration).toBe(150);
     expect(await h.tasks(id)).toHaveLength(151);
   });
 
@@ -395,5 +401,46 @@ describe('DO_WHILE', () => {
     expect(new Set(sizes.slice(2)).size).toBe(1);
     expect(sizes.at(-1)).toBeLessThanOrEqual(5);
     expect(await h.tasks(id)).toHaveLength(1 + 12 * 2 + 1);
+  });
+
+  it('keeps only the last iterations in the run record while the API shows every one', async () => {
+    await h.register({
+      name: 'counting',
+      tasks: [
+        {
+          name: 'loop',
+          taskReferenceName: 'loop',
+          type: 'DO_WHILE',
+          loopCondition: 'if ($.loop.iteration < 6) { true; } else { false; }',
+          loopOver: [
+            {
+              name: 'tick',
+              taskReferenceName: 'tick',
+              type: 'INLINE',
+              inputParameters: {
+                evaluatorType: 'javascript',
+                expression: '$.n * 10',
+                n: '${loop.output.iteration}',
+              },
+            },
+          ],
+        },
+      ],
+    });
+    const id = await h.start('counting');
+    const stored = (await h.run(id)).tasks.find((t) => t.referenceTaskName === 'loop');
+    expect(Object.keys(stored?.outputData ?? {}).sort()).toEqual(['5', '6', 'iteration']);
+    const shown = await loopView(id);
+    expect(shown?.outputData).toEqual({
+      iteration: 6,
+      ...Object.fromEntries([1, 2, 3, 4, 5, 6].map((n) => [String(n), { tick: { result: n * 10 } }])),
+    });
+    const viaReader = (await h.services.engine.reader.get(id, true)).tasks as {
+      referenceTaskName: string;
+      outputData: Record<string, unknown>;
+    }[];
+    expect(viaReader.find((t) => t.referenceTaskName === 'loop')?.outputData['1']).toEqual({
+      tick: { result: 10 },
+    });
   });
 });
