@@ -9,16 +9,23 @@
 import type { Clock } from '../model/clock.ts';
 import type { TaskRecord } from '../model/execution.ts';
 
+/** Reads a task's current row. */
+export type TaskReader = (workflowId: string, taskId: string) => Promise<TaskRecord | undefined>;
+
 export class PollLimits {
-  private readonly inProgress = new Map<string, Set<string>>();
+  /** Per definition name: the tasks this process handed out that may still be IN_PROGRESS, id to run id. */
+  private readonly inProgress = new Map<string, Map<string, string>>();
   private readonly handedOut = new Map<string, number[]>();
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly readTask: TaskReader,
+  ) {}
 
-  admit(task: TaskRecord): boolean {
+  async admit(task: TaskRecord): Promise<boolean> {
     const def = task.workflowTask.taskDefinition;
     const concurrent = def?.concurrentExecLimit ?? 0;
-    if (concurrent > 0 && (this.inProgress.get(task.taskDefName)?.size ?? 0) >= concurrent) return false;
+    if (concurrent > 0 && !(await this.hasSlot(task.taskDefName, concurrent))) return false;
     const perWindow = task.rateLimitPerFrequency;
     if (perWindow > 0) {
       const windowMs = Math.max(1, task.rateLimitFrequencyInSeconds) * 1000;
@@ -30,12 +37,27 @@ export class PollLimits {
     return true;
   }
 
+  /**
+   * Worker updates report their ends through `finished`, but a task can leave IN_PROGRESS without
+   * one: the decider times it out, a terminate cancels it. So at the limit the rows are read, and
+   * the tasks no longer IN_PROGRESS give their slots back (Conductor counts IN_PROGRESS rows, §4.4).
+   */
+  private async hasSlot(defName: string, limit: number): Promise<boolean> {
+    const running = this.inProgress.get(defName);
+    if (!running || running.size < limit) return true;
+    for (const [taskId, workflowId] of [...running]) {
+      const row = await this.readTask(workflowId, taskId);
+      if (row?.status !== 'IN_PROGRESS') running.delete(taskId);
+    }
+    return running.size < limit;
+  }
+
   started(task: TaskRecord): void {
     const def = task.workflowTask.taskDefinition;
     if ((def?.concurrentExecLimit ?? 0) > 0) {
-      const set = this.inProgress.get(task.taskDefName) ?? new Set<string>();
-      set.add(task.taskId);
-      this.inProgress.set(task.taskDefName, set);
+      const running = this.inProgress.get(task.taskDefName) ?? new Map<string, string>();
+      running.set(task.taskId, task.workflowInstanceId);
+      this.inProgress.set(task.taskDefName, running);
     }
     if (task.rateLimitPerFrequency > 0) {
       const list = this.handedOut.get(task.taskDefName) ?? [];

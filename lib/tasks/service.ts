@@ -8,7 +8,7 @@ import { queueName, queueNameOf } from '../engine/queues.ts';
 import type { TaskTypeRegistry } from '../engine/registry.ts';
 import type { Clock } from '../model/clock.ts';
 import { NotFoundError, VersionConflictError } from '../model/errors.ts';
-import { isTerminalTask, isTerminalWorkflow, type TaskRecord, type TaskStatus } from '../model/execution.ts';
+import { isTerminalTask, type TaskRecord, type TaskStatus } from '../model/execution.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { ExecutionStore, PollData, PollDataStore, TaskExecLog, TaskQueue } from '../store/ports.ts';
 import { expandLoopOutputs } from '../workflows/loop-outputs.ts';
@@ -41,7 +41,9 @@ export class TaskService {
   private readonly lastPollWrite = new Map<string, number>();
 
   constructor(private readonly deps: TaskServiceDeps) {
-    this.limits = new PollLimits(deps.clock);
+    this.limits = new PollLimits(deps.clock, (workflowId, taskId) =>
+      deps.executions.getTask(workflowId, taskId),
+    );
   }
 
   async poll(taskType: string, options: PollOptions): Promise<TaskRecord[]> {
@@ -82,7 +84,7 @@ export class TaskService {
         await queue.remove(name, entry.taskId);
         continue;
       }
-      if (!this.limits.admit(task)) continue;
+      if (!(await this.limits.admit(task))) continue;
       const now = clock.now();
       const next: TaskRecord = {
         ...task,
