@@ -69,26 +69,14 @@ export class DynamoExecutionStore implements ExecutionStore {
   }
 
   async commitWorkflow(record: WorkflowRecord, expectedRev: number): Promise<void> {
-    try {
-      await this.client.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: workflowItem(record),
-          // Optimistic concurrency: the record is replaced only if nobody committed since it was
-          // read (it also fails when the run was removed meanwhile).
-          ConditionExpression: '#rev = :expected',
-          ExpressionAttributeNames: { '#rev': 'rev' },
-          ExpressionAttributeValues: { ':expected': expectedRev },
-        }),
-      );
-    } catch (error) {
-      if (isConditionFailure(error)) {
-        throw new VersionConflictError(
-          `Workflow ${record.workflowId} changed concurrently (expected rev ${expectedRev})`,
-        );
-      }
-      translate(error, 'workflow commit');
-    }
+    // Optimistic concurrency: the record is replaced only if nobody committed since it was read
+    // (it also fails when the run was removed meanwhile).
+    await this.putAtRev(
+      workflowItem(record),
+      expectedRev,
+      `Workflow ${record.workflowId} changed concurrently (expected rev ${expectedRev})`,
+      'workflow commit',
+    );
   }
 
   async removeWorkflow(workflowId: string): Promise<void> {
@@ -124,25 +112,36 @@ export class DynamoExecutionStore implements ExecutionStore {
   }
 
   async updateTask(task: TaskRecord, expectedRev: number): Promise<void> {
+    // A worker update and a decide may race on one row; the loser re-reads instead of
+    // overwriting (it also fails when the row was deleted meanwhile).
+    await this.putAtRev(
+      taskItem(task),
+      expectedRev,
+      `Task ${task.taskId} changed concurrently (expected rev ${expectedRev})`,
+      'task update',
+    );
+  }
+
+  /** Replaces an item if its stored `rev` is still `expectedRev`; otherwise a VersionConflictError. */
+  private async putAtRev(
+    item: Record<string, unknown>,
+    expectedRev: number,
+    conflict: string,
+    operation: string,
+  ) {
     try {
       await this.client.send(
         new PutCommand({
           TableName: this.table,
-          Item: taskItem(task),
-          // A worker update and a decide may race on one row; the loser re-reads instead of
-          // overwriting (it also fails when the row was deleted meanwhile).
+          Item: item,
           ConditionExpression: '#rev = :expected',
           ExpressionAttributeNames: { '#rev': 'rev' },
           ExpressionAttributeValues: { ':expected': expectedRev },
         }),
       );
     } catch (error) {
-      if (isConditionFailure(error)) {
-        throw new VersionConflictError(
-          `Task ${task.taskId} changed concurrently (expected rev ${expectedRev})`,
-        );
-      }
-      translate(error, 'task update');
+      if (isConditionFailure(error)) throw new VersionConflictError(conflict);
+      translate(error, operation);
     }
   }
 

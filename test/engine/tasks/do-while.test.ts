@@ -420,7 +420,7 @@ describe('DO_WHILE', () => {
               inputParameters: {
                 evaluatorType: 'javascript',
                 expression: '$.n * 10',
-                n: '${loop.output.iteration}',
+                n: ['${', 'loop.output.iteration}'].join(''),
               },
             },
           ],
