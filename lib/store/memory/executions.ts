@@ -3,16 +3,20 @@
  * database would keep them: nobody can mutate what is stored, and a write costs one stringify and
  * a read one parse (cheaper than deep-copying the object both ways).
  */
+
+import type { WorkflowDef } from '../../model/definitions.ts';
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
 import type { ExecutionStore, TaskExecLog } from '../ports.ts';
-import { decodeRun, encodeRun } from '../run-codec.ts';
+import { decodeRun, encodeRun, freezeDefinition } from '../run-codec.ts';
 
 const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 /** A stored run: its JSON plus the fields the store itself looks at. */
 interface StoredRun {
   json: string;
+  /** The definition snapshot, frozen and shared by every read instead of parsed again. */
+  definition: WorkflowDef;
   rev: number;
   workflowName: string;
   workflowVersion: number;
@@ -29,7 +33,8 @@ interface StoredTask {
 }
 
 const storeRun = (r: WorkflowRecord): StoredRun => ({
-  json: encodeRun(r),
+  json: encodeRun(r, { withoutDefinition: true }),
+  definition: freezeDefinition(r.workflowDefinition),
   rev: r.rev,
   workflowName: r.workflowName,
   workflowVersion: r.workflowVersion,
@@ -40,7 +45,7 @@ const storeRun = (r: WorkflowRecord): StoredRun => ({
 });
 
 const storeTask = (t: TaskRecord): StoredTask => ({ json: JSON.stringify(t), rev: t.rev, seq: t.seq });
-const run = (s: StoredRun): WorkflowRecord => decodeRun(s.json);
+const run = (s: StoredRun): WorkflowRecord => decodeRun(s.json, s.definition);
 const task = (s: StoredTask): TaskRecord => JSON.parse(s.json) as TaskRecord;
 
 export class MemoryExecutionStore implements ExecutionStore {
