@@ -50,8 +50,13 @@ const TEXTUAL = /^(text\/|application\/(json|.*\+json|x-www-form-urlencoded))/i;
 function request(url: string, method: string, headers: Headers, body: Buffer | undefined): Request {
   const textual =
     body !== undefined && (TEXTUAL.test(headers.get('content-type') ?? '') || !headers.has('content-type'));
-  const req = new Request(url, { method, headers, body: body && new Uint8Array(body) });
-  return textual ? withKnownText(req, body.toString('utf8')) : req;
+  if (textual) {
+    // Route handlers read bodies through RouteContext.text()/json(), which take the known text;
+    // building a body stream nobody reads costs more than the rest of the request.
+    const headersOnly = new Request(url, { method, headers });
+    return withKnownText(headersOnly, body.toString('utf8'));
+  }
+  return new Request(url, { method, headers, body: body && new Uint8Array(body) });
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {

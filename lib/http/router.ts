@@ -17,7 +17,10 @@ export interface RouteContext {
   readonly query: QueryParams;
   /** The body parsed as JSON; undefined when empty. Malformed JSON throws a 400. */
   json(): Promise<unknown>;
-  /** The body as text. */
+  /**
+   * The body as text. Handlers read bodies only through text() and json(): a host may hand a
+   * textual body over as a string without giving the Request a body stream.
+   */
   text(): Promise<string>;
 }
 
