@@ -77,7 +77,6 @@ export class Executor {
     }
     await this.refreshTasks(record);
     const now = this.deps.clock.now();
-    const wasTerminal = isTerminalWorkflow(record.status);
     // What the commit is conditional on, taken before the decider works on the record in place.
     const before: Revisions = { rev: record.rev, tasks: new Map(record.tasks.map((t) => [t.taskId, t.rev])) };
     const result = await decide(
@@ -92,7 +91,7 @@ export class Executor {
       // The record was just read for this decide and nothing else holds it: no defensive copy.
       { owned: true },
     );
-    await this.apply(before, result, now, wasTerminal);
+    await this.apply(before, result, now);
   }
 
   /**
@@ -129,12 +128,7 @@ export class Executor {
     }
   }
 
-  private async apply(
-    before: Revisions,
-    result: DecideResult,
-    now: number,
-    wasTerminal: boolean,
-  ): Promise<void> {
+  private async apply(before: Revisions, result: DecideResult, now: number): Promise<void> {
     const { executions, queue } = this.deps;
     const wf = result.workflow;
 
@@ -193,12 +187,11 @@ export class Executor {
       await this.terminateChild(workflowId, reason);
     }
     if (isTerminalWorkflow(committed.status)) await this.followEnd(committed);
-    if (result.ended && !wasTerminal) await this.startFailureWorkflow(committed);
   }
 
   /**
-   * What must follow a run's end: its canceled children are terminated and its parent is told.
-   * Both are idempotent, and run on every decide of an ended run, so a decide that died after its
+   * What must follow a run's end: its canceled children are terminated, its parent is told, and
+   * the failure workflow of a run the engine failed is started. All are idempotent, and run on every decide of an ended run, so a decide that died after its
    * commit (or whose status writes landed before it died) still gets them done on its re-run.
    */
   private async followEnd(run: WorkflowRecord): Promise<void> {
@@ -211,6 +204,8 @@ export class Executor {
       }
     }
     if (run.parentWorkflowId && run.parentWorkflowTaskId) await this.notifyParent(run);
+    // The failure workflow's id derives from the run, so starting it again is a no-op.
+    if (run.endedByEngine) await this.startFailureWorkflow(run);
   }
 
   /** Starts the failure workflow of a run the engine ended unsuccessfully. */

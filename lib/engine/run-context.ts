@@ -268,6 +268,7 @@ export class RunContext implements DecideContext {
     this.cancelPending();
     wf.output = terminateOutput ?? this.computeOutput();
     wf.wakeAt = 0;
+    wf.endedByEngine = true;
     this.ended = true;
   }
 

@@ -127,6 +127,8 @@ export interface WorkflowRecord {
   tasks: TaskRecord[];
   /** Internal: the next time the decider must look at this run (timeouts, delays), 0 for none. */
   wakeAt: number;
+  /** Internal: the engine (not the terminate API) ended this run, so its failure workflow runs. */
+  endedByEngine?: boolean;
 }
 
 /** The execution object the API answers (§2.5): internal fields removed, tasks as given. */

@@ -117,6 +117,36 @@ describe('the failure workflow', () => {
     expect(await failureRuns()).toHaveLength(1);
   });
 
+  it('is started on a later decide when starting it failed the first time', async () => {
+    await h.register({
+      name: 'guarded_late',
+      failureWorkflow: 'late_cleanup',
+      tasks: [{ name: 'fragile', taskReferenceName: 'a' }],
+    });
+    const id = await h.start('guarded_late');
+    // The failure workflow is not registered yet, so starting it fails (and is logged).
+    await h.work('fragile', {}, 'FAILED', 'broken');
+    expect((await h.run(id)).status).toBe('FAILED');
+    expect(await h.stores.executions.findWorkflows({ name: 'late_cleanup' })).toEqual([]);
+
+    await h.register({ name: 'late_cleanup', tasks: [{ name: 'clean', taskReferenceName: 'c' }] });
+    await h.services.engine.executor.decide(id);
+    await h.services.engine.executor.decide(id);
+    const started = await h.stores.executions.findWorkflows({ name: 'late_cleanup' });
+    expect(started).toHaveLength(1);
+    expect(started[0]?.input).toMatchObject({ workflowId: id, failureStatus: 'FAILED' });
+  });
+
+  it('is not started for a run ended by the terminate operation', async () => {
+    const id = await h.start('guarded');
+    await h.poll('fragile');
+    expect(await h.services.engine.executor.terminate(id, 'operator stop')).toBe(true);
+    await h.settle();
+    await h.services.engine.executor.decide(id);
+    expect((await h.run(id)).status).toBe('TERMINATED');
+    expect(await failureRuns()).toEqual([]);
+  });
+
   it('is not started when the run completes', async () => {
     await h.start('guarded');
     await h.work('fragile', { ok: true });
