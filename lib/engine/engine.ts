@@ -51,6 +51,7 @@ export function createEngine(deps: EngineDeps): Engine {
   const executor = new Executor({
     executions: stores.executions,
     queue: stores.queue,
+    pollData: stores.pollData,
     decisions,
     registry,
     scripts: deps.scripts,

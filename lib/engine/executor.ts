@@ -18,8 +18,9 @@ import {
   type WorkflowRecord,
 } from '../model/execution.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
-import type { ExecutionStore, TaskQueue } from '../store/ports.ts';
+import type { ExecutionStore, PollDataStore, TaskQueue } from '../store/ports.ts';
 import { decide } from './decider.ts';
+import { activeDomain, domainCandidates } from './domains.ts';
 import { queueNameOf } from './queues.ts';
 import type { TaskTypeRegistry } from './registry.ts';
 import type { DecideResult } from './run-context.ts';
@@ -30,6 +31,7 @@ import { taskAfterChild } from './tasks/sub-workflow.ts';
 export interface ExecutorDeps {
   executions: ExecutionStore;
   queue: TaskQueue;
+  pollData: PollDataStore;
   decisions: DecisionQueue;
   registry: TaskTypeRegistry;
   scripts: ScriptEvaluator;
@@ -131,6 +133,13 @@ export class Executor {
   private async apply(before: Revisions, result: DecideResult, now: number): Promise<void> {
     const { executions, queue } = this.deps;
     const wf = result.workflow;
+
+    // 0. A worker task offered several domains goes to the first one with a live worker.
+    for (const task of result.toQueue) {
+      const candidates = domainCandidates(wf.taskToDomain, task.workflowTask.name);
+      if (candidates.length > 1)
+        task.domain = await activeDomain(candidates, task.taskType, this.deps.pollData, now);
+    }
 
     // 1. New rows. A row that already exists (an earlier, interrupted decide) is adopted as is.
     const created = result.changedTasks.filter((t) => result.createdTaskIds.has(t.taskId));

@@ -14,6 +14,7 @@ import {
 } from '../model/execution.ts';
 import { taskIdOf } from '../model/ids.ts';
 import type { DecideEnv } from './decider.ts';
+import { domainCandidates, fallbackDomain } from './domains.ts';
 import { baseRef, type DefinitionGraph, graphOf, iterationRef } from './graph.ts';
 import { retryDelaySeconds } from './retry.ts';
 import type { ScriptEvaluator } from './script/evaluator.ts';
@@ -340,13 +341,8 @@ export class RunContext implements DecideContext {
   }
 
   private domainFor(wt: WorkflowTask): string | undefined {
-    const map = this.workflow.taskToDomain ?? {};
-    // A comma list names fallbacks; without live poll data the last one listed wins (Conductor's default).
-    const domain = (map[wt.name] ?? map['*'])
-      ?.split(',')
-      .map((d) => d.trim())
-      .at(-1);
-    return domain === undefined || domain === '' || domain === 'NO_DOMAIN' ? undefined : domain;
+    // The executor refines a comma list with live poll data before the task is stored.
+    return fallbackDomain(domainCandidates(this.workflow.taskToDomain, wt.name));
   }
 
   templateContext(taskId?: string): TemplateContext {

@@ -88,11 +88,32 @@ describe('task domains', () => {
     expect(polled?.domain).toBeUndefined();
   });
 
-  it('queues a task with a comma list of domains in the last one listed, as no live poll data is consulted', async () => {
+  it('queues a task with a comma list of domains in the last one listed when no worker polled any of them', async () => {
     await h.start('domained', {}, { taskToDomain: { step_a: 'east, west' } });
     expect(await queues()).toEqual({ 'west:step_a': 1 });
     expect(await pollIn('step_a', 'east')).toBeUndefined();
     expect((await mustPollIn('step_a', 'west')).domain).toBe('west');
+  });
+
+  it('queues a task with a comma list of domains in the first one a worker polled in the last 10 seconds', async () => {
+    expect(await pollIn('step_a', 'east')).toBeUndefined();
+    h.clock.advance(5_000);
+    await h.start('domained', {}, { taskToDomain: { step_a: 'north, east, west' } });
+    expect(await queues()).toEqual({ 'east:step_a': 1 });
+    expect((await mustPollIn('step_a', 'east')).domain).toBe('east');
+  });
+
+  it('stops counting a worker as live 10 seconds after its last poll', async () => {
+    expect(await pollIn('step_a', 'east')).toBeUndefined();
+    h.clock.advance(10_001);
+    await h.start('domained', {}, { taskToDomain: { step_a: 'east, west' } });
+    expect(await queues()).toEqual({ 'west:step_a': 1 });
+  });
+
+  it('uses the plain queue for NO_DOMAIN in a list when a worker polls it without a domain', async () => {
+    expect(await h.poll('step_a')).toBeUndefined();
+    await h.start('domained', {}, { taskToDomain: { step_a: 'NO_DOMAIN, west' } });
+    expect(await queues()).toEqual({ step_a: 1 });
   });
 
   it('never gives a system task a domain, whether by "*" or by its own name', async () => {
