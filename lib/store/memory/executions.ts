@@ -28,6 +28,8 @@ interface StoredRun {
 
 interface StoredTask {
   json: string;
+  /** A run's frozen definition task, shared instead of serialized with every row (see StoredRun). */
+  workflowTask?: TaskRecord['workflowTask'];
   rev: number;
   seq: number;
 }
@@ -44,9 +46,17 @@ const storeRun = (r: WorkflowRecord): StoredRun => ({
   wakeAt: r.wakeAt,
 });
 
-const storeTask = (t: TaskRecord): StoredTask => ({ json: JSON.stringify(t), rev: t.rev, seq: t.seq });
+function storeTask(t: TaskRecord): StoredTask {
+  if (!Object.isFrozen(t.workflowTask)) return { json: JSON.stringify(t), rev: t.rev, seq: t.seq };
+  const { workflowTask, ...rest } = t;
+  return { json: JSON.stringify(rest), workflowTask, rev: t.rev, seq: t.seq };
+}
 const run = (s: StoredRun): WorkflowRecord => decodeRun(s.json, s.definition);
-const task = (s: StoredTask): TaskRecord => JSON.parse(s.json) as TaskRecord;
+function task(s: StoredTask): TaskRecord {
+  const row = JSON.parse(s.json) as TaskRecord;
+  if (s.workflowTask) row.workflowTask = s.workflowTask;
+  return row;
+}
 
 export class MemoryExecutionStore implements ExecutionStore {
   private readonly workflows = new Map<string, StoredRun>();
