@@ -7,6 +7,7 @@
  */
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Clock } from '../model/clock.ts';
+import { TransientError } from '../model/errors.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import type { DecisionQueue } from './ports.ts';
 
@@ -31,7 +32,7 @@ export class SqsDecisionQueue implements DecisionQueue {
       return;
     }
     const body: DecisionMessage = { workflowId };
-    await this.client.send(
+    await this.send(
       new SendMessageCommand({
         QueueUrl: this.urls.decisions,
         MessageBody: JSON.stringify(body),
@@ -53,12 +54,24 @@ export class SqsDecisionQueue implements DecisionQueue {
 
   private async delayed(workflowId: string, delayMs: number): Promise<void> {
     const body: DecisionMessage = { workflowId };
-    await this.client.send(
+    await this.send(
       new SendMessageCommand({
         QueueUrl: this.urls.timers,
         MessageBody: JSON.stringify(body),
         DelaySeconds: Math.min(MAX_SQS_DELAY_SECONDS, Math.ceil(delayMs / 1000)),
       }),
     );
+  }
+
+  /**
+   * A failed send is transient for the caller (503, retryable): the state change it announces is
+   * already stored, and the worker's retry, or the sweeper, asks again.
+   */
+  private async send(command: SendMessageCommand): Promise<void> {
+    try {
+      await this.client.send(command);
+    } catch (error) {
+      throw new TransientError('Could not queue the workflow decision; retry the request', { cause: error });
+    }
   }
 }

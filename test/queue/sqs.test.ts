@@ -1,6 +1,7 @@
 // SqsDecisionQueue against a fake SQS client: which queue each request goes to, and with what.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/model/clock.ts';
+import { TransientError } from '../../lib/model/errors.ts';
 import type { IdGenerator } from '../../lib/model/ids.ts';
 import { MAX_SQS_DELAY_SECONDS, SqsDecisionQueue } from '../../lib/queue/sqs.ts';
 import { FakeSqsClient } from './fake-sqs.ts';
@@ -89,8 +90,14 @@ describe('SqsDecisionQueue', () => {
     expect(sqs.sent).toEqual([]);
   });
 
-  it('lets a refused send fail the request, so the caller (or its queue) retries', async () => {
+  it('turns a refused send into a retryable error, so the caller (or its queue) retries', async () => {
     sqs.failWhen = () => true;
-    await expect(queue.request('wf-1')).rejects.toThrow(/refused/);
+    const failure = await queue.request('wf-1').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(TransientError);
+    expect((failure as TransientError).retryable).toBe(true);
+    expect(String((failure as Error).cause)).toMatch(/refused/);
   });
 });
