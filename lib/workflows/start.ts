@@ -54,7 +54,10 @@ export class WorkflowStarter {
     if (req.version != null && !(Number.isInteger(req.version) && (req.version as number) >= 0)) {
       errors.push({ path: 'version', message: 'must be a non-negative integer', invalidValue: req.version });
     }
-    if (req.input != null && (typeof req.input !== 'object' || Array.isArray(req.input))) {
+    if (req.input === null && typeof req.externalInputPayloadStoragePath !== 'string') {
+      // Conductor: a null input with no external payload path is a bad request (an absent one is {}).
+      errors.push({ path: 'input', message: 'must not be null without externalInputPayloadStoragePath' });
+    } else if (req.input != null && (typeof req.input !== 'object' || Array.isArray(req.input))) {
       errors.push({ path: 'input', message: 'must be a JSON object' });
     }
     if (req.correlationId != null && typeof req.correlationId !== 'string') {

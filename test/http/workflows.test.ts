@@ -94,6 +94,7 @@ describe('POST /api/workflow', () => {
     ['a fractional priority', { name: 'x', priority: 1.5 }, 'priority'],
     ['a string version', { name: 'x', version: 'abc' }, 'version'],
     ['an input that is an array', { name: 'x', input: [1] }, 'input'],
+    ['a null input without an external payload path', { name: 'x', input: null }, 'input'],
     ['a numeric correlationId', { name: 'x', correlationId: 9 }, 'correlationId'],
     ['taskToDomain as a string', { name: 'x', taskToDomain: 'd' }, 'taskToDomain'],
   ])('rejects %s with 400 naming the field', async (_what, request, path) => {
