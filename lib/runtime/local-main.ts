@@ -11,28 +11,32 @@ function configFileArg(argv: string[]): string | undefined {
   return argv.find((a) => a.startsWith('--config='))?.slice('--config='.length);
 }
 
+// The command line talks to a person: plain lines on stdout and stderr, not the service logger.
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const complain = (line: string) => process.stderr.write(`${line}\n`);
+
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig({ file: configFileArg(process.argv.slice(2)) });
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(`Configuration error: ${error.message}`);
+      complain(`Configuration error: ${error.message}`);
       process.exit(2);
     }
     throw error;
   }
   const server = await startLocalServer(config);
-  console.log(`Conductor-compatible service listening on ${server.url} (API at ${server.url}/api)`);
-  console.log(
+  say(`Conductor-compatible service listening on ${server.url} (API at ${server.url}/api)`);
+  say(
     `Store: ${config.string('service.store')}${config.string('service.store') === 'dynamodb' && !config.string('service.dynamodb.endpoint') ? ` (embedded, ${config.string('service.local.data-dir')})` : ''}`,
   );
   const stop = (signal: string) => {
-    console.log(`${signal} received, shutting down`);
+    say(`${signal} received, shutting down`);
     server.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        console.error('Shutdown failed', error);
+        complain(`Shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
         process.exit(1);
       },
     );
@@ -42,6 +46,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error('Failed to start:', error instanceof Error ? error.message : error);
+  complain(`Failed to start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });
