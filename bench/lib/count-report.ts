@@ -3,6 +3,8 @@
  * request units and queue messages per SIMPLE task and per state transition, by phase, by
  * operation and by hot partition (bench/README.md defines each figure).
  */
+
+import { WAKE_SHARDS } from '../../lib/store/dynamodb/execution-items.ts';
 import { fmt, heading, table } from './stats.ts';
 import { byOperation, INDEXES, type MeterSnapshot, PHASES, type Tally, totalOf } from './tally.ts';
 
@@ -161,7 +163,7 @@ export function printCounts(snapshot: MeterSnapshot, setup: CountSetup): void {
 
 /**
  * Writes that land on one partition key whatever the number of runs: a worker queue (pk
- * "Q#<type>", its `ready` LSI in the same partition), the sparse `wakeups` GSI (one key "W"), the
+ * "Q#<type>", its `ready` LSI in the same partition), one of the sparse `wakeups` GSI's shard keys, the
  * byName GSI (one key per workflow name), poll data (pk "P#<type>"). DynamoDB serves about 1,000
  * write units per second per partition (and an LSI's item collection cannot be split), so at the
  * aimed rate these are the first limits a deployment meets.
@@ -175,7 +177,10 @@ function printHotPartitions(snapshot: MeterSnapshot, setup: CountSetup): void {
   const queueUnits = writes('queue.push') + writes('queue.remove');
   const rows: [string, number][] = [
     [`one worker queue, pk Q#<type> incl. its ready LSI (${types} types share the load)`, queueUnits / types],
-    ['wakeups GSI, partition key "W" (every run)', total.byIndex['executions.wakeups']],
+    [
+      `wakeups GSI, one of its ${WAKE_SHARDS} shard keys "Wn"`,
+      (total.byIndex['executions.wakeups'] ?? 0) / WAKE_SHARDS,
+    ],
     [`byName GSI, partition key "${setup.workflowName}"`, total.byIndex['executions.byName']],
     [`poll data, pk P#<type> (${types} types)`, writes('pollData.record') / types],
   ];

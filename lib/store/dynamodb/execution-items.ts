@@ -12,7 +12,17 @@ export type WorkflowQuery = Parameters<ExecutionStore['findWorkflows']>[0];
 
 export const TASK_PREFIX = 'T#';
 /** The single partition of the sparse wakeups index (tables.ts says when to shard it). */
-export const WAKE_SHARD = 'W';
+/**
+ * The wake-ups index is spread over this many partition keys ("W0".."W7"), chosen by a hash of the
+ * workflow id, so every run's wake-up does not land in one index partition (~1,000 writes/s each).
+ */
+export const WAKE_SHARDS = 8;
+
+export function wakeShardOf(workflowId: string): string {
+  let hash = 0;
+  for (let i = 0; i < workflowId.length; i++) hash = (hash * 31 + workflowId.charCodeAt(i)) >>> 0;
+  return `W${hash % WAKE_SHARDS}`;
+}
 const WORKFLOW_SK = 'WF';
 
 export const workflowKey = (workflowId: string) => ({ pk: workflowId, sk: WORKFLOW_SK });
@@ -38,7 +48,7 @@ export function workflowItem(record: WorkflowRecord): Item {
     correlationId: record.correlationId,
     // Sparse index: without these two attributes the item is not in `wakeups` at all, and a Put
     // that omits them removes it from there.
-    ...(record.wakeAt > 0 ? { wakeShard: WAKE_SHARD, wakeAt: record.wakeAt } : {}),
+    ...(record.wakeAt > 0 ? { wakeShard: wakeShardOf(record.workflowId), wakeAt: record.wakeAt } : {}),
   };
 }
 

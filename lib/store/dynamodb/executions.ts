@@ -24,7 +24,7 @@ import {
   TASK_PREFIX,
   taskItem,
   taskKey,
-  WAKE_SHARD,
+  WAKE_SHARDS,
   type WorkflowQuery,
   workflowItem,
   workflowKey,
@@ -228,6 +228,17 @@ export class DynamoExecutionStore implements ExecutionStore {
   }
 
   async dueWakeups(now: number, limit: number): Promise<{ workflowId: string; wakeAt: number }[]> {
+    // Each shard is read soonest first up to `limit`; the merge keeps the soonest overall.
+    const shards = await Promise.all(
+      Array.from({ length: WAKE_SHARDS }, (_, n) => this.dueInShard(`W${n}`, now, limit)),
+    );
+    return shards
+      .flat()
+      .sort((a, b) => a.wakeAt - b.wakeAt)
+      .slice(0, limit);
+  }
+
+  private async dueInShard(shard: string, now: number, limit: number) {
     const due: { workflowId: string; wakeAt: number }[] = [];
     let start: Item | undefined;
     while (due.length < limit) {
@@ -237,7 +248,7 @@ export class DynamoExecutionStore implements ExecutionStore {
             TableName: this.table,
             IndexName: 'wakeups',
             KeyConditionExpression: 'wakeShard = :shard AND wakeAt <= :now',
-            ExpressionAttributeValues: { ':shard': WAKE_SHARD, ':now': now },
+            ExpressionAttributeValues: { ':shard': shard, ':now': now },
             ScanIndexForward: true,
             Limit: limit - due.length,
             ExclusiveStartKey: start,

@@ -14,7 +14,7 @@
  * executions (runs, their task rows and the tasks' logs; adapter: executions.ts):
  *   workflow   pk = "<workflowId>"       sk = "WF"
  *              body, rev (N), workflowName, createTime (N), status, workflowVersion (N), correlationId?,
- *              wakeShard = "W" and wakeAt (N) only while wakeAt > 0
+ *              wakeShard = "W0".."W7" (hash of the workflow id) and wakeAt (N) only while wakeAt > 0
  *   task row   pk = "<workflowId>"       sk = "T#<taskId>"
  *              body, rev (N), taskId, seq (N)
  *   task log   pk = "LOG#<taskId>"       sk = "<createdTime, 13 digits>#<counter, 10 digits>#<random>"
@@ -29,10 +29,10 @@
  *     correlationId. Only workflow items carry workflowName. A commit that changes none of the
  *     projected attributes costs no index write. findWorkflows = Query on name (and the time window
  *     as a key condition), filter the projected attributes, BatchGet the records.
- *   - wakeups  (GSI) pk wakeShard, sk wakeAt (NUMBER); KEYS_ONLY; sparse. dueWakeups = Query
- *     wakeShard = "W" AND wakeAt <= now, ascending. One index partition for every pending wake-up:
- *     an index partition takes ~1,000 writes/s, and the index is written only when wakeAt changes;
- *     shard wakeShard ("W0".."Wn") if that ever becomes the limit.
+ *   - wakeups  (GSI) pk wakeShard, sk wakeAt (NUMBER); KEYS_ONLY; sparse. dueWakeups = one Query
+ *     per shard (wakeShard = "Wn" AND wakeAt <= now, ascending), merged. Eight shards keyed by a
+ *     hash of the workflow id spread the writes (an index partition takes ~1,000 writes/s), and
+ *     the index is written only when wakeAt changes.
  *   - a run's rows: Query pk (begins_with sk "T#" for task rows only); a task's logs: Query pk.
  *
  * queues (worker task queues and poll data; adapter: queue.ts):
