@@ -8,6 +8,18 @@ import type { TaskDef, WorkflowDef } from '../../lib/model/definitions.ts';
 import { ConflictError } from '../../lib/model/errors.ts';
 import type { Stores } from '../../lib/store/ports.ts';
 
+/**
+ * A store may hand out copies (changing one is harmless) or frozen objects (changing one throws a
+ * TypeError); either way the stored definition must not change.
+ */
+function attempt(mutate: () => void): void {
+  try {
+    mutate();
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+  }
+}
+
 export interface StoresUnderTest {
   stores: Stores;
   cleanup(): Promise<void>;
@@ -248,20 +260,28 @@ export function definitionStoreContract(name: string, factory: () => Promise<Sto
         expect(await stores.workflowDefs.delete('never', 1)).toBe(false);
       });
 
-      it('hands out copies: mutating a returned or a passed-in definition leaves the store unchanged', async () => {
+      it('cannot be changed through a returned or a passed-in definition', async () => {
         const def = workflowDefOf('copies', 1, { metadata: { tag: 'original' } });
         await stores.workflowDefs.put(def, { overwrite: false });
         def.description = 'mutated after put';
 
         const fromGet = await stores.workflowDefs.get('copies', 1);
         if (!fromGet) throw new Error('expected a stored definition');
-        fromGet.description = 'mutated';
-        fromGet.tasks.length = 0;
-        (fromGet.metadata as Record<string, unknown>).tag = 'mutated';
+        attempt(() => {
+          fromGet.description = 'mutated';
+        });
+        attempt(() => {
+          fromGet.tasks.length = 0;
+        });
+        attempt(() => {
+          (fromGet.metadata as Record<string, unknown>).tag = 'mutated';
+        });
         const fromList = await stores.workflowDefs.list();
         const firstListed = fromList[0];
         if (!firstListed) throw new Error('expected a listed definition');
-        firstListed.version = 99;
+        attempt(() => {
+          firstListed.version = 99;
+        });
         const fromVersions = await stores.workflowDefs.versions('copies');
         fromVersions.length = 0;
 
@@ -387,22 +407,30 @@ export function definitionStoreContract(name: string, factory: () => Promise<Sto
         expect([...(await stores.taskDefs.getMany(['doomed', 'survivor'])).keys()]).toEqual(['survivor']);
       });
 
-      it('hands out copies: mutating a returned or a passed-in definition leaves the store unchanged', async () => {
+      it('cannot be changed through a returned or a passed-in definition', async () => {
         const def = taskDefOf('copied', { inputKeys: ['a'] });
         await stores.taskDefs.put(def);
         def.retryCount = 100;
 
         const fromGet = await stores.taskDefs.get('copied');
         if (!fromGet) throw new Error('expected a stored definition');
-        fromGet.retryCount = 50;
-        fromGet.inputKeys?.push('b');
+        attempt(() => {
+          fromGet.retryCount = 50;
+        });
+        attempt(() => {
+          fromGet.inputKeys?.push('b');
+        });
         const fromMany = (await stores.taskDefs.getMany(['copied'])).get('copied');
         if (!fromMany) throw new Error('expected a batch-read definition');
-        fromMany.description = 'mutated';
+        attempt(() => {
+          fromMany.description = 'mutated';
+        });
         const fromList = await stores.taskDefs.list();
         const firstListed = fromList[0];
         if (!firstListed) throw new Error('expected a listed definition');
-        firstListed.timeoutSeconds = 1;
+        attempt(() => {
+          firstListed.timeoutSeconds = 1;
+        });
 
         expect(await stores.taskDefs.get('copied')).toEqual(taskDefOf('copied', { inputKeys: ['a'] }));
       });

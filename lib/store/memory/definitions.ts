@@ -1,13 +1,22 @@
 /**
- * In-memory definition stores: for tests, benchmarks and `SERVICE_STORE=memory`. Values are deep
- * copied in and out, so callers can never mutate what is stored.
+ * In-memory definition stores: for tests, benchmarks and `SERVICE_STORE=memory`. A definition is
+ * copied once when written and frozen; reads hand out that frozen object, so no caller can change
+ * what is stored and reads (every workflow start) cost no copy.
  */
 import type { TaskDef, WorkflowDef } from '../../model/definitions.ts';
 import { ConflictError } from '../../model/errors.ts';
 import type { TaskDefStore, WorkflowDefStore } from '../ports.ts';
 
 // Definitions are JSON documents; a JSON round trip copies them faster than structuredClone.
-const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+const frozenCopy = <T>(value: T): T => deepFreeze(JSON.parse(JSON.stringify(value)) as T);
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
 
 export class MemoryWorkflowDefStore implements WorkflowDefStore {
   private readonly byName = new Map<string, Map<number, WorkflowDef>>();
@@ -17,7 +26,7 @@ export class MemoryWorkflowDefStore implements WorkflowDefStore {
     if (!options.overwrite && versions.has(def.version)) {
       throw new ConflictError(`Workflow with ${def.name}.${def.version} already exists!`);
     }
-    versions.set(def.version, copy(def));
+    versions.set(def.version, frozenCopy(def));
     this.byName.set(def.name, versions);
   }
 
@@ -26,13 +35,13 @@ export class MemoryWorkflowDefStore implements WorkflowDefStore {
     if (!versions || versions.size === 0) return undefined;
     const key = version ?? Math.max(...versions.keys());
     const def = versions.get(key);
-    return def && copy(def);
+    return def;
   }
 
   async versions(name: string): Promise<WorkflowDef[]> {
     const versions = this.byName.get(name);
     if (!versions) return [];
-    return [...versions.values()].sort((a, b) => a.version - b.version).map(copy);
+    return [...versions.values()].sort((a, b) => a.version - b.version);
   }
 
   async list(): Promise<WorkflowDef[]> {
@@ -54,25 +63,25 @@ export class MemoryTaskDefStore implements TaskDefStore {
   private readonly byName = new Map<string, TaskDef>();
 
   async put(def: TaskDef): Promise<void> {
-    this.byName.set(def.name, copy(def));
+    this.byName.set(def.name, frozenCopy(def));
   }
 
   async get(name: string): Promise<TaskDef | undefined> {
     const def = this.byName.get(name);
-    return def && copy(def);
+    return def;
   }
 
   async getMany(names: readonly string[]): Promise<Map<string, TaskDef>> {
     const out = new Map<string, TaskDef>();
     for (const name of names) {
       const def = this.byName.get(name);
-      if (def) out.set(name, copy(def));
+      if (def) out.set(name, def);
     }
     return out;
   }
 
   async list(): Promise<TaskDef[]> {
-    return [...this.byName.keys()].sort().map((name) => copy(this.byName.get(name) as TaskDef));
+    return [...this.byName.keys()].sort().map((name) => this.byName.get(name) as TaskDef);
   }
 
   async delete(name: string): Promise<boolean> {
