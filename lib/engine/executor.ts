@@ -191,7 +191,10 @@ export class Executor {
     // 5. After the commit.
     await this.deps.decisions.wakeAt(wf.workflowId, committed.wakeAt);
     for (const child of result.children) await this.deps.decisions.request(child.workflowId);
-    if (result.unfinished || adoptedMoved) await this.deps.decisions.request(wf.workflowId);
+    // Cut short with work left: decide again. A decide that changed no task has nothing to carry on
+    // with, so a task type that keeps reporting a change it did not make cannot spin the run.
+    const carryOn = result.unfinished && result.changedTasks.length > 0;
+    if (carryOn || adoptedMoved) await this.deps.decisions.request(wf.workflowId);
     for (const { workflowId, reason } of result.terminateChildren) {
       await this.terminateChild(workflowId, reason);
     }
