@@ -20,6 +20,7 @@ import { retryDelaySeconds } from './retry.ts';
 import type { ScriptEvaluator } from './script/evaluator.ts';
 import { allowedRetries, effectiveTaskDef } from './task-defs.ts';
 import type { ChildStart, DecideContext, ScheduleRequest } from './task-type.ts';
+import { templateContextOf } from './template-context.ts';
 import { resolveParameters, type TemplateContext } from './templating.ts';
 import { workflowDeadline } from './timeouts.ts';
 
@@ -346,50 +347,7 @@ export class RunContext implements DecideContext {
   }
 
   templateContext(taskId?: string): TemplateContext {
-    const wf = this.workflow;
-    const tasks: Record<string, Record<string, unknown>> = {};
-    for (const task of wf.tasks) {
-      if (task.retried) continue;
-      tasks[baseRef(task.referenceTaskName)] = {
-        input: task.inputData,
-        output: task.outputData,
-        taskType: task.taskType,
-        status: task.status,
-        referenceTaskName: task.referenceTaskName,
-        retryCount: task.retryCount,
-        correlationId: task.correlationId,
-        pollCount: task.pollCount,
-        taskDefName: task.taskDefName,
-        scheduledTime: task.scheduledTime,
-        startTime: task.startTime,
-        endTime: task.endTime,
-        workflowInstanceId: task.workflowInstanceId,
-        taskId: task.taskId,
-        reasonForIncompletion: task.reasonForIncompletion,
-        callbackAfterSeconds: task.callbackAfterSeconds,
-        workerId: task.workerId,
-        iteration: task.iteration,
-      };
-    }
-    return {
-      workflow: {
-        input: wf.input,
-        output: wf.output,
-        status: wf.status,
-        workflowId: wf.workflowId,
-        parentWorkflowId: wf.parentWorkflowId,
-        parentWorkflowTaskId: wf.parentWorkflowTaskId,
-        workflowType: wf.workflowName,
-        version: wf.workflowVersion,
-        correlationId: wf.correlationId,
-        reasonForIncompletion: wf.reasonForIncompletion,
-        schemaVersion: 2,
-        variables: wf.variables,
-        taskToDomain: wf.taskToDomain,
-      },
-      tasks,
-      taskId,
-    };
+    return templateContextOf(this.workflow, taskId);
   }
 }
 
