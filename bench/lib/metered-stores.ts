@@ -5,6 +5,7 @@
 import type { TaskDef, WorkflowDef } from '../../lib/model/definitions.ts';
 import type { TaskRecord, WorkflowRecord } from '../../lib/model/execution.ts';
 import { taskItem, workflowItem } from '../../lib/store/dynamodb/execution-items.ts';
+import { queueItem, readyKey } from '../../lib/store/dynamodb/queue.ts';
 import type {
   ExecutionStore,
   PollData,
@@ -270,20 +271,5 @@ function itemBytes(item: Record<string, unknown>): number {
   return size;
 }
 
-const readyKey = (entry: QueueEntry) =>
-  `${String(99 - Math.min(99, Math.max(0, Math.floor(entry.priority)))).padStart(2, '0')}#${String(
-    Math.max(0, Math.floor(entry.visibleAt)),
-  ).padStart(13, '0')}#${entry.taskId}`;
-
-/** The queues-table item of an entry, as lib/store/dynamodb/queue.ts writes it. */
-const queueEntryBytes = (entry: QueueEntry) =>
-  itemBytes({
-    pk: `Q#${entry.queueName}`,
-    sk: entry.taskId,
-    queueName: entry.queueName,
-    taskId: entry.taskId,
-    workflowId: entry.workflowId,
-    priority: entry.priority,
-    visibleAt: entry.visibleAt,
-    readyKey: readyKey(entry),
-  });
+/** The size of an entry's queues-table item, built by the adapter's own item builder. */
+const queueEntryBytes = (entry: QueueEntry) => itemBytes(queueItem(entry));

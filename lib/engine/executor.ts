@@ -11,12 +11,7 @@
 import type { Logger } from '../log/logger.ts';
 import type { Clock } from '../model/clock.ts';
 import { VersionConflictError } from '../model/errors.ts';
-import {
-  isTerminalTask,
-  isTerminalWorkflow,
-  type TaskRecord,
-  type WorkflowRecord,
-} from '../model/execution.ts';
+import { isTerminalTask, isTerminalWorkflow, type WorkflowRecord } from '../model/execution.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { ExecutionStore, PollDataStore, TaskQueue } from '../store/ports.ts';
 import { decide } from './decider.ts';
@@ -301,5 +296,3 @@ export class Executor {
     throw new VersionConflictError(`Workflow ${workflowId} kept changing while it was being terminated`);
   }
 }
-
-export type { TaskRecord };

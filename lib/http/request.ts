@@ -29,6 +29,17 @@ export class QueryParams {
     return undefined;
   }
 
+  /** A parameter that must be given: a 400 naming it otherwise. */
+  required(name: string): string {
+    const value = this.string(name);
+    if (value === undefined) {
+      throw new ValidationError(`Query parameter ${name} is required`, [
+        { path: name, message: 'is required' },
+      ]);
+    }
+    return value;
+  }
+
   /** Every non-empty value of a repeatable parameter; comma-separated values are split too. */
   list(name: string): string[] {
     return this.params

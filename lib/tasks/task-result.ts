@@ -2,8 +2,8 @@
  * What a worker sends (TaskResult, reference/conductor.md §2.7), validated into a typed update.
  */
 import { ensureIsObject } from '../http/body.ts';
-import { type FieldError, ValidationError } from '../model/errors.ts';
-import type { TaskExecLog } from '../store/ports.ts';
+import { Issues } from '../metadata/issues.ts';
+import { ValidationError } from '../model/errors.ts';
 
 export type ResultStatus = 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'FAILED_WITH_TERMINAL_ERROR' | 'CANCELED';
 export const RESULT_STATUSES: readonly ResultStatus[] = [
@@ -45,44 +45,28 @@ export function parseStatus(value: unknown, path = 'status'): ResultStatus {
 
 export function parseTaskResult(body: unknown): TaskResult {
   const raw = ensureIsObject(body, 'TaskResult');
-  const errors: FieldError[] = [];
+  const issues = new Issues();
   const blank = (v: unknown) => typeof v !== 'string' || v.trim() === '';
-  if (blank(raw.workflowInstanceId))
-    errors.push({ path: 'workflowInstanceId', message: 'Workflow Id cannot be null or empty' });
-  if (blank(raw.taskId)) errors.push({ path: 'taskId', message: 'Task ID cannot be null or empty' });
-  if (raw.status === undefined || raw.status === null)
-    errors.push({ path: 'status', message: 'Status cannot be null' });
+  if (blank(raw.workflowInstanceId)) issues.add('workflowInstanceId', 'Workflow Id cannot be null or empty');
+  if (blank(raw.taskId)) issues.add('taskId', 'Task ID cannot be null or empty');
+  if (raw.status === undefined || raw.status === null) issues.add('status', 'Status cannot be null');
   else if (!RESULT_STATUSES.includes(raw.status as ResultStatus)) {
-    errors.push({
-      path: 'status',
-      message: `must be one of ${RESULT_STATUSES.join(', ')}`,
-      invalidValue: String(raw.status),
-    });
+    issues.add('status', `must be one of ${RESULT_STATUSES.join(', ')}`, String(raw.status));
   }
   if (raw.outputData != null && (typeof raw.outputData !== 'object' || Array.isArray(raw.outputData))) {
-    errors.push({ path: 'outputData', message: 'must be a JSON object' });
+    issues.add('outputData', 'must be a JSON object');
   }
   if (
     raw.callbackAfterSeconds != null &&
     !(Number.isInteger(raw.callbackAfterSeconds) && (raw.callbackAfterSeconds as number) >= 0)
   ) {
-    errors.push({
-      path: 'callbackAfterSeconds',
-      message: 'must be a non-negative integer',
-      invalidValue: raw.callbackAfterSeconds,
-    });
+    issues.add('callbackAfterSeconds', 'must be a non-negative integer', raw.callbackAfterSeconds);
   }
-  if (raw.logs != null && !Array.isArray(raw.logs))
-    errors.push({ path: 'logs', message: 'must be an array' });
+  if (raw.logs != null && !Array.isArray(raw.logs)) issues.add('logs', 'must be an array');
   if (raw.reasonForIncompletion != null && typeof raw.reasonForIncompletion !== 'string') {
-    errors.push({ path: 'reasonForIncompletion', message: 'must be a string' });
+    issues.add('reasonForIncompletion', 'must be a string');
   }
-  if (errors.length > 0) {
-    throw new ValidationError(
-      `Invalid TaskResult: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
-      errors,
-    );
-  }
+  issues.throwIfAny('Invalid TaskResult');
   return {
     workflowInstanceId: raw.workflowInstanceId as string,
     taskId: raw.taskId as string,
@@ -113,5 +97,3 @@ export function parseTaskResult(body: unknown): TaskResult {
         : undefined,
   };
 }
-
-export type { TaskExecLog };

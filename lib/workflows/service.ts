@@ -4,7 +4,6 @@
  */
 import { NotFoundError } from '../model/errors.ts';
 import {
-  isTerminalWorkflow,
   type TaskRecord,
   type TaskStatus,
   toApiTask,
@@ -84,9 +83,5 @@ export class WorkflowReader {
     const out: Record<string, unknown>[] = [];
     for (const run of runs) out.push(toApiWorkflow(run, includeTasks ? await this.tasksOf(run) : []));
     return out;
-  }
-
-  isOver(record: WorkflowRecord): boolean {
-    return isTerminalWorkflow(record.status);
   }
 }

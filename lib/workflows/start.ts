@@ -6,11 +6,12 @@
 
 import { childLists } from '../engine/graph.ts';
 import { ensureIsObject } from '../http/body.ts';
+import { Issues } from '../metadata/issues.ts';
 import type { MetadataService } from '../metadata/service.ts';
 import { validateWorkflowDef } from '../metadata/workflow-def.ts';
 import type { Clock } from '../model/clock.ts';
 import type { TaskDef, WorkflowDef, WorkflowTask } from '../model/definitions.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../model/errors.ts';
+import { ConflictError, NotFoundError } from '../model/errors.ts';
 import type { WorkflowRecord } from '../model/execution.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
@@ -47,44 +48,35 @@ export class WorkflowStarter {
   /** Validates a StartWorkflowRequest body (POST /api/workflow). */
   parseRequest(body: unknown): StartRequest {
     const req = ensureIsObject(body, 'StartWorkflowRequest');
-    const errors: { path: string; message: string; invalidValue?: unknown }[] = [];
+    const issues = new Issues();
     if (typeof req.name !== 'string' || req.name.trim() === '') {
-      errors.push({ path: 'name', message: 'Workflow name cannot be null or empty' });
+      issues.add('name', 'Workflow name cannot be null or empty');
     }
     if (req.version != null && !(Number.isInteger(req.version) && (req.version as number) >= 0)) {
-      errors.push({ path: 'version', message: 'must be a non-negative integer', invalidValue: req.version });
+      issues.add('version', 'must be a non-negative integer', req.version);
     }
     if (req.input === null && typeof req.externalInputPayloadStoragePath !== 'string') {
       // Conductor: a null input with no external payload path is a bad request (an absent one is {}).
-      errors.push({ path: 'input', message: 'must not be null without externalInputPayloadStoragePath' });
+      issues.add('input', 'must not be null without externalInputPayloadStoragePath');
     } else if (req.input != null && (typeof req.input !== 'object' || Array.isArray(req.input))) {
-      errors.push({ path: 'input', message: 'must be a JSON object' });
+      issues.add('input', 'must be a JSON object');
     }
     if (req.correlationId != null && typeof req.correlationId !== 'string') {
-      errors.push({ path: 'correlationId', message: 'must be a string', invalidValue: req.correlationId });
+      issues.add('correlationId', 'must be a string', req.correlationId);
     }
     if (
       req.priority != null &&
       !(Number.isInteger(req.priority) && (req.priority as number) >= 0 && (req.priority as number) <= 99)
     ) {
-      errors.push({
-        path: 'priority',
-        message: 'priority: must be between 0 and 99',
-        invalidValue: req.priority,
-      });
+      issues.add('priority', 'priority: must be between 0 and 99', req.priority);
     }
     if (
       req.taskToDomain != null &&
       (typeof req.taskToDomain !== 'object' || Array.isArray(req.taskToDomain))
     ) {
-      errors.push({ path: 'taskToDomain', message: 'must be a map of task name to domain' });
+      issues.add('taskToDomain', 'must be a map of task name to domain');
     }
-    if (errors.length > 0) {
-      throw new ValidationError(
-        `Invalid StartWorkflowRequest: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
-        errors,
-      );
-    }
+    issues.throwIfAny('Invalid StartWorkflowRequest');
     return {
       name: (req.name as string).trim(),
       version: req.version == null || req.version === 0 ? undefined : (req.version as number),

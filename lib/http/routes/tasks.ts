@@ -200,11 +200,7 @@ export function taskRoutes(engine: Engine): RouteDef[] {
       method: 'GET',
       path: `${base}/queue/size`,
       handler: async (ctx) => {
-        const type = ctx.query.string('taskType');
-        if (!type)
-          throw new ValidationError('Query parameter taskType is required', [
-            { path: 'taskType', message: 'is required' },
-          ]);
+        const type = ctx.query.required('taskType');
         return json(await tasks.queueSize(type, ctx.query.string('domain')));
       },
     },
@@ -223,11 +219,7 @@ export function taskRoutes(engine: Engine): RouteDef[] {
       method: 'GET',
       path: `${base}/queue/polldata`,
       handler: async (ctx) => {
-        const type = ctx.query.string('taskType');
-        if (!type)
-          throw new ValidationError('Query parameter taskType is required', [
-            { path: 'taskType', message: 'is required' },
-          ]);
+        const type = ctx.query.required('taskType');
         return json(await tasks.pollData(type));
       },
     },

@@ -6,7 +6,7 @@ import type { Engine } from '../../engine/engine.ts';
 import { ValidationError } from '../../model/errors.ts';
 import { TASK_STATUSES, type TaskStatus } from '../../model/execution.ts';
 import { ensureIsArray, ensureIsObject } from '../body.ts';
-import { json, text } from '../responses.ts';
+import { emptyOk, json, text } from '../responses.ts';
 import type { RouteDef } from '../router.ts';
 
 export function workflowRoutes(engine: Engine): RouteDef[] {
@@ -115,10 +115,7 @@ export function workflowRoutes(engine: Engine): RouteDef[] {
       handler: async (ctx) => {
         await reader.record(ctx.params.workflowId as string);
         await engine.requestDecide(ctx.params.workflowId as string);
-        return new Response('', {
-          status: 200,
-          headers: { 'content-type': 'text/plain', 'content-length': '0' },
-        });
+        return emptyOk();
       },
     },
   ];

@@ -2,35 +2,21 @@
  * DynamoDB adapters of the definition ports. Key design: tables.ts. The document client is injected.
  */
 import {
-  BatchGetCommand,
   DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   QueryCommand,
-  type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import type { TaskDef, WorkflowDef } from '../../model/definitions.ts';
 import { ConflictError } from '../../model/errors.ts';
 import type { TaskDefStore, WorkflowDefStore } from '../ports.ts';
 import { isConditionFailure, translate } from './errors.ts';
+import { batchGet, queryAll } from './paging.ts';
 
 const pad = (version: number): string => String(version).padStart(10, '0');
 const wfKey = (name: string, version: number) => ({ pk: `WF#${name}`, sk: `V#${pad(version)}` });
 const taskKey = (name: string) => ({ pk: `TASK#${name}`, sk: 'TASK' });
-
-async function queryAll(client: DynamoDBDocumentClient, input: QueryCommandInput, operation: string) {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await client
-      .send(new QueryCommand({ ...input, ExclusiveStartKey: start }))
-      .catch((e: unknown) => translate(e, operation));
-    items.push(...((page.Items ?? []) as Record<string, unknown>[]));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
 
 const bodyOf = <T>(item: Record<string, unknown>): T => JSON.parse(String(item.body)) as T;
 
@@ -153,23 +139,9 @@ export class DynamoTaskDefStore implements TaskDefStore {
   }
 
   async getMany(names: readonly string[]): Promise<Map<string, TaskDef>> {
-    const out = new Map<string, TaskDef>();
-    const unique = [...new Set(names)];
-    // BatchGetItem takes at most 100 keys; unprocessed keys are retried until none remain.
-    for (let i = 0; i < unique.length; i += 100) {
-      let keys: Record<string, unknown>[] | undefined = unique.slice(i, i + 100).map(taskKey);
-      while (keys && keys.length > 0) {
-        const result = await this.client
-          .send(new BatchGetCommand({ RequestItems: { [this.table]: { Keys: keys, ConsistentRead: true } } }))
-          .catch((e: unknown) => translate(e, 'task definition batch get'));
-        for (const item of result.Responses?.[this.table] ?? []) {
-          const def = bodyOf<TaskDef>(item);
-          out.set(def.name, def);
-        }
-        keys = result.UnprocessedKeys?.[this.table]?.Keys as Record<string, unknown>[] | undefined;
-      }
-    }
-    return out;
+    const keys = [...new Set(names)].map(taskKey);
+    const items = await batchGet(this.client, this.table, keys, 'task definition batch get');
+    return new Map(items.map((item) => bodyOf<TaskDef>(item)).map((def) => [def.name, def]));
   }
 
   async list(): Promise<TaskDef[]> {

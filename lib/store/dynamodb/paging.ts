@@ -9,6 +9,8 @@ import {
   type DynamoDBDocumentClient,
   QueryCommand,
   type QueryCommandInput,
+  ScanCommand,
+  type ScanCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { TransientError } from '../../model/errors.ts';
 import { translate } from './errors.ts';
@@ -31,6 +33,20 @@ export async function queryAll(client: DynamoDBDocumentClient, input: QueryComma
   do {
     const page = await client
       .send(new QueryCommand({ ...input, ExclusiveStartKey: start }))
+      .catch((e: unknown) => translate(e, operation));
+    items.push(...((page.Items ?? []) as Item[]));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+/** Every item of a scan, following LastEvaluatedKey to the end (admin reads only). */
+export async function scanAll(client: DynamoDBDocumentClient, input: ScanCommandInput, operation: string) {
+  const items: Item[] = [];
+  let start: Item | undefined;
+  do {
+    const page = await client
+      .send(new ScanCommand({ ...input, ExclusiveStartKey: start }))
       .catch((e: unknown) => translate(e, operation));
     items.push(...((page.Items ?? []) as Item[]));
     start = page.LastEvaluatedKey;

@@ -3,17 +3,10 @@
  * design: tables.ts. One item per task per queue, so pushing a task again replaces its entry and
  * removing it is a single delete; the `ready` LSI orders entries the way workers are served.
  */
-import {
-  DeleteCommand,
-  type DynamoDBDocumentClient,
-  PutCommand,
-  QueryCommand,
-  ScanCommand,
-  type ScanCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { PollData, PollDataStore, QueueEntry, TaskQueue } from '../ports.ts';
 import { translate } from './errors.ts';
-import { batchPut, type Item, queryAll } from './paging.ts';
+import { batchPut, type Item, queryAll, scanAll } from './paging.ts';
 
 const QUEUE_PREFIX = 'Q#';
 const POLL_PREFIX = 'P#';
@@ -31,8 +24,20 @@ const digits = (value: number, width: number) => String(Math.max(0, Math.floor(v
 const clampPriority = (priority: number) => Math.min(99, Math.max(0, Math.floor(priority)));
 
 /** Ascending = highest priority first, then soonest visible; the task id breaks ties. */
-const readyKey = (entry: QueueEntry) =>
+export const readyKey = (entry: QueueEntry) =>
   `${digits(99 - clampPriority(entry.priority), 2)}#${digits(entry.visibleAt, 13)}#${entry.taskId}`;
+
+/** The queues-table item of an entry (its `readyKey` orders the `ready` index). */
+export const queueItem = (entry: QueueEntry): Item => ({
+  pk: queuePk(entry.queueName),
+  sk: entry.taskId,
+  queueName: entry.queueName,
+  taskId: entry.taskId,
+  workflowId: entry.workflowId,
+  priority: entry.priority,
+  visibleAt: entry.visibleAt,
+  readyKey: readyKey(entry),
+});
 
 const entryOf = (item: Item): QueueEntry => ({
   queueName: String(item.queueName),
@@ -41,19 +46,6 @@ const entryOf = (item: Item): QueueEntry => ({
   priority: Number(item.priority),
   visibleAt: Number(item.visibleAt),
 });
-
-async function scanAll(client: DynamoDBDocumentClient, input: ScanCommandInput, operation: string) {
-  const items: Item[] = [];
-  let start: Item | undefined;
-  do {
-    const page = await client
-      .send(new ScanCommand({ ...input, ExclusiveStartKey: start }))
-      .catch((e: unknown) => translate(e, operation));
-    items.push(...((page.Items ?? []) as Item[]));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
 
 export class DynamoTaskQueue implements TaskQueue {
   constructor(
@@ -65,16 +57,7 @@ export class DynamoTaskQueue implements TaskQueue {
     // A batch may not name one key twice; the last push of a task wins, as it would one by one.
     const latest = new Map<string, QueueEntry>();
     for (const entry of entries) latest.set(`${entry.queueName}\u0000${entry.taskId}`, entry);
-    const items = [...latest.values()].map((entry) => ({
-      pk: queuePk(entry.queueName),
-      sk: entry.taskId,
-      queueName: entry.queueName,
-      taskId: entry.taskId,
-      workflowId: entry.workflowId,
-      priority: entry.priority,
-      visibleAt: entry.visibleAt,
-      readyKey: readyKey(entry),
-    }));
+    const items = [...latest.values()].map(queueItem);
     await batchPut(this.client, this.table, items, 'queue push');
   }
 
