@@ -1,8 +1,8 @@
 // Shared middy wrapper for route-group handlers: one place for middlewares every group gets.
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { RouteGroupName } from '../lib/http/route-table.ts';
+import type { CapabilityName } from '../lib/capabilities.ts';
 import { httpGroupHandler } from '../lib/runtime/aws.ts';
 
-export const routeGroupHandler = (group: RouteGroupName) =>
+export const routeGroupHandler = (group: CapabilityName) =>
   middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>().handler(httpGroupHandler(group));

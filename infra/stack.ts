@@ -2,20 +2,28 @@
  * The whole service on AWS in one stack: the data (tables, files bucket), the HTTP API with one
  * function per route group whose gate is on, and the decision pipeline (ARCHITECTURE.md "The
  * engine", "Durable timers"): the FIFO decision queue and its decider, the timer queue and its
- * consumer, and the one-minute wake-up sweeper. Routes, tables and properties all come from lib/
- * tables (route-table.ts, tables.ts, properties.ts), so adding a route group or a table there is
- * picked up here; what each function may touch is decided below, next to where it is created.
+ * consumer, and the one-minute wake-up sweeper. Functions, routes, tables and grants of the route
+ * groups come from the capability list (lib/capabilities.ts) and properties from properties.ts, so
+ * a new capability is picked up here with no edit; what each function may touch is declared in its
+ * capability (or, for the decision pipeline, below next to where it is created).
  */
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
-import { envNameOf } from '../lib/config/load.ts';
+import { CAPABILITIES } from '../lib/capabilities.ts';
+import type { Capability, FunctionGrants } from '../lib/capability.ts';
+import { envNameOf, findSpec } from '../lib/config/load.ts';
 import { GATES, type GateName, PROPERTIES } from '../lib/config/properties.ts';
-import { ROUTE_GROUPS, type RouteGroupName, type RouteGroupSpec } from '../lib/http/route-table.ts';
+import {
+  DEFINITIONS_TABLE,
+  EXECUTIONS_TABLE,
+  QUEUES_TABLE,
+  tablePropertyName,
+} from '../lib/store/dynamodb/tables.ts';
 import { ServiceApi } from './constructs/api.ts';
-import { ServiceData, type TableAccess, type TableId } from './constructs/data.ts';
+import { ServiceData } from './constructs/data.ts';
 import { pascalCase } from './constructs/names.ts';
 import { DecisionQueues } from './constructs/queues.ts';
 import { ServiceFunction, type ServiceFunctionProps } from './constructs/service-function.ts';
@@ -25,45 +33,9 @@ export type Gates = Record<GateName, boolean>;
 
 export interface ConductorStackProps extends StackProps {
   gates: Gates;
-  /** The route groups to deploy; defaults to ROUTE_GROUPS. Groups whose gate is off are left out. */
-  routeGroups?: readonly RouteGroupSpec[];
+  /** The capabilities to deploy; defaults to CAPABILITIES. Those whose gate is off are left out. */
+  capabilities?: readonly Capability[];
 }
-
-/** Tables one function may touch, and how. */
-type TableGrants = Partial<Record<TableId, TableAccess>>;
-
-/**
- * Which decides a function may request: none; `now` only (the FIFO decision queue); or also
- * `later` (the timer queue, for delays and wake-ups). A function that requests is told both queue
- * URLs (lib/runtime/aws.ts builds one SqsDecisionQueue) but may send only where it is granted.
- */
-type DecisionAccess = 'none' | 'now' | 'nowAndLater';
-
-/**
- * Least privilege per route group: the tables it may touch and how. A Record over every group
- * name, so a new group in route-table.ts does not compile until someone decides what it may touch.
- * A function is told the names of its tables only. The system group only reads, for its health check.
- */
-export const GROUP_TABLE_ACCESS: Record<RouteGroupName, TableGrants> = {
-  system: { definitions: 'read' },
-  metadata: { definitions: 'readWrite' },
-  workflows: { definitions: 'read', executions: 'readWrite', queues: 'readWrite' },
-  tasks: { executions: 'readWrite', queues: 'readWrite' },
-};
-
-/**
- * The decides each route group may request. Starting a run, the decide endpoint and task updates
- * request decides now; both groups may also arm wake-ups (the timer queue) because workflow
- * operations that decide inside the request (sync execute, ARCHITECTURE.md) go through the same
- * executor, which arms the run's next wake-up after each commit. A send the role does not allow
- * would fail only on AWS, never locally.
- */
-export const GROUP_DECISION_ACCESS: Record<RouteGroupName, DecisionAccess> = {
-  system: 'none',
-  metadata: 'none',
-  workflows: 'nowAndLater',
-  tasks: 'nowAndLater',
-};
 
 /**
  * The decider's budget for one batch of up to 10 runs, decided concurrently; scripts alone may take
@@ -79,8 +51,7 @@ const SWEEPER_TIMEOUT = Duration.seconds(55);
 const BATCH_SIZE = 10;
 
 interface FunctionSpec extends Omit<ServiceFunctionProps, 'environment'> {
-  tables: TableGrants;
-  decisions: DecisionAccess;
+  grants: FunctionGrants;
 }
 
 export class ConductorStack extends Stack {
@@ -101,14 +72,13 @@ export class ConductorStack extends Stack {
       timerTimeout: TIMER_TIMEOUT,
     });
 
-    for (const group of enabledGroups(props.routeGroups ?? ROUTE_GROUPS, props.gates)) {
-      const fn = this.serviceFunction(`${pascalCase(group.name)}Function`, {
-        entry: `functions/${group.name}.ts`,
-        description: `Conductor route group '${group.name}'`,
-        tables: GROUP_TABLE_ACCESS[group.name],
-        decisions: GROUP_DECISION_ACCESS[group.name],
+    for (const capability of enabledGroups(props.capabilities ?? CAPABILITIES, props.gates)) {
+      const fn = this.serviceFunction(`${pascalCase(capability.name)}Function`, {
+        entry: `functions/${capability.name}.ts`,
+        description: `Conductor route group '${capability.name}'`,
+        grants: capability.grants,
       });
-      api.addRoutes(group.name, group.apiRoutes, fn);
+      api.addRoutes(capability.name, capability.apiRoutes, fn);
     }
 
     // Decides runs, so it writes runs and worker queues, reads definitions (sub-workflow and failure
@@ -119,8 +89,14 @@ export class ConductorStack extends Stack {
       timeout: DECIDER_TIMEOUT,
       memorySize: 1024,
       scriptWorker: true,
-      tables: { definitions: 'read', executions: 'readWrite', queues: 'readWrite' },
-      decisions: 'nowAndLater',
+      grants: {
+        tables: [
+          { table: DEFINITIONS_TABLE, access: 'read' },
+          { table: EXECUTIONS_TABLE, access: 'readWrite' },
+          { table: QUEUES_TABLE, access: 'readWrite' },
+        ],
+        decisions: 'nowAndLater',
+      },
     });
     // The event source grants consuming (receive, delete, change visibility) on its queue.
     decider.addEventSource(
@@ -131,8 +107,7 @@ export class ConductorStack extends Stack {
       entry: 'functions/timer.ts',
       description: 'Conductor timer consumer: forwards due wake-ups to the decision queue',
       timeout: TIMER_TIMEOUT,
-      tables: {},
-      decisions: 'now',
+      grants: { tables: [], decisions: 'now' },
     });
     timer.addEventSource(
       new SqsEventSource(this.queues.timers, { batchSize: BATCH_SIZE, reportBatchItemFailures: true }),
@@ -143,8 +118,7 @@ export class ConductorStack extends Stack {
       entry: 'functions/sweeper.ts',
       description: 'Conductor sweeper: requests decides of runs whose wake-up has come',
       timeout: SWEEPER_TIMEOUT,
-      tables: { executions: 'read' },
-      decisions: 'now',
+      grants: { tables: [{ table: EXECUTIONS_TABLE, access: 'read' }], decisions: 'now' },
     });
     // The next tick is the retry: Lambda's own async retries would only overlap it.
     sweeper.configureAsyncInvoke({ retryAttempts: 0 });
@@ -156,7 +130,7 @@ export class ConductorStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'Base URL of the Conductor API' });
     new CfnOutput(this, 'FilesBucketName', { value: this.data.bucket.bucketName });
-    for (const [tableId, table] of Object.entries(this.data.tables)) {
+    for (const [tableId, table] of this.data.tables) {
       new CfnOutput(this, `${pascalCase(tableId)}TableName`, { value: table.tableName });
     }
     new CfnOutput(this, 'DecisionDeadLetterQueueUrl', {
@@ -171,18 +145,11 @@ export class ConductorStack extends Stack {
 
   /** A function with exactly the tables and queues it is granted, and told the names of those only. */
   private serviceFunction(id: string, spec: FunctionSpec): ServiceFunction {
-    const { tables, decisions, ...props } = spec;
-    const grants = Object.entries(tables) as [TableId, TableAccess][];
-    const fn = new ServiceFunction(this, id, {
-      ...props,
-      environment: this.serviceEnvironment(
-        grants.map(([table]) => table),
-        decisions,
-      ),
-    });
-    for (const [table, access] of grants) this.data.grantTable(fn, table, access);
-    if (decisions === 'nowAndLater') this.queues.grantRequest(fn);
-    if (decisions === 'now') this.queues.grantRequestNow(fn);
+    const { grants, ...props } = spec;
+    const fn = new ServiceFunction(this, id, { ...props, environment: this.serviceEnvironment(grants) });
+    for (const { table, access } of grants.tables) this.data.grantTable(fn, table, access);
+    if (grants.decisions === 'nowAndLater') this.queues.grantRequest(fn);
+    if (grants.decisions === 'now') this.queues.grantRequestNow(fn);
     return fn;
   }
 
@@ -192,7 +159,7 @@ export class ConductorStack extends Stack {
    * functions that request decides. Only properties that exist in properties.ts: a typo, or a
    * table the service cannot be told the name of, fails the synth.
    */
-  private serviceEnvironment(tables: TableId[], decisions: DecisionAccess): Record<string, string> {
+  private serviceEnvironment({ tables, decisions }: FunctionGrants): Record<string, string> {
     const properties: Record<string, string> = {
       'service.store': 'dynamodb',
       'service.log.format': 'json',
@@ -200,8 +167,8 @@ export class ConductorStack extends Stack {
     };
     // Table names are generated by CloudFormation (so two stacks can share an account), hence
     // passed one by one rather than through service.dynamodb.table-prefix.
-    for (const table of tables) {
-      properties[`service.dynamodb.tables.${table}`] = this.data.tables[table].tableName;
+    for (const { table } of tables) {
+      properties[tablePropertyName(table)] = this.data.tableOf(table).tableName;
     }
     if (decisions !== 'none') {
       properties['service.aws.decision-queue-url'] = this.queues.decisions.queueUrl;
@@ -216,13 +183,13 @@ export class ConductorStack extends Stack {
   }
 }
 
-/** The groups that exist with these gates: ungated groups always, gated ones when their gate is on. */
-export function enabledGroups(groups: readonly RouteGroupSpec[], gates: Gates): RouteGroupSpec[] {
-  return groups.filter((group) => group.gate === undefined || gates[group.gate]);
+/** The capabilities that exist with these gates: ungated ones always, gated ones when their gate is on. */
+export function enabledGroups(capabilities: readonly Capability[], gates: Gates): Capability[] {
+  return capabilities.filter((capability) => capability.gate === undefined || gates[capability.gate]);
 }
 
 function knownProperty(name: string): string {
-  if (!PROPERTIES.some((spec) => spec.name === name)) {
+  if (!findSpec(PROPERTIES, name)) {
     throw new Error(`The stack sets '${name}', which lib/config/properties.ts does not define`);
   }
   return name;

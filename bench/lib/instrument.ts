@@ -8,15 +8,14 @@ import { configOf } from '../../lib/config/load.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
 import { LocalDecisionQueue } from '../../lib/queue/local.ts';
 import { type LocalServer, startLocalServer } from '../../lib/runtime/local.ts';
-import { createMemoryStores } from '../../lib/store/memory/index.ts';
-import type { Stores } from '../../lib/store/ports.ts';
+import { createMemoryStores, type ServiceStores } from '../../lib/runtime/stores.ts';
 import { StoreMeter } from './store-meter.ts';
 
 export interface MeteredServer {
   server: LocalServer;
   meter: StoreMeter;
   /** The memory stores under the meter, for reading state without counting it. */
-  raw: Stores;
+  raw: ServiceStores;
   /** Resolves when no decide is running or pending. */
   idle(): Promise<void>;
 }

@@ -81,8 +81,10 @@ export class StoreMeter {
     return { ops, messages: { ...this.messages } };
   }
 
-  wrap(stores: Stores): Stores {
+  /** The engine's ports metered; any other capability's stores pass through as they are. */
+  wrap<S extends Stores>(stores: S): S {
     return {
+      ...stores,
       workflowDefs: meteredWorkflowDefs(this, stores.workflowDefs),
       taskDefs: meteredTaskDefs(this, stores.taskDefs),
       executions: meteredExecutions(this, stores.executions),

@@ -1,6 +1,6 @@
 /**
- * The service's state: one DynamoDB table per entry of lib/store/dynamodb/tables.ts (the single
- * source of the key design) and the S3 bucket for files and large payloads. Both are retained when
+ * The service's state: one DynamoDB table per entry of TABLES (every capability's tables, with the
+ * key design documented beside each adapter) and the S3 bucket for files and large payloads. Both are retained when
  * the stack is deleted: losing definitions or uploaded files to a `cdk destroy` is never intended.
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
@@ -15,37 +15,38 @@ import {
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { TABLES } from '../../lib/capabilities.ts';
+import type { TableAccess } from '../../lib/capability.ts';
 import {
   type IndexProjection,
   keyAttributeTypes,
   projectionOf,
-  TABLES,
   type TableSpec,
 } from '../../lib/store/dynamodb/tables.ts';
 import { pascalCase } from './names.ts';
 
-export type TableId = TableSpec['id'];
-
-/** What a function may do with a table; granted next to the table it opens. */
-export type TableAccess = 'read' | 'readWrite';
-
 export class ServiceData extends Construct {
-  readonly tables: Record<TableId, Table>;
+  /** By table id. */
+  readonly tables: ReadonlyMap<string, Table>;
   readonly bucket: Bucket;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
-    this.tables = Object.fromEntries(TABLES.map((spec) => [spec.id, this.table(spec)])) as Record<
-      TableId,
-      Table
-    >;
+    this.tables = new Map(TABLES.map((spec) => [spec.id, this.table(spec)]));
     this.bucket = this.filesBucket();
   }
 
   /** Grants exactly the given access on one table (and its indexes), nothing on any other. */
-  grantTable(grantee: IGrantable, table: TableId, access: TableAccess): void {
-    if (access === 'readWrite') this.tables[table].grantReadWriteData(grantee);
-    else this.tables[table].grantReadData(grantee);
+  grantTable(grantee: IGrantable, spec: TableSpec, access: TableAccess): void {
+    if (access === 'readWrite') this.tableOf(spec).grantReadWriteData(grantee);
+    else this.tableOf(spec).grantReadData(grantee);
+  }
+
+  /** The table of a spec; a spec no capability lists is a bug in the capability list. */
+  tableOf(spec: TableSpec): Table {
+    const table = this.tables.get(spec.id);
+    if (!table) throw new Error(`Table '${spec.id}' is not in TABLES (lib/capabilities.ts)`);
+    return table;
   }
 
   private table(spec: TableSpec): Table {

@@ -65,7 +65,15 @@ export function loadConfig(options: LoadOptions = {}): ServiceConfig {
   // PORT is the conventional way to pick a port: above the file, below SERVICE_SERVER_PORT.
   if (env.PORT) raw.set('service.server.port', env.PORT);
   for (const spec of specs) {
-    if (spec.name.includes('[n]')) {
+    if (spec.name.includes('{table}')) {
+      // `service.dynamodb.tables.{table}` -> `SERVICE_DYNAMODB_TABLES_<ID>`.
+      const pattern = new RegExp(`^${envNameOf(spec.name.replace('{table}', ''))}([A-Z0-9]+)$`);
+      for (const [key, value] of Object.entries(env)) {
+        const id = pattern.exec(key)?.[1];
+        if (id !== undefined && value !== undefined && value !== '')
+          raw.set(spec.name.replace('{table}', id.toLowerCase()), value);
+      }
+    } else if (spec.name.includes('[n]')) {
       const pattern = new RegExp(
         `^${envNameOf(spec.name).replace('_N_', '_(\\d+)_').replace(/_N$/, '_(\\d+)')}$`,
       );
@@ -87,7 +95,8 @@ export function loadConfig(options: LoadOptions = {}): ServiceConfig {
 
   const values = new Map<string, string | number | boolean>();
   for (const spec of specs) {
-    if (spec.default !== undefined && !spec.name.includes('[n]')) values.set(spec.name, spec.default);
+    if (spec.default !== undefined && !spec.name.includes('[n]') && !spec.name.includes('{table}'))
+      values.set(spec.name, spec.default);
   }
   for (const [key, text] of raw) {
     const spec = findSpec(specs, key) as PropertySpec;
@@ -102,8 +111,11 @@ export function configOf(overrides: Record<string, string | number | boolean> = 
   return loadConfig({ env: {}, file: undefined, cwd: '/nonexistent-config-dir', overrides });
 }
 
-function findSpec(specs: readonly PropertySpec[], key: string): PropertySpec | undefined {
-  const generic = key.replace(/\[\d+\]/g, '[n]');
+/** The spec a concrete property name (`keys[0].id`, `tables.definitions`) falls under, if any. */
+export function findSpec(specs: readonly PropertySpec[], key: string): PropertySpec | undefined {
+  const generic = key
+    .replace(/\[\d+\]/g, '[n]')
+    .replace(/^(service\.dynamodb\.tables\.)[a-z0-9]+$/, '$1{table}');
   return specs.find((s) => s.name === generic);
 }
 

@@ -10,7 +10,10 @@ export type PropertyType =
   | { kind: 'enum'; values: readonly string[] };
 
 export interface PropertySpec {
-  /** Full name; `[n]` marks a list index, e.g. `service.file-storage.service.signing.keys[n].id`. */
+  /**
+   * Full name; `[n]` marks a list index, e.g. `service.file-storage.service.signing.keys[n].id`, and
+   * `{table}` a table id (lower-case letters and digits), e.g. `service.dynamodb.tables.{table}`.
+   */
   name: string;
   type: PropertyType;
   default?: string | number | boolean;
@@ -21,7 +24,7 @@ const bool = { kind: 'boolean' } as const;
 const str = { kind: 'string' } as const;
 const int = (min?: number, max?: number): PropertyType => ({ kind: 'integer', min, max });
 
-export const PROPERTIES: readonly PropertySpec[] = [
+const DECLARED = [
   // Server and local host
   {
     name: 'service.server.port',
@@ -89,19 +92,10 @@ export const PROPERTIES: readonly PropertySpec[] = [
     description: 'Prefix of table names when tables are not named one by one',
   },
   {
-    name: 'service.dynamodb.tables.definitions',
+    name: 'service.dynamodb.tables.{table}',
     type: str,
-    description: 'Name of the definitions table (default: prefix + "definitions")',
-  },
-  {
-    name: 'service.dynamodb.tables.executions',
-    type: str,
-    description: 'Name of the executions table: runs, task rows, task logs (default: prefix + "executions")',
-  },
-  {
-    name: 'service.dynamodb.tables.queues',
-    type: str,
-    description: 'Name of the queues table: worker task queues and poll data (default: prefix + "queues")',
+    description:
+      'Name of one table, by table id (definitions, executions, queues, ...: lib/capabilities.ts TABLES); default: prefix + id',
   },
   // Decision queue on AWS (lib/queue/sqs.ts); the CDK stack sets these for every function that sends
   {
@@ -216,7 +210,27 @@ export const PROPERTIES: readonly PropertySpec[] = [
     default: 1000,
     description: 'Cached schema entries',
   },
-];
+] as const satisfies readonly PropertySpec[];
+
+export const PROPERTIES: readonly PropertySpec[] = DECLARED;
+
+type DeclaredName = (typeof DECLARED)[number]['name'];
+
+/**
+ * The name of a property, checked by the compiler: a plain property, one table's name, or (through
+ * ServiceConfig.list) a list property's prefix. A misspelt name does not compile.
+ */
+export type PropertyName =
+  | Exclude<DeclaredName, `${string}[n]${string}` | `${string}{table}${string}`>
+  | `service.dynamodb.tables.${string}`
+  | `${ListPropertyName}[${number}].${string}`;
+
+/** The prefix of a list property, e.g. `service.file-storage.service.signing.keys`. */
+export type ListPropertyName = DeclaredName extends infer N
+  ? N extends `${infer Prefix}[n]${string}`
+    ? Prefix
+    : never
+  : never;
 
 /** The property that switches each gated feature on. */
 export const GATES = {

@@ -2,36 +2,46 @@
  * The validated, typed view of the `service.*` properties. Built once by loadConfig (or by tests
  * from a plain object) and passed down; nothing else reads the environment.
  */
-import { GATES, type GateName } from './properties.ts';
+import { GATES, type GateName, type ListPropertyName, type PropertyName } from './properties.ts';
 
 type Value = string | number | boolean;
 
 export class ServiceConfig {
   constructor(private readonly values: ReadonlyMap<string, Value>) {}
 
+  /** Any name may be asked about: an unknown one is simply absent. */
   has(name: string): boolean {
     return this.values.has(name);
   }
 
-  string(name: string): string | undefined {
+  string(name: PropertyName): string | undefined {
     const value = this.values.get(name);
     return value === undefined ? undefined : String(value);
   }
 
-  requireString(name: string): string {
+  requireString(name: PropertyName): string {
     const value = this.string(name);
     if (value === undefined) throw new Error(`Property ${name} is not set`);
     return value;
   }
 
-  number(name: string): number {
+  number(name: PropertyName): number {
     const value = this.values.get(name);
     if (typeof value !== 'number') throw new Error(`Property ${name} is not a number`);
     return value;
   }
 
-  boolean(name: string): boolean {
+  boolean(name: PropertyName): boolean {
     return this.values.get(name) === true;
+  }
+
+  /** An enum property's value, typed by the values the caller accepts. */
+  oneOf<T extends string>(name: PropertyName, values: readonly T[]): T {
+    const value = this.requireString(name);
+    if (!(values as readonly string[]).includes(value)) {
+      throw new Error(`Property ${name} must be one of ${values.join(', ')}, got '${value}'`);
+    }
+    return value as T;
   }
 
   gate(name: GateName): boolean {
@@ -39,7 +49,7 @@ export class ServiceConfig {
   }
 
   /** Entries of a list property such as `service.file-storage.service.signing.keys[n]`, by index. */
-  list(prefix: string): Record<string, Value>[] {
+  list(prefix: ListPropertyName): Record<string, Value>[] {
     const byIndex = new Map<number, Record<string, Value>>();
     const pattern = new RegExp(`^${prefix.replace(/[.[\]]/g, '\\$&')}\\[(\\d+)\\]\\.(.+)$`);
     for (const [key, value] of this.values) {

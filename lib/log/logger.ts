@@ -3,7 +3,8 @@
  * parses them), short readable lines locally. Never log request bodies or signed URLs.
  */
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 export type LogFields = Record<string, unknown>;
 
 export interface Logger {

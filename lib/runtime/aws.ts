@@ -9,17 +9,16 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { loadConfig } from '../config/load.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { createQuickJsEvaluator } from '../engine/script/evaluator.ts';
-import { createRouter } from '../http/app.ts';
 import { type LambdaAdapterOptions, lambdaHttpHandler } from '../http/lambda-adapter.ts';
-import type { RouteGroupName } from '../http/route-table.ts';
-import { createLogger, type LogLevel } from '../log/logger.ts';
+import { createLogger, LOG_LEVELS } from '../log/logger.ts';
 import { type Clock, systemClock } from '../model/clock.ts';
 import { randomIds } from '../model/ids.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import { SqsDecisionQueue } from '../queue/sqs.ts';
-import { createDynamoStores, tableNamesFrom } from '../store/dynamodb/index.ts';
 import { consumeDecisions, consumeTimers, type SweepResult, sweepWakeups } from './aws-consumers.ts';
+import { createRouter } from './router.ts';
 import { createServices, type Services } from './services.ts';
+import { createDynamoStores, tableNamesOf } from './stores.ts';
 
 let services: Promise<Services> | undefined;
 
@@ -27,17 +26,13 @@ export function awsServices(): Promise<Services> {
   services ??= (async () => {
     const config: ServiceConfig = loadConfig({ cwd: '/var/task' });
     const logger = createLogger({
-      level: config.requireString('service.log.level') as LogLevel,
+      level: config.oneOf('service.log.level', LOG_LEVELS),
       format: 'json',
     });
     const endpoint = config.string('service.dynamodb.endpoint');
     // Region and credentials come from the Lambda environment through the SDK's own chain.
     const client = new DynamoDBClient(endpoint ? { endpoint } : {});
-    const tables = tableNamesFrom(config.requireString('service.dynamodb.table-prefix'), {
-      definitions: config.string('service.dynamodb.tables.definitions'),
-      executions: config.string('service.dynamodb.tables.executions'),
-      queues: config.string('service.dynamodb.tables.queues'),
-    });
+    const tables = tableNamesOf(config);
     return createServices({
       config,
       logger,
@@ -70,8 +65,8 @@ function decisionQueueFrom(config: ServiceConfig, clock: Clock): DecisionQueue {
   return new SqsDecisionQueue(new SQSClient({}), { decisions, timers }, clock, randomIds);
 }
 
-/** The Lambda handler of one route group. */
-export function httpGroupHandler(group: RouteGroupName) {
+/** The Lambda handler of one capability's routes (functions/<capability>.ts). */
+export function httpGroupHandler(group: string) {
   let adapter: Promise<LambdaAdapterOptions> | undefined;
   return lambdaHttpHandler(() => {
     adapter ??= awsServices().then((s) => ({

@@ -9,16 +9,20 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { createQuickJsEvaluator } from '../engine/script/evaluator.ts';
-import { createRouter } from '../http/app.ts';
 import { nodeHandler } from '../http/node-adapter.ts';
-import { createLogger, type Logger, type LogLevel } from '../log/logger.ts';
+import { createLogger, LOG_LEVELS, type Logger } from '../log/logger.ts';
 import { type Clock, systemClock } from '../model/clock.ts';
 import { LocalDecisionQueue } from '../queue/local.ts';
 import { dynamoClient, startEmbeddedDynamo } from '../store/dynamodb/embedded.ts';
-import { createDynamoStores, ensureTables, tableNamesFrom } from '../store/dynamodb/index.ts';
-import { createMemoryStores } from '../store/memory/index.ts';
-import type { Stores } from '../store/ports.ts';
+import { createRouter } from './router.ts';
 import { createServices, type Services } from './services.ts';
+import {
+  createDynamoStores,
+  createMemoryStores,
+  ensureTables,
+  type ServiceStores,
+  tableNamesOf,
+} from './stores.ts';
 
 export interface LocalServer {
   url: string;
@@ -35,16 +39,12 @@ export interface LocalServerOptions {
    * Stores to serve instead of the configured ones (benchmarks wrap them to count operations); the
    * server closes them when it closes.
    */
-  stores?: Stores;
+  stores?: ServiceStores;
 }
 
-export async function createLocalStores(config: ServiceConfig, logger: Logger): Promise<Stores> {
+export async function createLocalStores(config: ServiceConfig, logger: Logger): Promise<ServiceStores> {
   if (config.string('service.store') === 'memory') return createMemoryStores();
-  const tables = tableNamesFrom(config.requireString('service.dynamodb.table-prefix'), {
-    definitions: config.string('service.dynamodb.tables.definitions'),
-    executions: config.string('service.dynamodb.tables.executions'),
-    queues: config.string('service.dynamodb.tables.queues'),
-  });
+  const tables = tableNamesOf(config);
   const endpoint = config.string('service.dynamodb.endpoint');
   if (endpoint) {
     const client = dynamoClient(endpoint, config.requireString('service.dynamodb.region'));
@@ -67,7 +67,7 @@ export async function startLocalServer(
   const logger =
     options.logger ??
     createLogger({
-      level: config.requireString('service.log.level') as LogLevel,
+      level: config.oneOf('service.log.level', LOG_LEVELS),
       format: config.string('service.log.format') === 'json' ? 'json' : 'text',
     });
   const clock = options.clock ?? systemClock;
@@ -127,7 +127,7 @@ export async function startLocalServer(
  * After a restart, every run with a stored wake-up is decided, which re-arms its timer. New runs
  * are stored due at creation, so a run whose first decide was lost is found here too.
  */
-async function restoreWakeups(stores: Stores, decisions: LocalDecisionQueue): Promise<void> {
+async function restoreWakeups(stores: ServiceStores, decisions: LocalDecisionQueue): Promise<void> {
   // Every run with a stored wake-up is decided once now, not only the due ones: a worker update
   // saved just before the process died asked for a decide that was lost with the process, and
   // this catches it up; each decide then re-arms its own timer.

@@ -10,14 +10,14 @@ import { MetadataService } from '../metadata/service.ts';
 import type { Clock } from '../model/clock.ts';
 import { type IdGenerator, randomIds } from '../model/ids.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
-import type { Stores } from '../store/ports.ts';
+import type { ServiceStores } from './stores.ts';
 import { SERVICE_VERSION } from './version.ts';
 
 export interface Services {
   config: ServiceConfig;
   logger: Logger;
   clock: Clock;
-  stores: Stores;
+  stores: ServiceStores;
   metadata: MetadataService;
   engine: Engine;
   decisions: DecisionQueue;
@@ -29,7 +29,7 @@ export interface ServiceDeps {
   config: ServiceConfig;
   logger: Logger;
   clock: Clock;
-  stores: Stores;
+  stores: ServiceStores;
   decisions: DecisionQueue;
   scripts: ScriptEvaluator;
   ids?: IdGenerator;

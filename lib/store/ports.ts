@@ -34,7 +34,10 @@ export interface TaskDefStore {
   delete(name: string): Promise<boolean>;
 }
 
-/** Everything the service keeps, as one bundle of ports built by a composition root. */
+/**
+ * The ports the engine works over. The host's bundle (lib/runtime/stores.ts, every capability's
+ * stores together) always includes them.
+ */
 export interface Stores {
   workflowDefs: WorkflowDefStore;
   taskDefs: TaskDefStore;

@@ -10,7 +10,7 @@
  * must equal the fault-free one.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryStores } from '../../lib/store/memory/index.ts';
+import { createMemoryStores } from '../../lib/runtime/stores.ts';
 import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
 import { type FaultyStores, faultyStores, InjectedCrash } from '../helpers/faulty-stores.ts';
 import { ref } from '../helpers/fixtures.ts';

@@ -4,13 +4,17 @@
  * a unique prefix, so tests never see each other's items.
  */
 import { DeleteTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  createDynamoStores,
+  ensureTables,
+  type ServiceStores,
+  tableNamesFrom,
+} from '../../lib/runtime/stores.ts';
 import { type EmbeddedDynamo, startEmbeddedDynamo } from '../../lib/store/dynamodb/embedded.ts';
-import { createDynamoStores, ensureTables, tableNamesFrom } from '../../lib/store/dynamodb/index.ts';
 import type { TableNames } from '../../lib/store/dynamodb/tables.ts';
-import type { Stores } from '../../lib/store/ports.ts';
 
 export interface FreshStores {
-  stores: Stores;
+  stores: ServiceStores;
   tables: TableNames;
   /** Drops the tables and closes the stores' client. */
   cleanup(): Promise<void>;

@@ -10,7 +10,7 @@ import { ManualClock } from '../../lib/model/clock.ts';
 import type { TaskRecord, WorkflowRecord } from '../../lib/model/execution.ts';
 import { LocalDecisionQueue } from '../../lib/queue/local.ts';
 import { createServices, type Services } from '../../lib/runtime/services.ts';
-import { createMemoryStores } from '../../lib/store/memory/index.ts';
+import { createMemoryStores } from '../../lib/runtime/stores.ts';
 import type { Stores } from '../../lib/store/ports.ts';
 import type { ResultStatus } from '../../lib/tasks/task-result.ts';
 import type { StartRequest } from '../../lib/workflows/start.ts';

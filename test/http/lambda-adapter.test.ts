@@ -6,14 +6,14 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { describe, expect, it } from 'vitest';
 import { configOf } from '../../lib/config/load.ts';
 import type { ScriptEvaluator } from '../../lib/engine/script/evaluator.ts';
-import { createRouter } from '../../lib/http/app.ts';
 import { lambdaHttpHandler, toRequest, toResult } from '../../lib/http/lambda-adapter.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
 import { ManualClock } from '../../lib/model/clock.ts';
 import { PayloadTooLargeError } from '../../lib/model/errors.ts';
 import { LocalDecisionQueue } from '../../lib/queue/local.ts';
+import { createRouter } from '../../lib/runtime/router.ts';
 import { createServices } from '../../lib/runtime/services.ts';
-import { createMemoryStores } from '../../lib/store/memory/index.ts';
+import { createMemoryStores } from '../../lib/runtime/stores.ts';
 import { workflowDef } from '../helpers/fixtures.ts';
 
 const MAX_BODY = 2048;

@@ -7,17 +7,16 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pascalCase } from '../../infra/constructs/names.ts';
 import { MAX_RECEIVE_COUNT } from '../../infra/constructs/queues.ts';
-import {
-  ConductorStack,
-  type ConductorStackProps,
-  enabledGroups,
-  type Gates,
-  GROUP_DECISION_ACCESS,
-  GROUP_TABLE_ACCESS,
-} from '../../infra/stack.ts';
+import { ConductorStack, type ConductorStackProps, enabledGroups, type Gates } from '../../infra/stack.ts';
+import { CAPABILITIES as ROUTE_GROUPS, TABLES } from '../../lib/capabilities.ts';
+import type { Capability } from '../../lib/capability.ts';
 import { envNameOf } from '../../lib/config/load.ts';
-import { ROUTE_GROUPS, type RouteGroupSpec } from '../../lib/http/route-table.ts';
-import { keyAttributeTypes, projectionOf, TABLES } from '../../lib/store/dynamodb/tables.ts';
+import { metadataCapability } from '../../lib/metadata/capability.ts';
+import { keyAttributeTypes, projectionOf } from '../../lib/store/dynamodb/tables.ts';
+import { systemCapability } from '../../lib/system/capability.ts';
+
+/** The decides each capability may request (its grants). */
+const decisionAccessOf = (name: string) => ROUTE_GROUPS.find((c) => c.name === name)?.grants.decisions;
 
 /** The defaults of lib/config/properties.ts. */
 const DEFAULT_GATES: Gates = { scheduler: true, fileStorage: false, messageQueue: false, agents: false };
@@ -355,7 +354,7 @@ describe('ConductorStack with the default gates', () => {
         SERVICE_LOG_FORMAT: 'json',
         NODE_OPTIONS: '--enable-source-maps',
       });
-      const tables = Object.keys(GROUP_TABLE_ACCESS[group.name]);
+      const tables = group.grants.tables.map((grant) => grant.table.id);
       expect(tableVariables(environment)).toEqual(
         Object.fromEntries(
           tables.map((table) => [tableVariable(table), { Ref: tableIdOf(template, table) }]),
@@ -491,7 +490,7 @@ describe('ConductorStack decision pipeline', () => {
 
   it('lets the workflows and tasks functions request decides now and later', () => {
     for (const group of ['workflows', 'tasks']) {
-      expect(GROUP_DECISION_ACCESS[group as 'workflows' | 'tasks']).toBe('nowAndLater');
+      expect(decisionAccessOf(group)).toBe('nowAndLater');
       expect(sqsActionsOn(template, group, decisionsId)).toContain('sqs:SendMessage');
       expect(sqsActionsOn(template, group, timersId)).toContain('sqs:SendMessage');
       expect(sqsActionsOn(template, group, decisionsId)).not.toContain('sqs:ReceiveMessage');
@@ -576,19 +575,19 @@ describe('ConductorStack decision pipeline', () => {
 });
 
 describe('ConductorStack gates', () => {
-  // The metadata entry served behind the scheduler gate: a stand-in for a future gated group
-  // (ROUTE_GROUPS has none yet), pointing at a real handler file so the function synthesizes.
-  const gatedGroups: RouteGroupSpec[] = [
-    { name: 'system', apiRoutes: ['GET /health'] },
-    { name: 'metadata', apiRoutes: ['ANY /api/metadata/{proxy+}'], gate: 'scheduler' },
+  // The metadata capability served behind the scheduler gate: a stand-in for a future gated group
+  // (CAPABILITIES has none yet), pointing at a real handler file so the function synthesizes.
+  const gatedGroups: Capability[] = [
+    { ...systemCapability, apiRoutes: ['GET /health'] },
+    { ...metadataCapability, gate: 'scheduler' },
   ];
   const allOff: Gates = { scheduler: false, fileStorage: false, messageQueue: false, agents: false };
   let gateOff: Template;
   let gateOn: Template;
 
   beforeAll(() => {
-    gateOff = synth({ gates: allOff, routeGroups: gatedGroups });
-    gateOn = synth({ gates: { ...allOff, scheduler: true, agents: true }, routeGroups: gatedGroups });
+    gateOff = synth({ gates: allOff, capabilities: gatedGroups });
+    gateOn = synth({ gates: { ...allOff, scheduler: true, agents: true }, capabilities: gatedGroups });
   });
 
   it("passes each gate's value to the functions as its service property", () => {

@@ -9,7 +9,7 @@ import type { IdGenerator } from '../../lib/model/ids.ts';
 import { SqsDecisionQueue } from '../../lib/queue/sqs.ts';
 import { consumeDecisions, consumeTimers, sweepWakeups } from '../../lib/runtime/aws-consumers.ts';
 import { createServices, type Services } from '../../lib/runtime/services.ts';
-import { createMemoryStores } from '../../lib/store/memory/index.ts';
+import { createMemoryStores } from '../../lib/runtime/stores.ts';
 import { simpleTask, workflowDef } from '../helpers/fixtures.ts';
 import { decisionEvent, FakeSqsClient, sqsRecord } from '../queue/fake-sqs.ts';
 

@@ -1,5 +1,5 @@
 /** The definition store contract against the in-memory adapter. */
-import { createMemoryStores } from '../../lib/store/memory/index.ts';
+import { createMemoryStores } from '../../lib/runtime/stores.ts';
 import { definitionStoreContract } from './definitions.contract.ts';
 
 definitionStoreContract('memory', async () => {

@@ -1,5 +1,5 @@
 /** The execution store contract against the in-memory adapter. */
-import { createMemoryStores } from '../../lib/store/memory/index.ts';
+import { createMemoryStores } from '../../lib/runtime/stores.ts';
 import { executionStoreContract } from './executions.contract.ts';
 
 executionStoreContract('memory', async () => {

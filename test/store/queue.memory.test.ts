@@ -1,5 +1,5 @@
 /** The task queue and poll data contract against the in-memory adapters. */
-import { createMemoryStores } from '../../lib/store/memory/index.ts';
+import { createMemoryStores } from '../../lib/runtime/stores.ts';
 import { queueStoreContract } from './queue.contract.ts';
 
 queueStoreContract('memory', async () => {

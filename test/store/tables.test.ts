@@ -8,8 +8,9 @@ import {
   type LocalSecondaryIndexDescription,
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureTables, tableNamesFrom } from '../../lib/store/dynamodb/index.ts';
-import { type IndexProjection, TABLES } from '../../lib/store/dynamodb/tables.ts';
+import { TABLES } from '../../lib/capabilities.ts';
+import { ensureTables, tableNamesFrom } from '../../lib/runtime/stores.ts';
+import type { IndexProjection } from '../../lib/store/dynamodb/tables.ts';
 import { startTestDynamo, type TestDynamo } from '../helpers/dynamo.ts';
 
 type IndexDescription = GlobalSecondaryIndexDescription | LocalSecondaryIndexDescription;

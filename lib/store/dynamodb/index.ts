@@ -1,6 +1,7 @@
 /**
- * The DynamoDB bundle of stores, and table creation for hosts that own their tables (the local
- * server and tests; on AWS the CDK stack creates them).
+ * The DynamoDB document client every adapter takes, and table creation for hosts that own their
+ * tables (the local server and tests; on AWS the CDK stack creates them). Which stores exist is
+ * decided by the capabilities (lib/runtime/stores.ts builds the bundle).
  */
 import {
   CreateTableCommand,
@@ -10,11 +11,16 @@ import {
   ResourceNotFoundException,
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Stores } from '../ports.ts';
-import { DynamoTaskDefStore, DynamoWorkflowDefStore } from './definitions.ts';
-import { DynamoExecutionStore } from './executions.ts';
-import { DynamoPollDataStore, DynamoTaskQueue } from './queue.ts';
-import { type IndexProjection, keyAttributeTypes, projectionOf, TABLES, type TableNames } from './tables.ts';
+import {
+  type IndexProjection,
+  keyAttributeTypes,
+  projectionOf,
+  type TableNames,
+  type TableSpec,
+  tableName,
+} from './tables.ts';
+
+export type DocumentClient = DynamoDBDocumentClient;
 
 export function documentClient(client: DynamoDBClient): DynamoDBDocumentClient {
   return DynamoDBDocumentClient.from(client, {
@@ -22,37 +28,14 @@ export function documentClient(client: DynamoDBClient): DynamoDBDocumentClient {
   });
 }
 
-export function tableNamesFrom(prefix: string, explicit: Partial<TableNames> = {}): TableNames {
-  return {
-    definitions: explicit.definitions ?? `${prefix}definitions`,
-    executions: explicit.executions ?? `${prefix}executions`,
-    queues: explicit.queues ?? `${prefix}queues`,
-  };
-}
-
-export function createDynamoStores(
+/** Creates any missing table (on-demand, with its indexes) and waits until each is ACTIVE. */
+export async function createTables(
   client: DynamoDBClient,
   tables: TableNames,
-  onClose?: () => Promise<void>,
-): Stores {
-  const doc = documentClient(client);
-  return {
-    workflowDefs: new DynamoWorkflowDefStore(doc, tables.definitions),
-    taskDefs: new DynamoTaskDefStore(doc, tables.definitions),
-    executions: new DynamoExecutionStore(doc, tables.executions),
-    queue: new DynamoTaskQueue(doc, tables.queues),
-    pollData: new DynamoPollDataStore(doc, tables.queues),
-    close: async () => {
-      client.destroy();
-      await onClose?.();
-    },
-  };
-}
-
-/** Creates any missing table (on-demand, with its indexes) and waits until each is ACTIVE. */
-export async function ensureTables(client: DynamoDBClient, tables: TableNames): Promise<void> {
-  for (const spec of TABLES) {
-    const name = tables[spec.id];
+  specs: readonly TableSpec[],
+): Promise<void> {
+  for (const spec of specs) {
+    const name = tableName(tables, spec);
     if (await exists(client, name)) continue;
     const localIndexes = spec.localIndexes ?? [];
     await client.send(

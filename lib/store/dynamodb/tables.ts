@@ -1,6 +1,7 @@
 /**
- * DynamoDB table and key design, the single source for the CDK stack, the local embedded store and
- * the tests.
+ * DynamoDB key design of the engine's tables, the single source for the CDK stack, the local
+ * embedded store and the tests. Each table is owned by a capability (lib/<capability>/capability.ts
+ * lists it); lib/capabilities.ts gathers every capability's tables into TABLES.
  *
  * definitions (one table, two item kinds; on-demand; point-in-time recovery):
  *   workflow def  pk = "WF#<name>"    sk = "V#<version, 10 digits>"   gsi1pk = "WF"    gsi1sk = "<name>#<version>"
@@ -83,8 +84,11 @@ export interface LocalIndexSpec {
 }
 
 export interface TableSpec {
-  /** Logical name; the physical name comes from configuration. */
-  id: 'definitions' | 'executions' | 'queues';
+  /**
+   * Logical name, lower-case letters and digits: the physical name comes from the property
+   * `service.dynamodb.tables.<id>` (tablePropertyName) or the table prefix + id.
+   */
+  id: string;
   /** Table keys are strings. */
   partitionKey: string;
   sortKey: string;
@@ -97,48 +101,63 @@ export interface TableSpec {
 
 export const TTL_ATTRIBUTE = 'ttl';
 
-export const TABLES: readonly TableSpec[] = [
-  {
-    id: 'definitions',
-    partitionKey: 'pk',
-    sortKey: 'sk',
-    indexes: [{ name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
-    ttlAttribute: TTL_ATTRIBUTE,
-  },
-  {
-    id: 'executions',
-    partitionKey: 'pk',
-    sortKey: 'sk',
-    indexes: [
-      { name: 'byTask', partitionKey: 'taskId', sortKey: 'sk', projection: { type: 'KEYS_ONLY' } },
-      {
-        name: 'byName',
-        partitionKey: 'workflowName',
-        sortKey: 'createTime',
-        sortKeyType: 'N',
-        projection: { type: 'INCLUDE', attributes: ['status', 'workflowVersion', 'correlationId'] },
-      },
-      {
-        name: 'wakeups',
-        partitionKey: 'wakeShard',
-        sortKey: 'wakeAt',
-        sortKeyType: 'N',
-        projection: { type: 'KEYS_ONLY' },
-      },
-    ],
-    ttlAttribute: TTL_ATTRIBUTE,
-  },
-  {
-    id: 'queues',
-    partitionKey: 'pk',
-    sortKey: 'sk',
-    indexes: [],
-    localIndexes: [{ name: 'ready', sortKey: 'readyKey', projection: { type: 'ALL' } }],
-    ttlAttribute: TTL_ATTRIBUTE,
-  },
-];
+/** Definitions of workflows and tasks (metadata capability). */
+export const DEFINITIONS_TABLE: TableSpec = {
+  id: 'definitions',
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  indexes: [{ name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
+  ttlAttribute: TTL_ATTRIBUTE,
+};
 
-export type TableNames = Record<TableSpec['id'], string>;
+/** Runs, their task rows and task logs (workflows capability; the engine writes it). */
+export const EXECUTIONS_TABLE: TableSpec = {
+  id: 'executions',
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  indexes: [
+    { name: 'byTask', partitionKey: 'taskId', sortKey: 'sk', projection: { type: 'KEYS_ONLY' } },
+    {
+      name: 'byName',
+      partitionKey: 'workflowName',
+      sortKey: 'createTime',
+      sortKeyType: 'N',
+      projection: { type: 'INCLUDE', attributes: ['status', 'workflowVersion', 'correlationId'] },
+    },
+    {
+      name: 'wakeups',
+      partitionKey: 'wakeShard',
+      sortKey: 'wakeAt',
+      sortKeyType: 'N',
+      projection: { type: 'KEYS_ONLY' },
+    },
+  ],
+  ttlAttribute: TTL_ATTRIBUTE,
+};
+
+/** Worker task queues and poll data (tasks capability). */
+export const QUEUES_TABLE: TableSpec = {
+  id: 'queues',
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  indexes: [],
+  localIndexes: [{ name: 'ready', sortKey: 'readyKey', projection: { type: 'ALL' } }],
+  ttlAttribute: TTL_ATTRIBUTE,
+};
+
+/** Physical table names by table id. */
+export type TableNames = Readonly<Record<string, string>>;
+
+/** The property naming one table's physical name; the CDK stack sets it, the hosts read it. */
+export const tablePropertyName = (spec: TableSpec): `service.dynamodb.tables.${string}` =>
+  `service.dynamodb.tables.${spec.id}`;
+
+/** The physical name of a table; a table the host was not told about is a wiring bug. */
+export function tableName(names: TableNames, spec: TableSpec): string {
+  const name = names[spec.id];
+  if (name === undefined) throw new Error(`No table name for '${spec.id}'`);
+  return name;
+}
 
 /** The projection of an index, with the default made explicit. */
 export const projectionOf = (index: { projection?: IndexProjection }): IndexProjection =>

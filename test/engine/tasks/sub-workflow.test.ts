@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WorkflowRecord } from '../../../lib/model/execution.ts';
 import { childWorkflowIdOf } from '../../../lib/model/ids.ts';
-import { createMemoryStores } from '../../../lib/store/memory/index.ts';
+import { createMemoryStores } from '../../../lib/runtime/stores.ts';
 import type { Stores } from '../../../lib/store/ports.ts';
 import { type EngineHarness, engineHarness } from '../../helpers/engine.ts';
 import { type Json, ref } from '../../helpers/fixtures.ts';

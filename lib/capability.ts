@@ -1,0 +1,65 @@
+/**
+ * What a capability is: everything the two hosts and the CDK stack need to know about one route
+ * group and its data, declared in the capability's own folder (lib/<capability>/capability.ts) and
+ * listed once in lib/capabilities.ts. The local host and the Lambda host build routes and stores
+ * from it; the stack builds the function, its API Gateway routes, the tables and the grants from
+ * it. A new route group with its own table is one new folder and one line in that list.
+ */
+import type { GateName } from './config/properties.ts';
+import type { RouteDef } from './http/router.ts';
+import type { Services } from './runtime/services.ts';
+import type { DocumentClient } from './store/dynamodb/index.ts';
+import type { TableNames, TableSpec } from './store/dynamodb/tables.ts';
+
+/** What a function may do with a table. */
+export type TableAccess = 'read' | 'readWrite';
+
+export interface TableGrant {
+  table: TableSpec;
+  access: TableAccess;
+}
+
+/**
+ * Which decides a function may request: none; `now` only (the FIFO decision queue); or also
+ * `later` (the timer queue, for delays and wake-ups). A send the role does not allow would fail
+ * only on AWS, never locally, so the grant is declared next to the code that sends.
+ */
+export type DecisionAccess = 'none' | 'now' | 'nowAndLater';
+
+/** Least privilege of one function: the tables it may touch (and is told the names of), its sends. */
+export interface FunctionGrants {
+  tables: readonly TableGrant[];
+  decisions: DecisionAccess;
+}
+
+/** The capability's own stores, built by whichever store backend the host chose. */
+export interface StoreFactories<S extends object> {
+  memory(): S;
+  /** `tables` holds the physical names of (at least) the tables this capability declares. */
+  dynamodb(doc: DocumentClient, tables: TableNames): S;
+}
+
+export interface Capability<S extends object = object> {
+  /** Also the Lambda function's name suffix and handler file (functions/<name>.ts). */
+  readonly name: string;
+  /** Off: the capability has no routes (its paths answer 404 with the error body) and no function. */
+  readonly gate?: GateName;
+  /** The tables this capability owns; their key design is documented beside their adapter. */
+  readonly tables: readonly TableSpec[];
+  /** Its stores; they join the host's store bundle (`services.stores`). */
+  readonly stores?: StoreFactories<S>;
+  /** Its HTTP routes over the host's services. */
+  routes(services: Services): RouteDef[];
+  /** API Gateway route keys that reach this capability's function; every route must fall under one. */
+  readonly apiRoutes: readonly string[];
+  /** What the capability's function may touch on AWS. */
+  readonly grants: FunctionGrants;
+}
+
+/** The stores one capability contributes (its `S`), `{}` when it has none of its own. */
+export type StoresOf<C> = C extends { readonly stores?: StoreFactories<infer S> } ? S : never;
+
+/** `A | B` to `A & B`: every capability's stores together. */
+export type Intersection<U> = (U extends unknown ? (k: U) => void : never) extends (k: infer I) => void
+  ? I
+  : never;

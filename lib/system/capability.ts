@@ -1,0 +1,21 @@
+/**
+ * The system capability: health (with and without the /api prefix) and the version. Its only data
+ * access is the health check's read of the definitions table.
+ */
+import type { Capability } from '../capability.ts';
+import { systemRoutes } from '../http/routes/system.ts';
+import { DEFINITIONS_TABLE } from '../store/dynamodb/tables.ts';
+
+export const systemCapability: Capability = {
+  name: 'system',
+  tables: [],
+  routes: (services) =>
+    systemRoutes({
+      version: services.version,
+      checkHealth: async () => {
+        await services.stores.taskDefs.get('__health_check__');
+      },
+    }),
+  apiRoutes: ['GET /health', 'GET /api/health', 'GET /api/version'],
+  grants: { tables: [{ table: DEFINITIONS_TABLE, access: 'read' }], decisions: 'none' },
+};

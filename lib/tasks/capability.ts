@@ -1,0 +1,38 @@
+/**
+ * The tasks capability: the worker-facing task API (`/api/tasks`: poll, update, logs, queues),
+ * over the queues table of worker task queues and poll data.
+ */
+import type { Capability } from '../capability.ts';
+import { taskRoutes } from '../http/routes/tasks.ts';
+import { DynamoPollDataStore, DynamoTaskQueue } from '../store/dynamodb/queue.ts';
+import { EXECUTIONS_TABLE, QUEUES_TABLE, tableName } from '../store/dynamodb/tables.ts';
+import { MemoryPollDataStore, MemoryTaskQueue } from '../store/memory/queue.ts';
+import type { PollDataStore, TaskQueue } from '../store/ports.ts';
+
+export interface TaskStores {
+  queue: TaskQueue;
+  pollData: PollDataStore;
+}
+
+export const tasksCapability: Capability<TaskStores> = {
+  name: 'tasks',
+  tables: [QUEUES_TABLE],
+  stores: {
+    memory: () => ({ queue: new MemoryTaskQueue(), pollData: new MemoryPollDataStore() }),
+    dynamodb: (doc, tables) => ({
+      queue: new DynamoTaskQueue(doc, tableName(tables, QUEUES_TABLE)),
+      pollData: new DynamoPollDataStore(doc, tableName(tables, QUEUES_TABLE)),
+    }),
+  },
+  routes: (services) => taskRoutes(services.engine),
+  apiRoutes: ['ANY /api/tasks', 'ANY /api/tasks/{proxy+}'],
+  grants: {
+    // Polls claim queue entries and task rows; updates write task rows and re-queue retries.
+    tables: [
+      { table: EXECUTIONS_TABLE, access: 'readWrite' },
+      { table: QUEUES_TABLE, access: 'readWrite' },
+    ],
+    // A task update requests a decide now; a callbackAfterSeconds arms a later one.
+    decisions: 'nowAndLater',
+  },
+};

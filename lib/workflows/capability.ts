@@ -1,0 +1,38 @@
+/**
+ * The workflows capability: starting runs and the workflow API (`/api/workflow`), over the
+ * executions table that the engine writes.
+ */
+import type { Capability } from '../capability.ts';
+import { workflowRoutes } from '../http/routes/workflows.ts';
+import { DynamoExecutionStore } from '../store/dynamodb/executions.ts';
+import { DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE, tableName } from '../store/dynamodb/tables.ts';
+import { MemoryExecutionStore } from '../store/memory/executions.ts';
+import type { ExecutionStore } from '../store/ports.ts';
+
+export interface WorkflowStores {
+  executions: ExecutionStore;
+}
+
+export const workflowsCapability: Capability<WorkflowStores> = {
+  name: 'workflows',
+  tables: [EXECUTIONS_TABLE],
+  stores: {
+    memory: () => ({ executions: new MemoryExecutionStore() }),
+    dynamodb: (doc, tables) => ({
+      executions: new DynamoExecutionStore(doc, tableName(tables, EXECUTIONS_TABLE)),
+    }),
+  },
+  routes: (services) => workflowRoutes(services.engine),
+  apiRoutes: ['ANY /api/workflow', 'ANY /api/workflow/{proxy+}'],
+  grants: {
+    // Starting a run reads its definition and writes the run, its first tasks and their queue entries.
+    tables: [
+      { table: DEFINITIONS_TABLE, access: 'read' },
+      { table: EXECUTIONS_TABLE, access: 'readWrite' },
+      { table: QUEUES_TABLE, access: 'readWrite' },
+    ],
+    // Starts and the decide endpoint request decides now; operations that decide inside the request
+    // (sync execute) go through the executor, which arms the run's next wake-up after each commit.
+    decisions: 'nowAndLater',
+  },
+};

@@ -1,0 +1,108 @@
+// The capability list as the hosts and the stack read it: every route reachable on AWS, one handler
+// file per capability, table names derived (never spelt) on both sides.
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CAPABILITIES, TABLES } from '../../lib/capabilities.ts';
+import { ConfigError, configOf, loadConfig } from '../../lib/config/load.ts';
+import type { RouteDef } from '../../lib/http/router.ts';
+import { silentLogger } from '../../lib/log/logger.ts';
+import { ManualClock } from '../../lib/model/clock.ts';
+import { LocalDecisionQueue } from '../../lib/queue/local.ts';
+import { createServices } from '../../lib/runtime/services.ts';
+import { createMemoryStores, tableNamesOf } from '../../lib/runtime/stores.ts';
+import { tablePropertyName } from '../../lib/store/dynamodb/tables.ts';
+
+function services() {
+  const clock = new ManualClock();
+  return createServices({
+    config: configOf({ 'service.store': 'memory' }),
+    logger: silentLogger,
+    clock,
+    stores: createMemoryStores(),
+    decisions: new LocalDecisionQueue(clock, silentLogger),
+    scripts: { evaluate: async () => ({}), close: async () => {} },
+  });
+}
+
+/** Whether an API Gateway route key (`ANY /api/tasks/{proxy+}`, `GET /health`) reaches a route. */
+function reaches(routeKey: string, route: RouteDef): boolean {
+  const [method, path = ''] = routeKey.split(' ');
+  if (method !== 'ANY' && method !== route.method) return false;
+  const keySegments = path.split('/').filter(Boolean);
+  const routeSegments = route.path.split('/').filter(Boolean);
+  for (const [i, segment] of keySegments.entries()) {
+    // A greedy proxy takes one or more remaining segments.
+    if (segment.endsWith('+}')) return routeSegments.length > i;
+    const other = routeSegments[i];
+    if (other === undefined) return false;
+    if (!segment.startsWith('{') && !other.startsWith('{') && segment !== other) return false;
+  }
+  return keySegments.length === routeSegments.length;
+}
+
+describe('the capability list', () => {
+  const s = services();
+
+  it.each(CAPABILITIES.map((c) => [c.name, c] as const))(
+    'reaches every route of %s through its API Gateway routes',
+    (_name, capability) => {
+      const routes = capability.routes(s);
+      expect(routes.length).toBeGreaterThan(0);
+      const unreachable = routes.filter((route) => !capability.apiRoutes.some((key) => reaches(key, route)));
+      expect(unreachable.map((r) => `${r.method} ${r.path}`)).toEqual([]);
+    },
+  );
+
+  it('tells a route outside the API Gateway routes from one inside', () => {
+    const route: RouteDef = { method: 'GET', path: '/api/schema/{name}', handler: () => new Response() };
+    expect(reaches('ANY /api/metadata/{proxy+}', route)).toBe(false);
+    expect(reaches('ANY /api/schema/{proxy+}', route)).toBe(true);
+    expect(reaches('GET /api/schema', route)).toBe(false);
+  });
+
+  it('gives every capability a Lambda handler file and a unique name', () => {
+    const names = CAPABILITIES.map((c) => c.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const name of names) expect(existsSync(`functions/${name}.ts`)).toBe(true);
+  });
+
+  it('grants only tables some capability declares, and declares each table once', () => {
+    const ids = TABLES.map((t) => t.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[a-z0-9]+$/);
+    for (const capability of CAPABILITIES) {
+      for (const grant of capability.grants.tables) expect(TABLES).toContain(grant.table);
+    }
+  });
+
+  it("builds every capability's stores into one bundle", () => {
+    const stores = createMemoryStores();
+    for (const capability of CAPABILITIES) {
+      for (const key of Object.keys(capability.stores?.memory() ?? {})) expect(stores).toHaveProperty(key);
+    }
+  });
+});
+
+describe('table names', () => {
+  it('are read from the property the stack sets for each table, else prefix + id', () => {
+    const executions = TABLES.find((t) => t.id === 'executions');
+    if (!executions) throw new Error('no executions table');
+    const env = {
+      SERVICE_DYNAMODB_TABLES_EXECUTIONS: 'Stack-ExecutionsABC',
+      SERVICE_DYNAMODB_TABLE_PREFIX: 'p-',
+    };
+    const config = loadConfig({ env, cwd: '/nonexistent-config-dir' });
+    expect(config.string(tablePropertyName(executions))).toBe('Stack-ExecutionsABC');
+    expect(tableNamesOf(config)).toMatchObject({
+      executions: 'Stack-ExecutionsABC',
+      definitions: 'p-definitions',
+      queues: 'p-queues',
+    });
+  });
+
+  it('stop the start when a table property names no table', () => {
+    const config = configOf({ 'service.dynamodb.tables.schemaz': 'x' });
+    expect(() => tableNamesOf(config)).toThrow(ConfigError);
+    expect(() => tableNamesOf(config)).toThrow(/service\.dynamodb\.tables\.schemaz names no table/);
+  });
+});
