@@ -4,7 +4,8 @@ import { defineConfig } from 'vitest/config';
  * HTTP suites that run over node:http only (the `lambda` project leaves them out):
  * - body-limit: the limit is enforced while reading the socket, chunked bodies included;
  * - persistence, restart-mid-workflow: they restart the local server on its on-disk store;
- * - router, lambda-adapter: they start no server (they call the router and the adapter directly).
+ * - router, lambda-adapter, api-gateway-transport: they start no server (they call the router, the
+ *   adapter and the test-side API Gateway emulation directly).
  * The SDK suite is node only too: it lives outside test/http and talks to a real URL.
  */
 const NODE_ONLY_HTTP = [
@@ -13,6 +14,7 @@ const NODE_ONLY_HTTP = [
   'test/http/restart-mid-workflow.test.ts',
   'test/http/router.test.ts',
   'test/http/lambda-adapter.test.ts',
+  'test/http/api-gateway-transport.test.ts',
 ];
 
 export default defineConfig({
