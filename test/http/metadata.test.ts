@@ -1,6 +1,6 @@
 /**
- * /api/metadata over loopback against a real local server (reference/conductor.md §1.2, §0.2, §0.3):
- * every route's success, and its answers to malformed, mistyped, incomplete and unknown input.
+ * /api/metadata against a real local server over both transports (reference/conductor.md §1.2,
+ * §0.2, §0.3): every route's success, and its answers to malformed, mistyped, incomplete and unknown input.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/model/clock.ts';

@@ -1,5 +1,5 @@
 /**
- * System routes over loopback (health, version), the routes the official SDK probes, and the
+ * System routes over both transports (health, version), the routes the official SDK probes, and the
  * feature gates: a gated-off group has no routes, so its paths answer 404 with the error body.
  */
 import { readFileSync } from 'node:fs';
