@@ -54,7 +54,8 @@ export async function startTestServer(
     return { transport: 'node', url: server.url, server, close, fetch: (input, init) => fetch(input, init) };
   }
   // The local host's composition (stores, decision queue, scripts) with the Lambda adapter as the
-  // HTTP edge instead of node:http, configured as lib/runtime/aws.ts configures it.
+  // HTTP edge instead of node:http (whose listener stays idle), configured as lib/runtime/aws.ts
+  // configures it.
   const router = createRouter(server.services);
   const handler = lambdaHttpHandler(async () => ({
     router,

@@ -1,6 +1,7 @@
 /**
  * /api/metadata against a real local server over both transports (reference/conductor.md §1.2,
- * §0.2, §0.3): every route's success, and its answers to malformed, mistyped, incomplete and unknown input.
+ * §0.2, §0.3): every route's success, and its answers to malformed, mistyped, incomplete and
+ * unknown input.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/model/clock.ts';
