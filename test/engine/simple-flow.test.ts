@@ -4,8 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
-
-const ref = (path: string) => `\${${path}}`;
+import { ref } from '../helpers/fixtures.ts';
 
 describe('a workflow of worker tasks', () => {
   let h: EngineHarness;

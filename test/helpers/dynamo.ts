@@ -4,6 +4,7 @@
  * a unique prefix, so tests never see each other's items.
  */
 import { DeleteTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll } from 'vitest';
 import {
   createDynamoStores,
   ensureTables,
@@ -66,4 +67,22 @@ export async function startTestDynamo(): Promise<TestDynamo> {
       await embedded.close();
     },
   };
+}
+
+/**
+ * Runs a store contract suite against the DynamoDB adapters, over a dynalite started before the
+ * calling file's tests and closed after them; each test gets its own tables.
+ */
+export function runOnDynalite(contract: (name: string, factory: () => Promise<FreshStores>) => void): void {
+  let dynamo: TestDynamo | undefined;
+  beforeAll(async () => {
+    dynamo = await startTestDynamo();
+  });
+  afterAll(async () => {
+    await dynamo?.close();
+  });
+  contract('DynamoDB (dynalite)', async () => {
+    if (!dynamo) throw new Error('dynalite did not start');
+    return dynamo.freshStores();
+  });
 }

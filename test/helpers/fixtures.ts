@@ -37,3 +37,44 @@ export function taskDef(overrides: Json = {}): Json {
 export function ref(path: string): string {
   return `\${${path}}`;
 }
+
+// Task builders for definitions under test: each the least its type needs, plus `extra`.
+
+/** A worker task named after its reference, failing for good on its first failure (ad-hoc worker tasks retry 3 times). */
+export function worker(name: string, extra: Json = {}): Json {
+  return { name, taskReferenceName: name, type: 'SIMPLE', retryCount: 0, ...extra };
+}
+
+/** An INLINE task with the given input parameters (the expression among them) on the javascript evaluator. */
+export function inline(name: string, inputParameters: Json): Json {
+  return {
+    name,
+    taskReferenceName: name,
+    type: 'INLINE',
+    inputParameters: { evaluatorType: 'javascript', ...inputParameters },
+  };
+}
+
+/** An INLINE task evaluating `expression` over `input`. */
+export function script(name: string, expression: string, input: Json = {}): Json {
+  return inline(name, { expression, ...input });
+}
+
+/** A FORK_JOIN running `branches` in parallel; a JOIN must follow it. */
+export function fork(name: string, branches: Json[][], extra: Json = {}): Json {
+  return { name, taskReferenceName: name, type: 'FORK_JOIN', forkTasks: branches, ...extra };
+}
+
+export function join(name: string, joinOn: string[]): Json {
+  return { name, taskReferenceName: name, type: 'JOIN', joinOn };
+}
+
+/** A DO_WHILE named `loop`, the name its loopCondition reads as `$.loop`. */
+export function loop(loopOver: Json[], loopCondition: string, extra: Json = {}): Json {
+  return { name: 'loop', taskReferenceName: 'loop', type: 'DO_WHILE', loopCondition, loopOver, ...extra };
+}
+
+/** A TERMINATE named `stop`. */
+export function terminate(inputParameters: Json): Json {
+  return { name: 'stop', taskReferenceName: 'stop', type: 'TERMINATE', inputParameters };
+}

@@ -1,27 +1,108 @@
 /**
- * A real local server on a free loopback port, for HTTP tests that go over the wire with fetch.
- * Memory store unless the caller asks otherwise; logs are silenced so test output stays readable.
+ * A real local server for HTTP tests, reached over one of two transports: `node` sends requests
+ * over loopback to the node:http adapter, `lambda` runs them in-process through the API Gateway
+ * Lambda adapter (test/helpers/api-gateway.ts) in front of the same services. Memory store unless
+ * the caller asks otherwise; logs are silenced so test output stays readable.
+ *
+ * Which transport a suite runs over is chosen by its vitest project (vitest.config.ts): every HTTP
+ * suite runs in the `node` project, and those not tied to node:http run again in `lambda`.
  */
+import { afterAll, beforeAll, inject } from 'vitest';
 import { configOf } from '../../lib/config/load.ts';
+import { lambdaHttpHandler } from '../../lib/http/lambda-adapter.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
 import type { Clock } from '../../lib/model/clock.ts';
 import { type LocalServer, startLocalServer } from '../../lib/runtime/local.ts';
+import { createRouter } from '../../lib/runtime/router.ts';
+import { API_GATEWAY_HOST, lambdaFetch } from './api-gateway.ts';
 
-export interface TestServer {
-  url: string;
-  server: LocalServer;
+export type Transport = 'node' | 'lambda';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The transport of the HTTP suites in this vitest project. */
+    transport: Transport;
+  }
+}
+
+/** Where a test client sends its requests: absolute URLs under `url`, sent with `fetch`. */
+export interface Endpoint {
+  readonly url: string;
+  fetch(input: string, init?: RequestInit): Promise<Response>;
+}
+
+export interface TestServer extends Endpoint {
+  readonly transport: Transport;
+  readonly server: LocalServer;
   close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  clock?: Clock;
+  /** Defaults to `node` here, and to the vitest project's transport in useTestServer. */
+  transport?: Transport;
 }
 
 export async function startTestServer(
   overrides: Record<string, string | number | boolean> = {},
-  options: { clock?: Clock } = {},
+  options: TestServerOptions = {},
 ): Promise<TestServer> {
-  const server = await startLocalServer(
-    configOf({ 'service.store': 'memory', 'service.server.port': 0, ...overrides }),
-    { logger: silentLogger, clock: options.clock },
-  );
-  return { url: server.url, server, close: () => server.close() };
+  const config = configOf({ 'service.store': 'memory', 'service.server.port': 0, ...overrides });
+  const server = await startLocalServer(config, { logger: silentLogger, clock: options.clock });
+  const close = () => server.close();
+  if (options.transport !== 'lambda') {
+    return { transport: 'node', url: server.url, server, close, fetch: (input, init) => fetch(input, init) };
+  }
+  // The local host's composition (stores, decision queue, scripts) with the Lambda adapter as the
+  // HTTP edge instead of node:http (whose listener stays idle), configured as lib/runtime/aws.ts
+  // configures it.
+  const router = createRouter(server.services);
+  const handler = lambdaHttpHandler(async () => ({
+    router,
+    logger: silentLogger,
+    instance: config.requireString('service.instance-id'),
+    maxBodyBytes: config.number('service.server.max-body-bytes'),
+  }));
+  return {
+    transport: 'lambda',
+    url: `https://${API_GATEWAY_HOST}`,
+    server,
+    close,
+    fetch: lambdaFetch(handler),
+  };
+}
+
+/**
+ * Starts a server before the tests of the enclosing file or describe block and closes it after
+ * them. The handle is usable at once; its parts are read when tests run.
+ */
+export function useTestServer(
+  overrides: Record<string, string | number | boolean> = {},
+  options: TestServerOptions = {},
+): TestServer {
+  const transport = options.transport ?? inject('transport') ?? 'node';
+  let started: TestServer | undefined;
+  beforeAll(async () => {
+    started = await startTestServer(overrides, { ...options, transport });
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  const current = (): TestServer => {
+    if (!started) throw new Error('The test server starts in beforeAll: use it inside tests and hooks');
+    return started;
+  };
+  return {
+    transport,
+    get url() {
+      return current().url;
+    },
+    get server() {
+      return current().server;
+    },
+    fetch: (input, init) => current().fetch(input, init),
+    close: () => current().close(),
+  };
 }
 
 /** A JSON request with the right content type; `body` may be a raw string to send as is. */

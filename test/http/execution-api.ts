@@ -1,11 +1,11 @@
 /**
- * A thin client for the execution API over loopback fetch, for tests that drive runs: register,
+ * A thin client for the execution API over a test server's transport, for tests that drive runs: register,
  * start, poll, report results and read runs back, checking the status and content type of each
  * successful answer on the way. Error answers are left to the tests (`errorBody`).
  */
 import { expect } from 'vitest';
-import { type Json, ref } from '../helpers/fixtures.ts';
-import { jsonRequest } from '../helpers/server.ts';
+import { type Json, ref, uniqueName } from '../helpers/fixtures.ts';
+import { type Endpoint, jsonRequest } from '../helpers/server.ts';
 
 export interface ApiTask {
   taskId: string;
@@ -35,15 +35,37 @@ export interface ApiWorkflow {
   tasks: ApiTask[];
 }
 
+/** The names of a registered chainedWorkflow: the workflow and its two task types. */
+export interface Chain {
+  name: string;
+  first: string;
+  second: string;
+}
+
 export class ExecutionApi {
-  constructor(readonly url: string) {}
+  constructor(readonly endpoint: Endpoint) {}
+
+  /** The server's base URL; read when a test runs, since the server starts in beforeAll. */
+  get url(): string {
+    return this.endpoint.url;
+  }
 
   send(method: string, path: string, body?: unknown): Promise<Response> {
-    return fetch(`${this.url}${path}`, jsonRequest(method, body));
+    return this.endpoint.fetch(`${this.url}${path}`, jsonRequest(method, body));
   }
 
   get(path: string): Promise<Response> {
-    return fetch(`${this.url}${path}`);
+    return this.endpoint.fetch(`${this.url}${path}`);
+  }
+
+  /**
+   * Registers a chainedWorkflow whose name and task types are new, so tests sharing a server never
+   * meet; `extra` is merged into the definition (a version, say).
+   */
+  async registerChain(extra: Json = {}, name = uniqueName('wf')): Promise<Chain> {
+    const chain = { name, first: uniqueName('first'), second: uniqueName('second') };
+    await this.registerWorkflow({ ...chainedWorkflow(chain.name, chain.first, chain.second), ...extra });
+    return chain;
   }
 
   async registerWorkflow(def: Json): Promise<void> {
@@ -129,6 +151,15 @@ export async function expectJson<T>(response: Response): Promise<T> {
   const text = await expectOk(response);
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
   return JSON.parse(text) as T;
+}
+
+/** Conductor's answer for routes that return nothing: 200, an empty body, Content-Length 0. */
+export async function expectEmptyOk(response: Response): Promise<void> {
+  const text = await response.text();
+  expect(response.status, text).toBe(200);
+  expect(text).toBe('');
+  expect(response.headers.get('content-length')).toBe('0');
+  expect(response.headers.get('content-type')).not.toBeNull();
 }
 
 /** 204 with nothing in the body. */

@@ -2,7 +2,7 @@
  * The API Gateway HTTP API adapter (payload format 2.0): hand-built events run through the same
  * router the local server uses, over in-memory stores.
  */
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { configOf } from '../../lib/config/load.ts';
 import type { ScriptEvaluator } from '../../lib/engine/script/evaluator.ts';
@@ -14,6 +14,7 @@ import { LocalDecisionQueue } from '../../lib/queue/local.ts';
 import { createRouter } from '../../lib/runtime/router.ts';
 import { createServices } from '../../lib/runtime/services.ts';
 import { createMemoryStores } from '../../lib/runtime/stores.ts';
+import { apiGatewayEvent } from '../helpers/api-gateway.ts';
 import { workflowDef } from '../helpers/fixtures.ts';
 
 const MAX_BODY = 2048;
@@ -45,40 +46,6 @@ function handler() {
   }));
 }
 
-interface EventInput {
-  method: string;
-  /** Path with query string, as the client sent it. */
-  url: string;
-  body?: string;
-  base64?: boolean;
-  headers?: Record<string, string>;
-}
-
-function event({ method, url, body, base64 = false, headers = {} }: EventInput): APIGatewayProxyEventV2 {
-  const [rawPath = '/', rawQueryString = ''] = url.split('?');
-  return {
-    version: '2.0',
-    routeKey: '$default',
-    rawPath,
-    rawQueryString,
-    headers: { host: 'abc123.execute-api.eu-west-1.amazonaws.com', ...headers },
-    requestContext: {
-      accountId: '123456789012',
-      apiId: 'abc123',
-      domainName: 'abc123.execute-api.eu-west-1.amazonaws.com',
-      domainPrefix: 'abc123',
-      http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'test' },
-      requestId: 'req-1',
-      routeKey: '$default',
-      stage: '$default',
-      time: '01/Jan/2026:00:00:00 +0000',
-      timeEpoch: Date.UTC(2026, 0, 1),
-    },
-    body,
-    isBase64Encoded: base64,
-  };
-}
-
 function jsonBodyOf(result: APIGatewayProxyStructuredResultV2): Record<string, unknown> {
   expect(result.isBase64Encoded).toBe(false);
   return JSON.parse(result.body ?? '') as Record<string, unknown>;
@@ -89,7 +56,7 @@ describe('lambdaHttpHandler', () => {
     const handle = handler();
     const def = workflowDef({ name: 'lambda flow' });
     const posted = await handle(
-      event({
+      apiGatewayEvent({
         method: 'POST',
         url: '/api/metadata/workflow',
         body: JSON.stringify(def),
@@ -99,7 +66,9 @@ describe('lambdaHttpHandler', () => {
     expect(posted).toMatchObject({ statusCode: 200, body: '', isBase64Encoded: false });
     expect(posted.headers?.['content-length']).toBe('0');
 
-    const got = await handle(event({ method: 'GET', url: '/api/metadata/workflow/lambda%20flow?version=1' }));
+    const got = await handle(
+      apiGatewayEvent({ method: 'GET', url: '/api/metadata/workflow/lambda%20flow?version=1' }),
+    );
     expect(got.statusCode).toBe(200);
     expect(got.headers?.['content-type']).toMatch(/^application\/json/);
     expect(jsonBodyOf(got)).toMatchObject({ name: 'lambda flow', version: 1, schemaVersion: 2 });
@@ -109,7 +78,7 @@ describe('lambdaHttpHandler', () => {
     const handle = handler();
     const def = workflowDef({ name: 'encoded_flow' });
     const posted = await handle(
-      event({
+      apiGatewayEvent({
         method: 'POST',
         url: '/api/metadata/workflow',
         body: Buffer.from(JSON.stringify(def)).toString('base64'),
@@ -117,13 +86,13 @@ describe('lambdaHttpHandler', () => {
       }),
     );
     expect(posted.statusCode).toBe(200);
-    const got = await handle(event({ method: 'GET', url: '/api/metadata/workflow/encoded_flow' }));
+    const got = await handle(apiGatewayEvent({ method: 'GET', url: '/api/metadata/workflow/encoded_flow' }));
     expect(jsonBodyOf(got).name).toBe('encoded_flow');
   });
 
   it('answers 413 with the error body to a body over the limit', async () => {
     const result = await handler()(
-      event({ method: 'POST', url: '/api/metadata/workflow', body: 'x'.repeat(MAX_BODY + 1) }),
+      apiGatewayEvent({ method: 'POST', url: '/api/metadata/workflow', body: 'x'.repeat(MAX_BODY + 1) }),
     );
     expect(result.statusCode).toBe(413);
     expect(jsonBodyOf(result)).toEqual({
@@ -138,7 +107,7 @@ describe('lambdaHttpHandler', () => {
     const body = Buffer.from('x'.repeat(MAX_BODY - 100)).toString('base64');
     expect(body.length).toBeGreaterThan(MAX_BODY);
     const result = await handler()(
-      event({ method: 'POST', url: '/api/metadata/workflow', body, base64: true }),
+      apiGatewayEvent({ method: 'POST', url: '/api/metadata/workflow', body, base64: true }),
     );
     // Under the limit once decoded, so the body reaches the route, which rejects it as JSON.
     expect(result.statusCode).toBe(400);
@@ -146,7 +115,7 @@ describe('lambdaHttpHandler', () => {
   });
 
   it('answers the version as plain text, not base64', async () => {
-    const result = await handler()(event({ method: 'GET', url: '/api/version' }));
+    const result = await handler()(apiGatewayEvent({ method: 'GET', url: '/api/version' }));
     expect(result.statusCode).toBe(200);
     expect(result.headers?.['content-type']).toMatch(/^text\/plain/);
     expect(result.isBase64Encoded).toBe(false);
@@ -154,13 +123,15 @@ describe('lambdaHttpHandler', () => {
   });
 
   it('answers an unknown route with 404 and the error body', async () => {
-    const result = await handler()(event({ method: 'GET', url: '/api/nothing' }));
+    const result = await handler()(apiGatewayEvent({ method: 'GET', url: '/api/nothing' }));
     expect(result.statusCode).toBe(404);
     expect(jsonBodyOf(result)).toMatchObject({ status: 404, instance: 'lambda-test', retryable: false });
   });
 
   it('passes the query string through', async () => {
-    const result = await handler()(event({ method: 'GET', url: '/api/metadata/workflow/x?version=abc' }));
+    const result = await handler()(
+      apiGatewayEvent({ method: 'GET', url: '/api/metadata/workflow/x?version=abc' }),
+    );
     expect(result.statusCode).toBe(400);
     expect(jsonBodyOf(result).message).toMatch(/'version' must be an integer/);
   });
@@ -170,7 +141,12 @@ describe('toRequest', () => {
   it('builds a web Request with method, path, query, headers and cookies', async () => {
     const request = toRequest(
       {
-        ...event({ method: 'PUT', url: '/api/a%20b?x=1&y=2', body: '{"a":1}', headers: { 'x-trace': 't' } }),
+        ...apiGatewayEvent({
+          method: 'PUT',
+          url: '/api/a%20b?x=1&y=2',
+          body: '{"a":1}',
+          headers: { 'x-trace': 't' },
+        }),
         cookies: ['a=1', 'b=2'],
       },
       MAX_BODY,
@@ -185,13 +161,16 @@ describe('toRequest', () => {
   });
 
   it('ignores a body on GET', async () => {
-    const request = toRequest(event({ method: 'GET', url: '/api/version', body: 'ignored' }), MAX_BODY);
+    const request = toRequest(
+      apiGatewayEvent({ method: 'GET', url: '/api/version', body: 'ignored' }),
+      MAX_BODY,
+    );
     expect(await request.text()).toBe('');
   });
 
   it('throws PayloadTooLargeError over the limit', () => {
     expect(() =>
-      toRequest(event({ method: 'POST', url: '/x', body: 'x'.repeat(MAX_BODY + 1) }), MAX_BODY),
+      toRequest(apiGatewayEvent({ method: 'POST', url: '/x', body: 'x'.repeat(MAX_BODY + 1) }), MAX_BODY),
     ).toThrow(PayloadTooLargeError);
   });
 });

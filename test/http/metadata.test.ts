@@ -1,29 +1,21 @@
 /**
- * /api/metadata over loopback against a real local server (reference/conductor.md §1.2, §0.2, §0.3):
- * every route's success, and its answers to malformed, mistyped, incomplete and unknown input.
+ * /api/metadata against a real local server over both transports (reference/conductor.md §1.2,
+ * §0.2, §0.3): every route's success, and its answers to malformed, mistyped, incomplete and
+ * unknown input.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/model/clock.ts';
 import { type Json, ref, simpleTask, taskDef, uniqueName, workflowDef } from '../helpers/fixtures.ts';
-import { errorBody, jsonRequest, pathsOf, startTestServer, type TestServer } from '../helpers/server.ts';
+import { errorBody, jsonRequest, pathsOf, useTestServer } from '../helpers/server.ts';
+import { expectEmptyOk } from './execution-api.ts';
 
 const START = Date.UTC(2026, 0, 1);
 const clock = new ManualClock(START);
-let server: TestServer;
-let api: string;
-
-beforeAll(async () => {
-  server = await startTestServer({ 'service.instance-id': 'metadata-test-node' }, { clock });
-  api = `${server.url}/api/metadata`;
-});
-
-afterAll(async () => {
-  await server?.close();
-});
+const server = useTestServer({ 'service.instance-id': 'metadata-test-node' }, { clock });
 
 const send = (method: string, path: string, body?: unknown) =>
-  fetch(`${api}${path}`, jsonRequest(method, body));
-const get = (path: string) => fetch(`${api}${path}`);
+  server.fetch(`${server.url}/api/metadata${path}`, jsonRequest(method, body));
+const get = (path: string) => server.fetch(`${server.url}/api/metadata${path}`);
 const enc = encodeURIComponent;
 
 async function okJson<T>(response: Response): Promise<T> {
@@ -31,15 +23,6 @@ async function okJson<T>(response: Response): Promise<T> {
   expect(response.status, text).toBe(200);
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
   return JSON.parse(text) as T;
-}
-
-/** Conductor's answer for routes that return nothing: 200, an empty body, Content-Length 0. */
-async function expectEmptyOk(response: Response): Promise<void> {
-  const text = await response.text();
-  expect(response.status, text).toBe(200);
-  expect(text).toBe('');
-  expect(response.headers.get('content-length')).toBe('0');
-  expect(response.headers.get('content-type')).not.toBeNull();
 }
 
 async function register(def: Json, query = ''): Promise<void> {
@@ -397,14 +380,6 @@ describe('GET /api/metadata/workflow/{name}', () => {
     const body = await errorBody(await get(`/workflow/${name}?version=9`), 404);
     expect(body.message).toBe(`No such workflow found by name: ${name}, version: 9`);
   });
-
-  it('URL-decodes the name, so names with spaces and slashes round-trip', async () => {
-    const odd = `${uniqueName('odd')} with space/and slash`;
-    await register(workflowDef({ name: odd }));
-    const def = await okJson<WorkflowDefShape>(await get(`/workflow/${enc(odd)}`));
-    expect(def.name).toBe(odd);
-    expect(enc(odd)).toContain('%2F');
-  });
 });
 
 describe('GET /api/metadata/workflow (listing)', () => {
@@ -537,13 +512,6 @@ describe('DELETE /api/metadata/workflow/{name}/{version}', () => {
     const body = await errorBody(await send('DELETE', '/workflow/some_name/abc'), 400);
     expect(body.message).toMatch(/Version must be a positive integer, got 'abc'/);
     expect(pathsOf(body)).toEqual(['version']);
-  });
-
-  it('URL-decodes the name', async () => {
-    const name = `${uniqueName('del')} a/b`;
-    await register(workflowDef({ name }));
-    await expectEmptyOk(await send('DELETE', `/workflow/${enc(name)}/1`));
-    await errorBody(await get(`/workflow/${enc(name)}`), 404);
   });
 });
 
@@ -695,13 +663,6 @@ describe('GET and DELETE /api/metadata/taskdefs', () => {
     const body = await errorBody(await send('DELETE', '/taskdefs/no_such_task_def'), 404);
     expect(body.message).toBe('No such taskType found by name: no_such_task_def');
   });
-
-  it('URL-decodes the name, so names with spaces and slashes round-trip', async () => {
-    const name = `${uniqueName('task')} x/y`;
-    await expectEmptyOk(await send('POST', '/taskdefs', [taskDef({ name })]));
-    expect((await okJson<TaskDefShape>(await get(`/taskdefs/${enc(name)}`))).name).toBe(name);
-    await expectEmptyOk(await send('DELETE', `/taskdefs/${enc(name)}`));
-  });
 });
 
 describe('HTTP conventions on /api/metadata', () => {
@@ -732,48 +693,5 @@ describe('HTTP conventions on /api/metadata', () => {
   it('answers 400 to malformed percent-encoding in a path', async () => {
     const body = await errorBody(await get('/workflow/bad%E0%A4'), 400);
     expect(body.message).toMatch(/Malformed percent-encoding/);
-  });
-});
-
-describe('the request body limit', () => {
-  let small: TestServer;
-
-  beforeAll(async () => {
-    small = await startTestServer({ 'service.server.max-body-bytes': 2048 });
-  });
-
-  afterAll(async () => {
-    await small?.close();
-  });
-
-  it('answers 413 with the error body to a body over service.server.max-body-bytes', async () => {
-    const def = workflowDef({ description: 'x'.repeat(4096) });
-    const response = await fetch(`${small.url}/api/metadata/workflow`, jsonRequest('POST', def));
-    const body = await errorBody(response, 413);
-    expect(body.message).toMatch(/exceeds the limit of 2048 bytes/);
-    expect(body.retryable).toBe(false);
-  });
-
-  it('answers 413 to a chunked body without a declared length that grows past the limit', async () => {
-    const chunk = new TextEncoder().encode('x'.repeat(1000));
-    const stream = new ReadableStream<Uint8Array>({
-      start(controller) {
-        for (let i = 0; i < 5; i++) controller.enqueue(chunk);
-        controller.close();
-      },
-    });
-    const response = await fetch(`${small.url}/api/metadata/workflow`, {
-      method: 'POST',
-      body: stream,
-      duplex: 'half',
-    } as RequestInit);
-    const body = await errorBody(response, 413);
-    expect(body.message).toBe('Request body exceeds the limit of 2048 bytes');
-  });
-
-  it('accepts a body under the limit', async () => {
-    await expectEmptyOk(
-      await fetch(`${small.url}/api/metadata/workflow`, jsonRequest('POST', workflowDef())),
-    );
   });
 });

@@ -31,7 +31,7 @@ function freshDataDir(): string {
 async function persistentServer(dataDir: string): Promise<ExecutionApi> {
   const server = await startTestServer({ 'service.store': 'dynamodb', 'service.local.data-dir': dataDir });
   servers.push(server);
-  return new ExecutionApi(server.url);
+  return new ExecutionApi(server);
 }
 
 /** Closes the newest server (a clean stop: in-flight decides finish, timers are dropped). */

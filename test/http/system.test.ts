@@ -1,32 +1,24 @@
 /**
- * System routes over loopback (health, version), the routes the official SDK probes, and the
+ * System routes over both transports (health, version), the routes the official SDK probes, and the
  * feature gates: a gated-off group has no routes, so its paths answer 404 with the error body.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Router } from '../../lib/http/router.ts';
 import { systemRoutes } from '../../lib/http/routes/system.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
 import { SERVICE_VERSION } from '../../lib/runtime/version.ts';
-import { errorBody, startTestServer, type TestServer } from '../helpers/server.ts';
+import { errorBody, useTestServer } from '../helpers/server.ts';
 
 const packageVersion = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-
-afterAll(async () => {
-  await server?.close();
-});
+const server = useTestServer();
 
 describe('health', () => {
   it.each(['/health', '/api/health'])('GET %s answers {healthy: true} as JSON', async (path) => {
-    const response = await fetch(`${server.url}${path}`);
+    const response = await server.fetch(`${server.url}${path}`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await response.json()).toMatchObject({ healthy: true });
@@ -35,7 +27,7 @@ describe('health', () => {
 
 describe('GET /api/version', () => {
   it('answers the package.json version as plain text, not quoted JSON', async () => {
-    const response = await fetch(`${server.url}/api/version`);
+    const response = await server.fetch(`${server.url}/api/version`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
     expect(await response.text()).toBe(packageVersion);
@@ -48,7 +40,7 @@ describe('GET /api/version', () => {
 
 describe('routes the official SDK probes', () => {
   it('answers POST /api/token with 404, which the SDK reads as "no authentication needed"', async () => {
-    const response = await fetch(`${server.url}/api/token`, {
+    const response = await server.fetch(`${server.url}/api/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ keyId: 'k', keySecret: 's' }),
@@ -59,37 +51,29 @@ describe('routes the official SDK probes', () => {
   });
 
   it('answers an unknown path outside /api with 404 and the error body', async () => {
-    await errorBody(await fetch(`${server.url}/nothing-here`), 404);
+    await errorBody(await server.fetch(`${server.url}/nothing-here`), 404);
   });
 
   it('answers POST on the version route with 405', async () => {
-    const body = await errorBody(await fetch(`${server.url}/api/version`, { method: 'POST' }), 405);
+    const body = await errorBody(await server.fetch(`${server.url}/api/version`, { method: 'POST' }), 405);
     expect(body.message).toBe('Method POST is not supported on /api/version');
   });
 });
 
 describe('feature gates', () => {
-  let gatedOff: TestServer;
-
-  beforeAll(async () => {
-    gatedOff = await startTestServer({ 'service.scheduler.enabled': false });
-  });
-
-  afterAll(async () => {
-    await gatedOff?.close();
-  });
+  const gatedOff = useTestServer({ 'service.scheduler.enabled': false });
 
   it.each(['/api/scheduler/schedules', '/api/scheduler/schedules/search?start=0&size=15'])(
     'answers GET %s with 404 and the error body when the scheduler is off',
     async (path) => {
-      const body = await errorBody(await fetch(`${gatedOff.url}${path}`), 404);
+      const body = await errorBody(await gatedOff.fetch(`${gatedOff.url}${path}`), 404);
       expect(body.message).toBe(`No route for GET ${path.split('?')[0]}`);
       expect(body.retryable).toBe(false);
     },
   );
 
   it('keeps the ungated routes of a gated-off server answering', async () => {
-    expect((await fetch(`${gatedOff.url}/api/health`)).status).toBe(200);
+    expect((await gatedOff.fetch(`${gatedOff.url}/api/health`)).status).toBe(200);
   });
 });
 

@@ -3,30 +3,16 @@
  * §4.3): the task goes back to SCHEDULED and is not handed out until its time comes. The server
  * runs on a manual clock, so the tests move time instead of waiting for it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/model/clock.ts';
-import { uniqueName } from '../helpers/fixtures.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { type ApiTask, chainedWorkflow, ExecutionApi, expectJson, expectNoContent } from './execution-api.ts';
+import { useTestServer } from '../helpers/server.ts';
+import { type ApiTask, ExecutionApi, expectJson, expectNoContent } from './execution-api.ts';
 
 const clock = new ManualClock(Date.UTC(2026, 0, 1));
-let server: TestServer;
-let api: ExecutionApi;
-
-beforeAll(async () => {
-  server = await startTestServer({}, { clock });
-  api = new ExecutionApi(server.url);
-});
-
-afterAll(async () => {
-  await server?.close();
-});
+const api = new ExecutionApi(useTestServer({}, { clock }));
 
 async function started(): Promise<{ first: string; second: string; id: string }> {
-  const name = uniqueName('wf');
-  const first = uniqueName('first');
-  const second = uniqueName('second');
-  await api.registerWorkflow(chainedWorkflow(name, first, second));
+  const { name, first, second } = await api.registerChain();
   await api.registerTaskDefs([{ name: first, retryCount: 1, retryDelaySeconds: 10, retryLogic: 'FIXED' }]);
   return { first, second, id: await api.start(name) };
 }

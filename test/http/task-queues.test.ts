@@ -3,22 +3,12 @@
  * that follow scheduled tasks, poll data naming the workers that polled, and requeue answering a
  * count as text.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Json, uniqueName } from '../helpers/fixtures.ts';
-import { errorBody, pathsOf, startTestServer, type TestServer } from '../helpers/server.ts';
-import { chainedWorkflow, ExecutionApi, eventually, expectJson, expectText } from './execution-api.ts';
+import { errorBody, pathsOf, useTestServer } from '../helpers/server.ts';
+import { ExecutionApi, eventually, expectJson, expectText } from './execution-api.ts';
 
-let server: TestServer;
-let api: ExecutionApi;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  api = new ExecutionApi(server.url);
-});
-
-afterAll(async () => {
-  await server?.close();
-});
+const api = new ExecutionApi(useTestServer());
 
 interface PollDataShape {
   queueName: string;
@@ -29,10 +19,7 @@ interface PollDataShape {
 
 /** Registers a workflow whose first task type is new, and starts it `runs` times. */
 async function scheduled(runs: number): Promise<{ first: string; second: string; ids: string[] }> {
-  const name = uniqueName('wf');
-  const first = uniqueName('first');
-  const second = uniqueName('second');
-  await api.registerWorkflow(chainedWorkflow(name, first, second));
+  const { name, first, second } = await api.registerChain();
   const ids: string[] = [];
   for (let i = 0; i < runs; i++) ids.push(await api.start(name));
   await eventually(async () => expect(await queueSize(first)).toBe(runs));

@@ -3,13 +3,12 @@
  * merged, id as text), its /sync form (the run back), the signal routes that complete a blocking
  * WAIT, and task logs (raw string lines in, a list or 204 out).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Json, ref, uniqueName } from '../helpers/fixtures.ts';
-import { errorBody, pathsOf, startTestServer, type TestServer } from '../helpers/server.ts';
+import { errorBody, pathsOf, useTestServer } from '../helpers/server.ts';
 import {
   type ApiTask,
   type ApiWorkflow,
-  chainedWorkflow,
   ExecutionApi,
   expectJson,
   expectNoContent,
@@ -17,23 +16,9 @@ import {
   expectText,
 } from './execution-api.ts';
 
-let server: TestServer;
-let api: ExecutionApi;
+const api = new ExecutionApi(useTestServer());
 
-beforeAll(async () => {
-  server = await startTestServer();
-  api = new ExecutionApi(server.url);
-});
-
-afterAll(async () => {
-  await server?.close();
-});
-
-async function chained(): Promise<{ name: string; first: string; second: string }> {
-  const names = { name: uniqueName('wf'), first: uniqueName('first'), second: uniqueName('second') };
-  await api.registerWorkflow(chainedWorkflow(names.name, names.first, names.second));
-  return names;
-}
+const chained = () => api.registerChain();
 
 /** 200 with an empty body: how Conductor answers routes that return nothing. */
 async function expectEmptyOk(response: Response): Promise<void> {
@@ -187,7 +172,7 @@ describe('task logs', () => {
 
   it('adds a raw string line and lists it with the task id and a time', async () => {
     const polled = await polledTask();
-    const add = await fetch(`${api.url}/api/tasks/${polled.taskId}/log`, {
+    const add = await api.endpoint.fetch(`${api.url}/api/tasks/${polled.taskId}/log`, {
       method: 'POST',
       headers: { 'content-type': 'text/plain' },
       body: 'working on it',

@@ -1,38 +1,17 @@
 /**
- * The worker loop of /api/tasks over loopback (reference/conductor.md §1.1, §2.6, §2.7): polls
+ * The worker loop of /api/tasks over both transports (reference/conductor.md §1.1, §2.6, §2.7): polls
  * (204 / [] when empty), TaskResult updates answered with the id as text/plain, update-v2 handing
  * out the next task, and reading one task back - with every bad input answered 400/404.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Json, uniqueName } from '../helpers/fixtures.ts';
-import { errorBody, pathsOf, startTestServer, type TestServer } from '../helpers/server.ts';
-import {
-  type ApiTask,
-  chainedWorkflow,
-  ExecutionApi,
-  eventually,
-  expectJson,
-  expectNoContent,
-} from './execution-api.ts';
+import { errorBody, pathsOf, useTestServer } from '../helpers/server.ts';
+import { type ApiTask, ExecutionApi, eventually, expectJson, expectNoContent } from './execution-api.ts';
 
-let server: TestServer;
-let api: ExecutionApi;
-
-beforeAll(async () => {
-  server = await startTestServer({ 'service.instance-id': 'tasks-test-node' });
-  api = new ExecutionApi(server.url);
-});
-
-afterAll(async () => {
-  await server?.close();
-});
+const api = new ExecutionApi(useTestServer({ 'service.instance-id': 'tasks-test-node' }));
 
 /** A registered two-task workflow with task types of its own, so tests sharing the server never meet. */
-async function chained(): Promise<{ name: string; first: string; second: string }> {
-  const names = { name: uniqueName('wf'), first: uniqueName('first'), second: uniqueName('second') };
-  await api.registerWorkflow(chainedWorkflow(names.name, names.first, names.second));
-  return names;
-}
+const chained = () => api.registerChain();
 
 async function pollBatch(type: string, query: string): Promise<ApiTask[]> {
   return expectJson<ApiTask[]>(await api.get(`/api/tasks/poll/batch/${type}?${query}`));

@@ -1,46 +1,27 @@
 /**
- * Reading runs back over loopback (reference/conductor.md §1.6, §2.5, §2.9): the execution with or
+ * Reading runs back over both transports (reference/conductor.md §1.6, §2.5, §2.9): the execution with or
  * without tasks, the status summary, the paged task list, running ids by version, correlation
  * lookups, and the decide nudge - with 404 for unknown ids and 400 for bad query values.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Json, uniqueName } from '../helpers/fixtures.ts';
-import { errorBody, pathsOf, startTestServer, type TestServer } from '../helpers/server.ts';
+import { errorBody, pathsOf, useTestServer } from '../helpers/server.ts';
 import {
   type ApiTask,
   type ApiWorkflow,
-  chainedWorkflow,
+  type Chain,
   ExecutionApi,
   expectJson,
   expectOk,
 } from './execution-api.ts';
 
-let server: TestServer;
-let api: ExecutionApi;
+const api = new ExecutionApi(useTestServer());
 
-beforeAll(async () => {
-  server = await startTestServer();
-  api = new ExecutionApi(server.url);
-});
-
-afterAll(async () => {
-  await server?.close();
-});
-
-interface Flow {
-  name: string;
-  first: string;
-  second: string;
-}
-
-async function registered(version = 1, name = uniqueName('wf')): Promise<Flow> {
-  const flow = { name, first: uniqueName('first'), second: uniqueName('second') };
-  await api.registerWorkflow({ ...chainedWorkflow(flow.name, flow.first, flow.second), version });
-  return flow;
-}
+const registered = (version = 1, name = uniqueName('wf')): Promise<Chain> =>
+  api.registerChain({ version }, name);
 
 /** Runs both tasks of a started run and waits for it to complete. */
-async function finish(flow: Flow, id: string): Promise<ApiWorkflow> {
+async function finish(flow: Chain, id: string): Promise<ApiWorkflow> {
   await api.update(await api.pollEventually(flow.first), 'COMPLETED', { value: 1 });
   await api.update(await api.pollEventually(flow.second), 'COMPLETED', { result: 'done' });
   return api.workflowEventually(id, 'COMPLETED');
@@ -182,7 +163,9 @@ describe('GET /api/workflow/running/{name}', () => {
 });
 
 describe('correlation lookups', () => {
-  async function runsFor(correlationId: string): Promise<{ flow: Flow; running: string; completed: string }> {
+  async function runsFor(
+    correlationId: string,
+  ): Promise<{ flow: Chain; running: string; completed: string }> {
     const flow = await registered();
     const completed = await api.start(flow.name, {}, `?correlationId=${correlationId}`);
     await finish(flow, completed);

@@ -1,25 +1,15 @@
 /**
- * Starting runs over loopback (reference/conductor.md §1.6, §2.16): POST /api/workflow with a
+ * Starting runs over both transports (reference/conductor.md §1.6, §2.16): POST /api/workflow with a
  * StartWorkflowRequest and POST /api/workflow/{name} with the input as body, both answering the new
  * id as text/plain; bad requests answered 400 with validation paths, unknown definitions 404. Also
  * the SDK's auth probe, POST /api/token, which must get a 404 (sdk-map.md §1).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { uniqueName } from '../helpers/fixtures.ts';
-import { errorBody, pathsOf, startTestServer, type TestServer } from '../helpers/server.ts';
+import { errorBody, pathsOf, useTestServer } from '../helpers/server.ts';
 import { chainedWorkflow, ExecutionApi, expectText } from './execution-api.ts';
 
-let server: TestServer;
-let api: ExecutionApi;
-
-beforeAll(async () => {
-  server = await startTestServer({ 'service.instance-id': 'workflows-test-node' });
-  api = new ExecutionApi(server.url);
-});
-
-afterAll(async () => {
-  await server?.close();
-});
+const api = new ExecutionApi(useTestServer({ 'service.instance-id': 'workflows-test-node' }));
 
 /** Registers versions 1 and 2 of a workflow whose first tasks differ, so a run shows its version. */
 async function twoVersions(): Promise<{ name: string; v1: string; v2: string }> {

@@ -18,7 +18,7 @@ import {
 } from '@io-orkes/conductor-javascript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ref, uniqueName } from '../helpers/fixtures.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTestServer } from '../helpers/server.ts';
 import { eventually } from '../http/execution-api.ts';
 import {
   collectingLogger,
@@ -39,7 +39,8 @@ const names = {
   retrying: uniqueName('sdk_retrying'),
 };
 
-let server: TestServer;
+// Node only: the SDK talks to a real URL with its own fetch.
+const server = useTestServer({}, { transport: 'node' });
 let client: SdkClient;
 let calls: RecordedCall[];
 let handler: TaskHandler | undefined;
@@ -64,7 +65,6 @@ const workers: ConductorWorker[] = [
 ];
 
 beforeAll(async () => {
-  server = await startTestServer();
   const recorder = recordingFetch();
   calls = recorder.calls;
   client = await sdkClient(server.url, { fetch: recorder.fetch, logger: sdkLog.logger });
@@ -94,7 +94,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await handler?.stopWorkers();
-  await server?.close();
 });
 
 async function completed(executor: WorkflowExecutor, id: string): Promise<Workflow> {

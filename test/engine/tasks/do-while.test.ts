@@ -7,32 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createQuickJsEvaluator, type ScriptEvaluator } from '../../../lib/engine/script/evaluator.ts';
 import type { TaskRecord } from '../../../lib/model/execution.ts';
 import { type EngineHarness, engineHarness } from '../../helpers/engine.ts';
-import { type Json, ref } from '../../helpers/fixtures.ts';
-
-/** A worker task that fails for good on its first failure (ad-hoc worker tasks retry 3 times). */
-const worker = (name: string, extra: Json = {}): Json => ({
-  name,
-  taskReferenceName: name,
-  type: 'SIMPLE',
-  retryCount: 0,
-  ...extra,
-});
-
-const inline = (name: string, expression: string, input: Json = {}): Json => ({
-  name,
-  taskReferenceName: name,
-  type: 'INLINE',
-  inputParameters: { evaluatorType: 'javascript', expression, ...input },
-});
-
-const loop = (loopOver: Json[], loopCondition: string, extra: Json = {}): Json => ({
-  name: 'loop',
-  taskReferenceName: 'loop',
-  type: 'DO_WHILE',
-  loopCondition,
-  loopOver,
-  ...extra,
-});
+import { loop, ref, script, worker } from '../../helpers/fixtures.ts';
 
 describe('DO_WHILE', () => {
   // One sandbox for the whole file: starting its worker thread costs more than most tests here.
@@ -70,7 +45,7 @@ describe('DO_WHILE', () => {
         loop(
           [
             worker('fetch', { inputParameters: { page: ref('loop.output.iteration') } }),
-            inline('count', '$.rows * 10', { rows: ref('fetch.output.rows') }),
+            script('count', '$.rows * 10', { rows: ref('fetch.output.rows') }),
           ],
           '$.loop.iteration < 3',
         ),
@@ -148,7 +123,7 @@ describe('DO_WHILE', () => {
     await h.register({
       name: 'until_limit',
       tasks: [
-        loop([inline('tick', '$.i', { i: ref('loop.output.iteration') })], '$.loop.iteration < $.limit', {
+        loop([script('tick', '$.i', { i: ref('loop.output.iteration') })], '$.loop.iteration < $.limit', {
           inputParameters: { limit: ref('workflow.input.limit') },
         }),
       ],
@@ -207,7 +182,7 @@ describe('DO_WHILE', () => {
   it('fails with a terminal error when the condition throws', async () => {
     await h.register({
       name: 'loop_bad_condition',
-      tasks: [loop([inline('tick', '1')], '$.nothing.here > 1')],
+      tasks: [loop([script('tick', '1')], '$.nothing.here > 1')],
     });
     const id = await h.start('loop_bad_condition');
     const looped = await loopView(id);
@@ -224,13 +199,13 @@ describe('DO_WHILE', () => {
       evaluatorType: 'javascript',
       expression: '$.i % 2 === 0 ? "even" : "odd"',
       inputParameters: { i: ref('loop.output.iteration') },
-      decisionCases: { even: [inline('even', '"E" + $.i', { i: ref('loop.output.iteration') })] },
+      decisionCases: { even: [script('even', '"E" + $.i', { i: ref('loop.output.iteration') })] },
       defaultCase: [worker('odd')],
     };
     await h.register({
       name: 'loop_switch',
       tasks: [
-        loop([parity, inline('tail', '$.i', { i: ref('loop.output.iteration') })], '$.loop.iteration < 3'),
+        loop([parity, script('tail', '$.i', { i: ref('loop.output.iteration') })], '$.loop.iteration < 3'),
       ],
     });
     const id = await h.start('loop_switch');
@@ -265,7 +240,7 @@ describe('DO_WHILE', () => {
         tasks: [
           loop(
             [
-              inline('label', '$.index + ":" + $.sku', {
+              script('label', '$.index + ":" + $.sku', {
                 index: ref('loop.output.loopIndex'),
                 sku: ref('loop.output.loopItem'),
               }),
@@ -293,7 +268,7 @@ describe('DO_WHILE', () => {
         name: 'each_item',
         tasks: [
           loop(
-            [inline('echo', '$.item', { item: ref('loop.output.loopItem') })],
+            [script('echo', '$.item', { item: ref('loop.output.loopItem') })],
             '$.echo.result !== "stop"',
             {
               inputParameters: { _items: ref('workflow.input.list') },
@@ -337,7 +312,7 @@ describe('DO_WHILE', () => {
     await h.register({
       name: 'keep_two',
       tasks: [
-        loop([inline('tick', '$.i', { i: ref('loop.output.iteration') })], '$.loop.iteration < 5', {
+        loop([script('tick', '$.i', { i: ref('loop.output.iteration') })], '$.loop.iteration < 5', {
           inputParameters: { keepLastN: 2 },
         }),
       ],
@@ -354,7 +329,7 @@ describe('DO_WHILE', () => {
     await h.register({
       name: 'count_to',
       tasks: [
-        loop([inline('tick', '$.i', { i: ref('loop.output.iteration') })], '$.loop.iteration < $.stop', {
+        loop([script('tick', '$.i', { i: ref('loop.output.iteration') })], '$.loop.iteration < $.stop', {
           inputParameters: { stop: ref('workflow.input.stop') },
         }),
       ],
@@ -379,7 +354,7 @@ describe('DO_WHILE', () => {
     // A decide makes at most 200 passes, two per iteration here: the run must go on by itself.
     await h.register({
       name: 'long_count',
-      tasks: [loop([inline('tick', '$.i', { i: ref('loop.output.iteration') })], '$.loop.iteration < 150')],
+      tasks: [loop([script('tick', '$.i', { i: ref('loop.output.iteration') })], '$.loop.iteration < 150')],
     });
     const id = await h.start('long_count');
     expect((await h.run(id)).status).toBe('COMPLETED');
@@ -390,7 +365,7 @@ describe('DO_WHILE', () => {
   it('keeps the working set flat while a worker-driven loop is running', async () => {
     await h.register({
       name: 'worker_loop',
-      tasks: [loop([worker('fetch'), inline('tally', '1')], 'true')],
+      tasks: [loop([worker('fetch'), script('tally', '1')], 'true')],
     });
     const id = await h.start('worker_loop');
     const sizes: number[] = [];

@@ -4,31 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type EngineHarness, engineHarness } from '../../helpers/engine.ts';
-import { type Json, ref } from '../../helpers/fixtures.ts';
-
-/** A worker task that fails for good on its first failure (ad-hoc worker tasks retry 3 times). */
-const worker = (name: string, extra: Json = {}): Json => ({
-  name,
-  taskReferenceName: name,
-  type: 'SIMPLE',
-  retryCount: 0,
-  ...extra,
-});
-
-const fork = (name: string, branches: Json[][], extra: Json = {}): Json => ({
-  name,
-  taskReferenceName: name,
-  type: 'FORK_JOIN',
-  forkTasks: branches,
-  ...extra,
-});
-
-const join = (name: string, joinOn: string[]): Json => ({
-  name,
-  taskReferenceName: name,
-  type: 'JOIN',
-  joinOn,
-});
+import { fork, join, ref, worker } from '../../helpers/fixtures.ts';
 
 describe('FORK_JOIN and JOIN', () => {
   let h: EngineHarness;

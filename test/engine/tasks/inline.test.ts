@@ -6,14 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createQuickJsEvaluator, type ScriptEvaluator } from '../../../lib/engine/script/evaluator.ts';
 import { normalizeWorkflowDef } from '../../../lib/metadata/workflow-def.ts';
 import { type EngineHarness, engineHarness } from '../../helpers/engine.ts';
-import { type Json, ref } from '../../helpers/fixtures.ts';
-
-const inline = (name: string, inputParameters: Json): Json => ({
-  name,
-  taskReferenceName: name,
-  type: 'INLINE',
-  inputParameters: { evaluatorType: 'javascript', ...inputParameters },
-});
+import { inline, type Json, ref } from '../../helpers/fixtures.ts';
 
 describe('INLINE', () => {
   // A tight time limit keeps the runaway-script test short.

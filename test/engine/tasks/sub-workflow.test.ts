@@ -10,15 +10,7 @@ import { childWorkflowIdOf } from '../../../lib/model/ids.ts';
 import { createMemoryStores } from '../../../lib/runtime/stores.ts';
 import type { Stores } from '../../../lib/store/ports.ts';
 import { type EngineHarness, engineHarness } from '../../helpers/engine.ts';
-import { type Json, ref } from '../../helpers/fixtures.ts';
-
-const worker = (name: string, extra: Json = {}): Json => ({
-  name,
-  taskReferenceName: name,
-  type: 'SIMPLE',
-  retryCount: 0,
-  ...extra,
-});
+import { type Json, ref, worker } from '../../helpers/fixtures.ts';
 
 const childDef: Json = {
   name: 'child_flow',

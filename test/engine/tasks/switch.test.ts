@@ -6,14 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createQuickJsEvaluator, type ScriptEvaluator } from '../../../lib/engine/script/evaluator.ts';
 import { normalizeWorkflowDef } from '../../../lib/metadata/workflow-def.ts';
 import { type EngineHarness, engineHarness } from '../../helpers/engine.ts';
-import { type Json, ref } from '../../helpers/fixtures.ts';
-
-const worker = (name: string, extra: Json = {}): Json => ({
-  name,
-  taskReferenceName: name,
-  type: 'SIMPLE',
-  ...extra,
-});
+import { type Json, ref, worker } from '../../helpers/fixtures.ts';
 
 const switchOn = (name: string, fields: Json): Json => ({
   name,

@@ -5,16 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type EngineHarness, engineHarness } from '../../helpers/engine.ts';
-import { type Json, ref } from '../../helpers/fixtures.ts';
-
-const worker = (name: string): Json => ({ name, taskReferenceName: name, type: 'SIMPLE', retryCount: 0 });
-
-const terminate = (inputParameters: Json): Json => ({
-  name: 'stop',
-  taskReferenceName: 'stop',
-  type: 'TERMINATE',
-  inputParameters,
-});
+import { type Json, ref, terminate, worker } from '../../helpers/fixtures.ts';
 
 describe('TERMINATE', () => {
   let h: EngineHarness;
