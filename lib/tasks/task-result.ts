@@ -1,7 +1,7 @@
 /**
  * What a worker sends (TaskResult, reference/conductor.md §2.7), validated into a typed update.
  */
-import { ensureIsObject } from '../http/body.ts';
+import { ensureIsObject } from '../validation/shapes.ts';
 import { Issues } from '../metadata/issues.ts';
 import { ValidationError } from '../model/errors.ts';
 

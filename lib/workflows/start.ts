@@ -5,7 +5,7 @@
  */
 
 import { childLists } from '../engine/graph.ts';
-import { ensureIsObject } from '../http/body.ts';
+import { ensureIsObject } from '../validation/shapes.ts';
 import { Issues } from '../metadata/issues.ts';
 import type { MetadataService } from '../metadata/service.ts';
 import { validateWorkflowDef } from '../metadata/workflow-def.ts';
