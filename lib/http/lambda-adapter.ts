@@ -4,10 +4,9 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { Logger } from '../log/logger.ts';
 import { PayloadTooLargeError } from '../model/errors.ts';
+import { isTextual } from './content-types.ts';
 import { errorResponse } from './error-response.ts';
 import type { Router } from './router.ts';
-
-const TEXTUAL = /^(text\/|application\/(json|.*\+json|x-www-form-urlencoded|xml|javascript))/i;
 
 export interface LambdaAdapterOptions {
   router: Router;
@@ -55,7 +54,7 @@ export async function toResult(response: Response): Promise<APIGatewayProxyStruc
     headers[key] = value;
   });
   const bytes = Buffer.from(await response.arrayBuffer());
-  const textual = TEXTUAL.test(headers['content-type'] ?? '');
+  const textual = isTextual(headers['content-type']);
   return {
     statusCode: response.status,
     headers,

@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../log/logger.ts';
 import { PayloadTooLargeError } from '../model/errors.ts';
+import { isTextual } from './content-types.ts';
 import { errorResponse } from './error-response.ts';
 import { withKnownText } from './request.ts';
 import { textOf } from './responses.ts';
@@ -44,12 +45,10 @@ async function answer(req: IncomingMessage, res: ServerResponse, options: NodeAd
   await write(res, response);
 }
 
-const TEXTUAL = /^(text\/|application\/(json|.*\+json|x-www-form-urlencoded))/i;
-
 /** A web Request; a textual body is also handed over as the string it already is. */
 function request(url: string, method: string, headers: Headers, body: Buffer | undefined): Request {
   const textual =
-    body !== undefined && (TEXTUAL.test(headers.get('content-type') ?? '') || !headers.has('content-type'));
+    body !== undefined && (isTextual(headers.get('content-type')) || !headers.has('content-type'));
   if (textual) {
     // Route handlers read bodies through RouteContext.text()/json(), which take the known text;
     // building a body stream nobody reads costs more than the rest of the request.

@@ -20,8 +20,16 @@ export function bodyText(request: Request): Promise<string> {
   return text !== undefined ? Promise.resolve(text) : request.text();
 }
 
+/**
+ * The query of a request. Values a route declares in its contract were checked and converted by
+ * the router (lib/http/contract-validation.ts); int() and bool() read those, so a handler never
+ * parses a number itself. Reading an undeclared typed value is a programming error.
+ */
 export class QueryParams {
-  constructor(private readonly params: URLSearchParams) {}
+  constructor(
+    private readonly params: URLSearchParams,
+    private readonly checked: Readonly<Record<string, unknown>> = {},
+  ) {}
 
   /** The first non-empty value of a parameter, or undefined (`sort=` is absent). */
   string(name: string): string | undefined {
@@ -29,14 +37,10 @@ export class QueryParams {
     return undefined;
   }
 
-  /** A parameter that must be given: a 400 naming it otherwise. */
+  /** A parameter the route's contract lists as required. */
   required(name: string): string {
-    const value = this.string(name);
-    if (value === undefined) {
-      throw new ValidationError(`Query parameter ${name} is required`, [
-        { path: name, message: 'is required' },
-      ]);
-    }
+    const value = this.checked[name];
+    if (typeof value !== 'string') throw new Error(`Query parameter ${name} is not declared required`);
     return value;
   }
 
@@ -50,39 +54,25 @@ export class QueryParams {
   }
 
   bool(name: string, fallback: boolean): boolean {
-    const raw = this.string(name);
-    if (raw === undefined) return fallback;
-    const lower = raw.toLowerCase();
-    if (lower === 'true') return true;
-    if (lower === 'false') return false;
-    throw new ValidationError(`Query parameter '${name}' must be true or false, got '${raw}'`, [
-      { path: name, message: 'must be a boolean', invalidValue: raw },
-    ]);
+    return this.typed(name, 'boolean') ?? fallback;
   }
 
-  int(name: string, fallback: number, bounds: { min?: number; max?: number } = {}): number {
-    return this.optionalInt(name, bounds) ?? fallback;
+  int(name: string, fallback: number): number {
+    return this.optionalInt(name) ?? fallback;
   }
 
-  optionalInt(name: string, bounds: { min?: number; max?: number } = {}): number | undefined {
-    const raw = this.string(name);
-    if (raw === undefined) return undefined;
-    const value = Number(raw);
-    if (!/^-?\d+$/.test(raw.trim()) || !Number.isSafeInteger(value)) {
-      throw new ValidationError(`Query parameter '${name}' must be an integer, got '${raw}'`, [
-        { path: name, message: 'must be an integer', invalidValue: raw },
-      ]);
-    }
-    if (
-      (bounds.min !== undefined && value < bounds.min) ||
-      (bounds.max !== undefined && value > bounds.max)
-    ) {
-      const range = `${bounds.min ?? '-∞'}..${bounds.max ?? '∞'}`;
-      throw new ValidationError(`Query parameter '${name}' must be within ${range}, got ${value}`, [
-        { path: name, message: `must be within ${range}`, invalidValue: value },
-      ]);
-    }
-    return value;
+  optionalInt(name: string): number | undefined {
+    return this.typed(name, 'number');
+  }
+
+  private typed<T extends 'number' | 'boolean'>(
+    name: string,
+    type: T,
+  ): (T extends 'number' ? number : boolean) | undefined {
+    if (this.string(name) === undefined) return undefined;
+    const value = this.checked[name];
+    if (typeof value !== type) throw new Error(`Query parameter ${name} is not declared as a ${type}`);
+    return value as T extends 'number' ? number : boolean;
   }
 }
 

@@ -1,21 +1,37 @@
 /**
  * The HTTP core: a router over web Request/Response. Route groups declare routes with `{param}`
  * path segments; static segments win over parameters (`/workflow/names` before `/workflow/{name}`).
- * Path parameters are URL-decoded. Hosts (node:http, API Gateway) adapt to and from this.
+ * Path parameters are URL-decoded. Each route carries its request contract (lib/http/contract.ts),
+ * compiled when the route is added and checked before its handler runs. Hosts (node:http, API
+ * Gateway) adapt to and from this.
  */
 import type { Logger } from '../log/logger.ts';
 import { MethodNotAllowedError, NotFoundError, ValidationError } from '../model/errors.ts';
+import type { PathParams, RequestContract, ResponseType } from './contract.ts';
+import {
+  type CompiledContract,
+  checkBody,
+  checkParams,
+  coerceValues,
+  compileContract,
+} from './contract-validation.ts';
 import { errorResponse } from './error-response.ts';
 import { parseJsonBody, QueryParams, bodyText as readBody } from './request.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
-export interface RouteContext {
+export interface RouteContext<Param extends string = string> {
   readonly request: Request;
   readonly url: URL;
   readonly params: Readonly<Record<string, string>>;
+  /** A path parameter of this route (the names come from the path literal). */
+  param(name: Param): string;
+  /** Query values; declared integers and booleans arrive converted and checked. */
   readonly query: QueryParams;
-  /** The body parsed as JSON; undefined when empty. Malformed JSON throws a 400. */
+  /**
+   * The body parsed as JSON; undefined when empty. Malformed JSON throws a 400. When the route
+   * declares a body contract, the value has passed it.
+   */
   json(): Promise<unknown>;
   /**
    * The body as text. Handlers read bodies only through text() and json(): a host may hand a
@@ -24,17 +40,32 @@ export interface RouteContext {
   text(): Promise<string>;
 }
 
-export type RouteHandler = (ctx: RouteContext) => Promise<Response> | Response;
+export type RouteHandler<Param extends string = string> = (
+  ctx: RouteContext<Param>,
+) => Promise<Response> | Response;
 
-export interface RouteDef {
+export interface RouteDef<Path extends string = string> {
   method: HttpMethod;
   /** e.g. `/api/metadata/workflow/{name}/{version}` */
-  path: string;
-  handler: RouteHandler;
+  path: Path;
+  /** One line saying what the route does (the OpenAPI summary). */
+  summary: string;
+  request?: RequestContract;
+  /** Content type of a successful answer with a body. */
+  responds?: ResponseType;
+  handler: RouteHandler<PathParams<Path>>;
+}
+
+/** Declares a route; the handler's `ctx.param()` accepts exactly the path's `{param}` names. */
+export function route<const Path extends string>(def: RouteDef<Path>): RouteDef {
+  // The router's context answers any name; the handler's narrower type only limits what it asks.
+  const handler: RouteHandler = (ctx) => def.handler(ctx);
+  return { ...def, handler };
 }
 
 interface Endpoint {
-  handler: RouteHandler;
+  route: RouteDef;
+  contract: CompiledContract;
   /** Parameter names in path order; routes sharing a node may name the same position differently. */
   paramNames: string[];
 }
@@ -81,7 +112,7 @@ export class Router {
       }
     }
     if (node.handlers.has(route.method)) throw new Error(`Duplicate route ${route.method} ${route.path}`);
-    node.handlers.set(route.method, { handler: route.handler, paramNames });
+    node.handlers.set(route.method, { route, contract: compileContract(route.request), paramNames });
     return this;
   }
 
@@ -113,19 +144,51 @@ export class Router {
         bodyText ??= readBody(request);
         return bodyText;
       };
+      checkPath(endpoint, params);
       const ctx: RouteContext = {
         request,
         url,
         params,
-        query: new QueryParams(url.searchParams),
+        param: (name) => {
+          const value = params[name];
+          if (value === undefined) throw new Error(`Route ${endpoint.route.path} has no parameter ${name}`);
+          return value;
+        },
+        query: checkedQuery(endpoint, url.searchParams),
         text: readText,
         json: async () => parseJsonBody(await readText()),
       };
-      return await endpoint.handler(ctx);
+      const body = endpoint.route.request?.body;
+      if (body && endpoint.contract.body) {
+        const parsed = await ctx.json();
+        checkBody(body, endpoint.contract.body, parsed);
+      }
+      return await endpoint.route.handler(ctx);
     } catch (error) {
       return errorResponse(error, this.options.instance, this.options.logger, where);
     }
   }
+}
+
+function checkPath(endpoint: Endpoint, params: Record<string, string>): void {
+  const schema = endpoint.route.request?.params;
+  if (!schema || !endpoint.contract.params) return;
+  checkParams('path', schema, endpoint.contract.params, coerceValues(schema, params), params);
+}
+
+/** Query values as declared: first non-empty value, lists split, integers and booleans converted. */
+function checkedQuery(endpoint: Endpoint, search: URLSearchParams): QueryParams {
+  const schema = endpoint.route.request?.query;
+  const query = new QueryParams(search);
+  if (!schema || !endpoint.contract.query) return query;
+  const raw: Record<string, unknown> = {};
+  for (const [name, property] of Object.entries(schema.properties)) {
+    const value = property.type === 'array' ? query.list(name) : query.string(name);
+    if (value !== undefined && !(Array.isArray(value) && value.length === 0)) raw[name] = value;
+  }
+  const values = coerceValues(schema, raw);
+  checkParams('query', schema, endpoint.contract.query, values, raw);
+  return new QueryParams(search, values);
 }
 
 function decodeSegment(segment: string): string {

@@ -1,9 +1,10 @@
 /**
  * What a worker sends (TaskResult, reference/conductor.md §2.7), validated into a typed update.
  */
-import { ensureIsObject } from '../http/body.ts';
+
 import { Issues } from '../metadata/issues.ts';
 import { ValidationError } from '../model/errors.ts';
+import { ensureIsObject } from '../validation/shapes.ts';
 
 export type ResultStatus = 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'FAILED_WITH_TERMINAL_ERROR' | 'CANCELED';
 export const RESULT_STATUSES: readonly ResultStatus[] = [

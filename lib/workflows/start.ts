@@ -5,7 +5,6 @@
  */
 
 import { childLists } from '../engine/graph.ts';
-import { ensureIsObject } from '../http/body.ts';
 import { Issues } from '../metadata/issues.ts';
 import type { MetadataService } from '../metadata/service.ts';
 import { validateWorkflowDef } from '../metadata/workflow-def.ts';
@@ -16,6 +15,7 @@ import type { WorkflowRecord } from '../model/execution.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { ExecutionStore, TaskDefStore } from '../store/ports.ts';
+import { ensureIsObject } from '../validation/shapes.ts';
 
 export interface StartRequest {
   name: string;

@@ -40,10 +40,10 @@ async function call(router: Router, method: string, path: string, body?: string)
 }
 
 const names: RouteDef[] = [
-  { method: 'GET', path: '/api/workflow/names', handler: echo('names') },
-  { method: 'GET', path: '/api/workflow/{name}', handler: echo('byName') },
-  { method: 'GET', path: '/api/workflow/{name}/versions', handler: echo('versions') },
-  { method: 'GET', path: '/api/workflow/names/special', handler: echo('special') },
+  { method: 'GET', path: '/api/workflow/names', summary: 'test route', handler: echo('names') },
+  { method: 'GET', path: '/api/workflow/{name}', summary: 'test route', handler: echo('byName') },
+  { method: 'GET', path: '/api/workflow/{name}/versions', summary: 'test route', handler: echo('versions') },
+  { method: 'GET', path: '/api/workflow/names/special', summary: 'test route', handler: echo('special') },
 ];
 
 describe('Router matching', () => {
@@ -71,8 +71,8 @@ describe('Router matching', () => {
 
   it('backtracks to the parameter branch when the static branch lacks the method', async () => {
     const router = routerOf([
-      { method: 'POST', path: '/api/workflow/validate', handler: echo('validate') },
-      { method: 'GET', path: '/api/workflow/{name}', handler: echo('byName') },
+      { method: 'POST', path: '/api/workflow/validate', summary: 'test route', handler: echo('validate') },
+      { method: 'GET', path: '/api/workflow/{name}', summary: 'test route', handler: echo('byName') },
     ]);
     expect((await call(router, 'GET', '/api/workflow/validate')).body).toEqual({
       route: 'byName',
@@ -83,8 +83,8 @@ describe('Router matching', () => {
 
   it('names parameters per method when routes share a position', async () => {
     const router = routerOf([
-      { method: 'GET', path: '/api/items/{id}', handler: echo('get') },
-      { method: 'DELETE', path: '/api/items/{name}', handler: echo('delete') },
+      { method: 'GET', path: '/api/items/{id}', summary: 'test route', handler: echo('get') },
+      { method: 'DELETE', path: '/api/items/{name}', summary: 'test route', handler: echo('delete') },
     ]);
     expect((await call(router, 'GET', '/api/items/42')).body.params).toEqual({ id: '42' });
     expect((await call(router, 'DELETE', '/api/items/42')).body.params).toEqual({ name: '42' });
@@ -101,9 +101,9 @@ describe('Router matching', () => {
 
   it('refuses to register the same method and path twice', () => {
     const router = routerOf(names);
-    expect(() => router.add({ method: 'GET', path: '/api/workflow/{other}', handler: echo('x') })).toThrow(
-      'Duplicate route GET /api/workflow/{other}',
-    );
+    expect(() =>
+      router.add({ method: 'GET', path: '/api/workflow/{other}', summary: 'test route', handler: echo('x') }),
+    ).toThrow('Duplicate route GET /api/workflow/{other}');
   });
 });
 
@@ -145,6 +145,7 @@ describe('Router error mapping', () => {
     {
       method: 'POST',
       path: '/fail',
+      summary: 'test route',
       handler: () => {
         throw error;
       },
@@ -196,7 +197,12 @@ describe('Router error mapping', () => {
 
   it('answers malformed JSON bodies with 400 when the handler reads them', async () => {
     const router = routerOf([
-      { method: 'POST', path: '/echo', handler: async (ctx) => json(await ctx.json()) },
+      {
+        method: 'POST',
+        path: '/echo',
+        summary: 'test route',
+        handler: async (ctx) => json(await ctx.json()),
+      },
     ]);
     const { status, body } = await call(router, 'POST', '/echo', '{oops');
     expect(status).toBe(400);

@@ -21,8 +21,26 @@ export function systemRoutes(info: SystemInfo): RouteDef[] {
     }
   };
   return [
-    { method: 'GET', path: '/health', handler: health },
-    { method: 'GET', path: '/api/health', handler: health },
-    { method: 'GET', path: '/api/version', handler: () => text(info.version) },
+    {
+      method: 'GET',
+      path: '/health',
+      summary: 'Health check (legacy path used by the SDK)',
+      responds: 'application/json',
+      handler: health,
+    },
+    {
+      method: 'GET',
+      path: '/api/health',
+      summary: 'Health check: 503 when the store does not answer',
+      responds: 'application/json',
+      handler: health,
+    },
+    {
+      method: 'GET',
+      path: '/api/version',
+      summary: 'The service version',
+      responds: 'text/plain',
+      handler: () => text(info.version),
+    },
   ];
 }

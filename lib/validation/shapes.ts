@@ -1,4 +1,8 @@
-/** Shape checks on parsed request bodies shared by the route groups. */
+/**
+ * Shape checks on parsed request bodies, shared by the route contracts and by the services that
+ * accept a body from any host (a TaskResult, a StartWorkflowRequest). No HTTP here: the answers are
+ * ValidationErrors that the one status map turns into 400s.
+ */
 import { ValidationError } from '../model/errors.ts';
 
 export function ensureIsObject(body: unknown, what: string): Record<string, unknown> {
@@ -18,4 +22,9 @@ export function ensureIsArray(body: unknown, what: string): unknown[] {
     ]);
   }
   return body;
+}
+
+/** An optional object body: absent is {}. */
+export function objectOrEmpty(body: unknown, what: string): Record<string, unknown> {
+  return body === undefined ? {} : ensureIsObject(body, what);
 }

@@ -1,0 +1,13 @@
+/**
+ * What the synchronous task routes need besides the task service: reading a run back and waiting
+ * for its next decide. The engine provides both.
+ */
+import type { TaskService } from '../../../tasks/service.ts';
+import type { WorkflowReader } from '../../../workflows/service.ts';
+
+export interface TaskRouteDeps {
+  tasks: TaskService;
+  reader: WorkflowReader;
+  /** Waits until the run's record moves past `rev` (a decide committed) or the time is up. */
+  waitForProgress(workflowId: string, rev: number, timeoutMs: number): Promise<void>;
+}

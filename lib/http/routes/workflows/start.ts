@@ -1,0 +1,82 @@
+/**
+ * Starting runs: by StartWorkflowRequest, or by name with the input as the body. Both answer the
+ * new workflow id as text/plain (the SDKs read it raw).
+ */
+import { objectOrEmpty } from '../../../validation/shapes.ts';
+import type { WorkflowStarter } from '../../../workflows/start.ts';
+import {
+  type BodyContract,
+  integerValue,
+  objectBody,
+  paramsOf,
+  pathParams,
+  stringValue,
+} from '../../contract.ts';
+import { text } from '../../responses.ts';
+import { type RouteDef, route } from '../../router.ts';
+
+/**
+ * Only the root shape is checked here: the field checks stay in WorkflowStarter.parseRequest,
+ * which reports every problem of the request in one answer.
+ */
+const START_REQUEST_BODY: BodyContract = {
+  title: 'StartWorkflowRequest',
+  required: true,
+  schema: objectBody('Conductor StartWorkflowRequest', {
+    name: { description: 'The workflow name (required unless workflowDef is given)' },
+    version: { description: 'Non-negative integer; absent or 0 is the latest' },
+    input: { description: 'A JSON object; null only with externalInputPayloadStoragePath' },
+    correlationId: { description: 'A string' },
+    priority: { description: 'An integer from 0 to 99' },
+    taskToDomain: { description: 'A map of task name to domain' },
+    workflowDef: { description: 'An inline workflow definition to run instead of a registered one' },
+    externalInputPayloadStoragePath: { description: 'Where a large input is stored' },
+  }),
+};
+
+const WORKFLOW_INPUT_BODY: BodyContract = {
+  title: 'workflow input',
+  schema: objectBody('The workflow input (any JSON object); an empty body is {}'),
+};
+
+const startByRequest = (starter: WorkflowStarter) =>
+  route({
+    method: 'POST',
+    path: '/api/workflow',
+    summary: 'Start a run from a StartWorkflowRequest; answers the workflow id',
+    request: { body: START_REQUEST_BODY },
+    responds: 'text/plain',
+    handler: async (ctx) => text(await starter.start(starter.parseRequest(await ctx.json()))),
+  });
+
+const startByName = (starter: WorkflowStarter) =>
+  route({
+    method: 'POST',
+    path: '/api/workflow/{name}',
+    summary: 'Start a run of a registered workflow with the body as input; answers the workflow id',
+    request: {
+      params: pathParams({ name: stringValue('The workflow name') }),
+      query: paramsOf({
+        version: integerValue({ minimum: 0 }, 'The version; absent or 0 is the latest'),
+        correlationId: stringValue('Correlation id of the run'),
+        priority: integerValue({ minimum: 0, maximum: 99 }, 'Priority of the run (default 0)'),
+      }),
+      body: WORKFLOW_INPUT_BODY,
+    },
+    responds: 'text/plain',
+    handler: async (ctx) => {
+      const input = objectOrEmpty(await ctx.json(), WORKFLOW_INPUT_BODY.title);
+      const id = await starter.start({
+        name: ctx.param('name'),
+        version: ctx.query.optionalInt('version') || undefined,
+        correlationId: ctx.query.string('correlationId'),
+        priority: ctx.query.int('priority', 0),
+        input,
+      });
+      return text(id);
+    },
+  });
+
+export function startRoutes(starter: WorkflowStarter): RouteDef[] {
+  return [startByRequest(starter), startByName(starter)];
+}
