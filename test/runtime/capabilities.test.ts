@@ -54,7 +54,12 @@ describe('the capability list', () => {
   );
 
   it('tells a route outside the API Gateway routes from one inside', () => {
-    const route: RouteDef = { method: 'GET', path: '/api/schema/{name}', handler: () => new Response() };
+    const route: RouteDef = {
+      method: 'GET',
+      path: '/api/schema/{name}',
+      summary: 'a route of another capability',
+      handler: () => new Response(),
+    };
     expect(reaches('ANY /api/metadata/{proxy+}', route)).toBe(false);
     expect(reaches('ANY /api/schema/{proxy+}', route)).toBe(true);
     expect(reaches('GET /api/schema', route)).toBe(false);
