@@ -100,5 +100,9 @@ export function runConsumer<M>(
   records: readonly BatchRecord[],
   deps: JobDeps,
 ): Promise<BatchResponse> {
-  return consumeBatch(records, { ...consumer, handle: (message) => consumer.handle(message, deps) }, deps.logger);
+  return consumeBatch(
+    records,
+    { ...consumer, handle: (message) => consumer.handle(message, deps) },
+    deps.logger,
+  );
 }

@@ -77,6 +77,8 @@ export interface QueueSpec {
 export interface Consumer<M> {
   name: ConsumerName;
   summary: string;
+  /** Deployed, and run, only while this gate is on. */
+  gate?: GateName;
   queue: QueueSpec;
   /** The message from its parsed JSON body; undefined when retrying could not repair it (dropped). */
   decode(body: unknown): M | undefined;

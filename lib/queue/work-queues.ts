@@ -11,6 +11,15 @@ import { MAX_WORK_QUEUE_DELAY_MS, type SendOptions } from './ports.ts';
  */
 export type WorkQueueName = 'decisions' | 'timers';
 
+/**
+ * The property that tells a function a queue's URL on AWS (lib/config/properties.ts); a Record over
+ * every name, so a new queue does not compile until it has one.
+ */
+export const QUEUE_URL_PROPERTIES: Record<WorkQueueName, string> = {
+  decisions: 'service.aws.decision-queue-url',
+  timers: 'service.aws.timer-queue-url',
+};
+
 /** FIFO queues keep order per message group and take no per-message delay; standard ones do. */
 export type WorkQueueType = 'fifo' | 'standard';
 

@@ -6,8 +6,8 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pascalCase } from '../../infra/constructs/names.ts';
-import { MAX_RECEIVE_COUNT } from '../../infra/constructs/queues.ts';
 import {
+  backgroundDescription,
   ConductorStack,
   type ConductorStackProps,
   enabledGroups,
@@ -17,6 +17,8 @@ import {
 } from '../../infra/stack.ts';
 import { envNameOf } from '../../lib/config/load.ts';
 import { ROUTE_GROUPS, type RouteGroupSpec } from '../../lib/http/route-table.ts';
+import { MAX_RECEIVE_COUNT } from '../../lib/jobs/decision-consumers.ts';
+import { JOBS, CONSUMERS as QUEUE_CONSUMERS } from '../../lib/jobs/index.ts';
 import { keyAttributeTypes, projectionOf, TABLES } from '../../lib/store/dynamodb/tables.ts';
 
 /** The defaults of lib/config/properties.ts. */
@@ -54,20 +56,14 @@ function only(resources: ReturnType<Template['findResources']>, what: string): [
   return [id, resource.Properties];
 }
 
-/** The functions that are not route groups, by the start of their description. */
-const CONSUMERS = {
-  decider: 'Conductor decider',
-  timer: 'Conductor timer consumer',
-  sweeper: 'Conductor sweeper',
-} as const;
-
-type Consumer = keyof typeof CONSUMERS;
+/** The functions that are not route groups (lib/jobs: consumers and periodic jobs), by description. */
+const CONSUMERS: Record<string, string> = Object.fromEntries(
+  [...QUEUE_CONSUMERS, ...JOBS].map((work) => [work.name, backgroundDescription(work)]),
+);
 
 /** A route group's function, or one of the CONSUMERS. */
 function functionOf(template: Template, name: string): [string, Properties] {
-  const consumer = CONSUMERS[name as Consumer] as string | undefined;
-  const description =
-    consumer === undefined ? `Conductor route group '${name}'` : Match.stringLikeRegexp(`^${consumer}`);
+  const description = CONSUMERS[name] ?? `Conductor route group '${name}'`;
   return only(
     template.findResources('AWS::Lambda::Function', { Properties: { Description: description } }),
     `function '${name}'`,
