@@ -2,7 +2,8 @@
  * The work queue in process: delivers each message to the one registered handler. Messages of a
  * group are handled one at a time in send order (a keyed serial executor, as a FIFO message group
  * on SQS); messages without a group run at once. A message whose handler throws is delivered again
- * after a pause, as SQS does after its visibility timeout, up to maxAttempts.
+ * after a pause, as SQS does after its visibility timeout, up to maxAttempts; meanwhile it holds
+ * back the rest of its group, as on a FIFO queue.
  */
 import type { Logger } from '../log/logger.ts';
 import type { SendOptions, WorkQueue } from './ports.ts';
@@ -47,7 +48,10 @@ interface Delivery<M> {
 
 interface Lane<M> {
   running: Promise<void> | undefined;
+  /** Messages after the one running, in send order. */
   waiting: Delivery<M>[];
+  /** Its last message failed: the group waits for that message's next attempt, as on SQS FIFO. */
+  paused: boolean;
 }
 
 export class LocalWorkQueue<M> implements WorkQueue<M> {
@@ -70,10 +74,13 @@ export class LocalWorkQueue<M> implements WorkQueue<M> {
   async send(message: M, options: SendOptions = {}): Promise<void> {
     checkSend(this.options.name, this.options.type, options);
     if (this.closed) return;
-    this.later({ message, attempt: 1 }, options.groupId, options.delayMs ?? 0);
+    const delivery = { message, attempt: 1 };
+    const delayMs = options.delayMs ?? 0;
+    if (delayMs > 0) this.after(delayMs, () => this.dispatch(delivery, options.groupId));
+    else this.dispatch(delivery, options.groupId);
   }
 
-  /** Resolves when no message is being handled or waiting for its group (delayed ones aside). */
+  /** Resolves when no message is being handled (delayed ones and paused groups aside). */
   async idle(): Promise<void> {
     while (true) {
       const running = [
@@ -85,7 +92,7 @@ export class LocalWorkQueue<M> implements WorkQueue<M> {
     }
   }
 
-  /** Drops delayed messages, stops taking new ones and waits for the running ones. */
+  /** Drops delayed messages and retries, stops taking new ones and waits for the running ones. */
   async close(): Promise<void> {
     this.closed = true;
     for (const handle of this.pending) this.timers.clear(handle);
@@ -93,55 +100,85 @@ export class LocalWorkQueue<M> implements WorkQueue<M> {
     await this.idle();
   }
 
-  private later(delivery: Delivery<M>, groupId: string | undefined, delayMs: number): void {
-    if (delayMs <= 0) {
-      this.dispatch(delivery, groupId);
-      return;
-    }
+  private after(delayMs: number, fn: () => void): void {
     const handle = this.timers.set(() => {
       this.pending.delete(handle);
-      if (!this.closed) this.dispatch(delivery, groupId);
+      if (!this.closed) fn();
     }, delayMs);
     this.pending.add(handle);
   }
 
   private dispatch(delivery: Delivery<M>, groupId: string | undefined): void {
     if (groupId === undefined) {
-      const run: Promise<void> = this.deliver(delivery, undefined).finally(() => this.ungrouped.delete(run));
+      const run: Promise<void> = (async () => {
+        if (!(await this.attempt(delivery, undefined))) this.retryLater(delivery, undefined);
+      })().finally(() => this.ungrouped.delete(run));
       this.ungrouped.add(run);
       return;
     }
-    const lane = this.lanes.get(groupId) ?? { running: undefined, waiting: [] };
+    const lane = this.lanes.get(groupId) ?? { running: undefined, waiting: [], paused: false };
     this.lanes.set(groupId, lane);
-    if (lane.running && this.options.coalesce && lane.waiting.length > 0) return;
+    if (this.options.coalesce && lane.waiting.length > 0) {
+      // The waiting message covers this one. If it waits for a retry, this request is that retry.
+      if (lane.paused && !lane.running) this.resume(lane, groupId);
+      return;
+    }
     lane.waiting.push(delivery);
-    if (lane.running) return;
+    if (!lane.running && !lane.paused) this.run(lane, groupId);
+  }
+
+  private run(lane: Lane<M>, groupId: string): void {
     lane.running = (async () => {
       for (let next = lane.waiting.shift(); next; next = this.closed ? undefined : lane.waiting.shift()) {
-        await this.deliver(next, groupId);
+        if (await this.attempt(next, groupId)) continue;
+        if (this.exhausted(next, groupId)) continue;
+        lane.waiting.unshift({ ...next, attempt: next.attempt + 1 });
+        lane.paused = true;
+        this.after(this.options.retryDelayMs ?? 1000, () => {
+          if (lane.paused && !lane.running) this.resume(lane, groupId);
+        });
+        break;
       }
       lane.running = undefined;
-      this.lanes.delete(groupId);
+      if (lane.waiting.length === 0 && !lane.paused) this.lanes.delete(groupId);
     })();
   }
 
-  /** Handles one delivery; never throws (a failure schedules the next attempt). */
-  private async deliver(delivery: Delivery<M>, groupId: string | undefined): Promise<void> {
+  private resume(lane: Lane<M>, groupId: string): void {
+    lane.paused = false;
+    this.run(lane, groupId);
+  }
+
+  private retryLater(delivery: Delivery<M>, groupId: string | undefined): void {
+    if (this.exhausted(delivery, groupId) || this.closed) return;
+    const retry = { ...delivery, attempt: delivery.attempt + 1 };
+    this.after(this.options.retryDelayMs ?? 1000, () => this.dispatch(retry, groupId));
+  }
+
+  /** Whether a failed delivery was the last attempt (then the message is dropped, and said so). */
+  private exhausted(delivery: Delivery<M>, groupId: string | undefined): boolean {
+    if (delivery.attempt < (this.options.maxAttempts ?? Number.POSITIVE_INFINITY)) return false;
+    this.options.logger.error('dropping a message that failed every attempt', {
+      queue: this.options.name,
+      groupId,
+      attempts: delivery.attempt,
+    });
+    return true;
+  }
+
+  /** Handles one delivery; true when it succeeded. Never throws. */
+  private async attempt(delivery: Delivery<M>, groupId: string | undefined): Promise<boolean> {
     try {
       await this.handler?.(delivery.message);
+      return true;
     } catch (error) {
-      const { name, maxAttempts = Number.POSITIVE_INFINITY, retryDelayMs = 1000 } = this.options;
-      const fields = { queue: name, groupId, attempt: delivery.attempt, error: describe(error) };
-      if (delivery.attempt >= maxAttempts) {
-        this.options.logger.error('dropping a message that failed every attempt', fields);
-        return;
-      }
-      this.options.logger.error('handling a message failed; it is delivered again shortly', fields);
-      if (!this.closed) this.later({ ...delivery, attempt: delivery.attempt + 1 }, groupId, retryDelayMs);
+      this.options.logger.error('handling a message failed; it is delivered again shortly', {
+        queue: this.options.name,
+        groupId,
+        attempt: delivery.attempt,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      return false;
     }
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -20,6 +20,7 @@ import { type Clock, systemClock } from '../model/clock.ts';
 import { randomIds } from '../model/ids.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import { SqsDecisionQueue } from '../queue/sqs.ts';
+import { QUEUE_URL_PROPERTIES } from '../queue/work-queues.ts';
 import { createDynamoStores, tableNamesFrom } from '../store/dynamodb/index.ts';
 import { jobDepsOf } from './job-deps.ts';
 import { createServices, type Services } from './services.ts';
@@ -55,17 +56,18 @@ export function awsServices(): Promise<Services> {
 }
 
 /**
- * The stack gives the queue URLs (and the right to send) only to functions that request decides.
- * Elsewhere a request is a wiring bug, reported as such rather than as an SQS error.
+ * The stack gives the queue URLs (and the right to send) only to functions that send to a work
+ * queue (infra/stack.ts). Elsewhere a request is a wiring bug, reported as such rather than as an
+ * SQS error.
  */
 function decisionQueueFrom(config: ServiceConfig, clock: Clock): DecisionQueue {
-  const decisions = config.string('service.aws.decision-queue-url');
-  const timers = config.string('service.aws.timer-queue-url');
+  const decisions = config.string(QUEUE_URL_PROPERTIES.decisions);
+  const timers = config.string(QUEUE_URL_PROPERTIES.timers);
   if (decisions === undefined || timers === undefined) {
     const unwired = (): Promise<void> =>
       Promise.reject(
         new Error(
-          'This function was not given service.aws.decision-queue-url and service.aws.timer-queue-url',
+          `This function was not given ${QUEUE_URL_PROPERTIES.decisions} and ${QUEUE_URL_PROPERTIES.timers}`,
         ),
       );
     return { request: unwired, wakeAt: unwired };
