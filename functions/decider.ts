@@ -1,4 +1,4 @@
-// Lambda entry for the decider: consumes the SQS FIFO decision queue (lib/runtime/aws-consumers.ts).
-import { deciderHandler } from '../lib/runtime/aws.ts';
+// Lambda entry for the decider: consumes the SQS FIFO decision queue (lib/jobs/decision-consumers.ts).
+import { consumerHandler } from '../lib/runtime/aws.ts';
 
-export const handler = deciderHandler();
+export const handler = consumerHandler('decider');

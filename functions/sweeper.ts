@@ -1,4 +1,4 @@
-// Lambda entry for the one-minute wake-up sweeper (lib/runtime/aws-consumers.ts).
-import { sweeperHandler } from '../lib/runtime/aws.ts';
+// Lambda entry for the one-minute wake-up sweeper (lib/jobs/sweeper.ts).
+import { jobHandler } from '../lib/runtime/aws.ts';
 
-export const handler = sweeperHandler();
+export const handler = jobHandler('sweeper');

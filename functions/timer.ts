@@ -1,4 +1,4 @@
-// Lambda entry for the timer consumer: forwards due wake-ups to the decision queue (lib/runtime/aws-consumers.ts).
-import { timerHandler } from '../lib/runtime/aws.ts';
+// Lambda entry for the timer consumer: forwards due wake-ups to the decision queue (lib/jobs/decision-consumers.ts).
+import { consumerHandler } from '../lib/runtime/aws.ts';
 
-export const handler = timerHandler();
+export const handler = consumerHandler('timer');

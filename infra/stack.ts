@@ -2,10 +2,11 @@
  * The whole service on AWS in one stack: the data (tables, files bucket), the HTTP API with one
  * function per route group whose gate is on, and the decision pipeline (ARCHITECTURE.md "The
  * engine", "Durable timers"): the FIFO decision queue and its decider, the timer queue and its
- * consumer, and the one-minute wake-up sweeper. Functions, routes, tables and grants of the route
- * groups come from the capability list (lib/capabilities.ts) and properties from properties.ts, so
- * a new capability is picked up here with no edit; what each function may touch is declared in its
- * capability (or, for the decision pipeline, below next to where it is created).
+ * consumer, and the one-minute wake-up sweeper. Route groups, their tables and grants come from
+ * the capability list (lib/capabilities.ts), background work from lib/jobs (JOBS, one function
+ * and EventBridge rule each; CONSUMERS, one function, queue and dead-letter queue each), and
+ * properties from properties.ts, so a new capability, job or consumer is picked up here with no
+ * edit; what each function may touch is declared in its descriptor.
  */
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
@@ -16,16 +17,14 @@ import { CAPABILITIES } from '../lib/capabilities.ts';
 import type { Capability, FunctionGrants } from '../lib/capability.ts';
 import { envNameOf, findSpec } from '../lib/config/load.ts';
 import { GATES, type GateName, PROPERTIES } from '../lib/config/properties.ts';
-import {
-  DEFINITIONS_TABLE,
-  EXECUTIONS_TABLE,
-  QUEUES_TABLE,
-  tablePropertyName,
-} from '../lib/store/dynamodb/tables.ts';
+import { CONSUMERS, JOBS } from '../lib/jobs/index.ts';
+import { type Consumer, type PeriodicJob, rateMs } from '../lib/jobs/types.ts';
+import { QUEUE_URL_PROPERTIES } from '../lib/queue/work-queues.ts';
+import { tablePropertyName } from '../lib/store/dynamodb/tables.ts';
 import { ServiceApi } from './constructs/api.ts';
 import { ServiceData } from './constructs/data.ts';
 import { pascalCase } from './constructs/names.ts';
-import { DecisionQueues } from './constructs/queues.ts';
+import { WorkQueues } from './constructs/queues.ts';
 import { ServiceFunction, type ServiceFunctionProps } from './constructs/service-function.ts';
 
 /** On/off per gated feature (SPEC.md item 7); keys match GATES in lib/config/properties.ts. */
@@ -37,18 +36,10 @@ export interface ConductorStackProps extends StackProps {
   capabilities?: readonly Capability[];
 }
 
-/**
- * The decider's budget for one batch of up to 10 runs, decided concurrently; scripts alone may take
- * 4 s each (evaluator.ts). The decision queue's visibility timeout is derived from it.
- */
-const DECIDER_TIMEOUT = Duration.seconds(60);
-/** The timer consumer only forwards messages. */
-const TIMER_TIMEOUT = Duration.seconds(30);
-/** One sweep sends up to SWEEP_LIMIT messages; it must end before the next tick starts. */
-const SWEEPER_TIMEOUT = Duration.seconds(55);
-
-/** SQS event sources hand Lambda at most 10 messages per batch from a FIFO queue. */
-const BATCH_SIZE = 10;
+/** The description of a job's or consumer's function; tests find the function by it. */
+export function backgroundDescription(work: { name: string; summary: string }): string {
+  return `Conductor ${work.name}: ${work.summary}`;
+}
 
 interface FunctionSpec extends Omit<ServiceFunctionProps, 'environment'> {
   grants: FunctionGrants;
@@ -56,7 +47,7 @@ interface FunctionSpec extends Omit<ServiceFunctionProps, 'environment'> {
 
 export class ConductorStack extends Stack {
   private readonly data: ServiceData;
-  private readonly queues: DecisionQueues;
+  private readonly queues: WorkQueues;
   private readonly gates: Gates;
 
   constructor(scope: Construct, id: string, props: ConductorStackProps) {
@@ -67,10 +58,8 @@ export class ConductorStack extends Stack {
     // The bucket is neither passed to nor granted to any function yet: no `service.*` property
     // names it until the S3 file-storage backend exists. Grant it next to that backend's functions.
     const api = new ServiceApi(this, 'Api');
-    this.queues = new DecisionQueues(this, 'Queues', {
-      deciderTimeout: DECIDER_TIMEOUT,
-      timerTimeout: TIMER_TIMEOUT,
-    });
+    const consumers = CONSUMERS.filter((consumer) => gateOn(consumer, props.gates));
+    this.queues = new WorkQueues(this, 'Queues', { consumers });
 
     for (const capability of enabledGroups(props.capabilities ?? CAPABILITIES, props.gates)) {
       const fn = this.serviceFunction(`${pascalCase(capability.name)}Function`, {
@@ -81,65 +70,55 @@ export class ConductorStack extends Stack {
       api.addRoutes(capability.name, capability.apiRoutes, fn);
     }
 
-    // Decides runs, so it writes runs and worker queues, reads definitions (sub-workflow and failure
-    // workflow starts), evaluates scripts, and requests further decides and wake-ups.
-    const decider = this.serviceFunction('DeciderFunction', {
-      entry: 'functions/decider.ts',
-      description: 'Conductor decider: consumes the decision queue',
-      timeout: DECIDER_TIMEOUT,
-      memorySize: 1024,
-      scriptWorker: true,
-      grants: {
-        tables: [
-          { table: DEFINITIONS_TABLE, access: 'read' },
-          { table: EXECUTIONS_TABLE, access: 'readWrite' },
-          { table: QUEUES_TABLE, access: 'readWrite' },
-        ],
-        decisions: 'nowAndLater',
-      },
-    });
-    // The event source grants consuming (receive, delete, change visibility) on its queue.
-    decider.addEventSource(
-      new SqsEventSource(this.queues.decisions, { batchSize: BATCH_SIZE, reportBatchItemFailures: true }),
-    );
-
-    const timer = this.serviceFunction('TimerFunction', {
-      entry: 'functions/timer.ts',
-      description: 'Conductor timer consumer: forwards due wake-ups to the decision queue',
-      timeout: TIMER_TIMEOUT,
-      grants: { tables: [], decisions: 'now' },
-    });
-    timer.addEventSource(
-      new SqsEventSource(this.queues.timers, { batchSize: BATCH_SIZE, reportBatchItemFailures: true }),
-    );
-
-    // Finds due runs through the executions table's wake-up index; writes nothing.
-    const sweeper = this.serviceFunction('SweeperFunction', {
-      entry: 'functions/sweeper.ts',
-      description: 'Conductor sweeper: requests decides of runs whose wake-up has come',
-      timeout: SWEEPER_TIMEOUT,
-      grants: { tables: [{ table: EXECUTIONS_TABLE, access: 'read' }], decisions: 'now' },
-    });
-    // The next tick is the retry: Lambda's own async retries would only overlap it.
-    sweeper.configureAsyncInvoke({ retryAttempts: 0 });
-    new Rule(this, 'SweepSchedule', {
-      description: 'Runs the Conductor wake-up sweeper every minute',
-      schedule: Schedule.rate(Duration.minutes(1)),
-      targets: [new LambdaFunction(sweeper)],
-    });
+    for (const consumer of consumers) this.consumer(consumer);
+    for (const job of JOBS.filter((j) => gateOn(j, props.gates))) this.job(job);
 
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'Base URL of the Conductor API' });
     new CfnOutput(this, 'FilesBucketName', { value: this.data.bucket.bucketName });
     for (const [tableId, table] of this.data.tables) {
       new CfnOutput(this, `${pascalCase(tableId)}TableName`, { value: table.tableName });
     }
-    new CfnOutput(this, 'DecisionDeadLetterQueueUrl', {
-      value: this.queues.decisionsDlq.queueUrl,
-      description: 'Decide requests that failed repeatedly',
+  }
+
+  /** A consumer's function, fed by its queue (created in WorkQueues) in batches. */
+  private consumer(consumer: Consumer<unknown>): void {
+    const { queue } = consumer;
+    const fn = this.serviceFunction(`${pascalCase(consumer.name)}Function`, {
+      entry: `functions/${consumer.name}.ts`,
+      description: backgroundDescription(consumer),
+      timeout: Duration.seconds(consumer.timeoutSeconds),
+      memorySize: consumer.memorySize,
+      scriptWorker: consumer.scriptWorker,
+      grants: consumer.grants,
     });
-    new CfnOutput(this, 'TimerDeadLetterQueueUrl', {
-      value: this.queues.timersDlq.queueUrl,
-      description: 'Wake-ups that could not be forwarded',
+    // The event source grants consuming (receive, delete, change visibility) on its queue; partial
+    // batch responses (lib/jobs/batch.ts) send back only the messages that failed.
+    fn.addEventSource(
+      new SqsEventSource(this.queues.queue(queue.name), {
+        batchSize: queue.batchSize,
+        reportBatchItemFailures: true,
+      }),
+    );
+    new CfnOutput(this, queue.deadLetters.output, {
+      value: this.queues.deadLetterQueue(queue.name).queueUrl,
+      description: queue.deadLetters.description,
+    });
+  }
+
+  /** A periodic job's function, run by an EventBridge rule on the job's rate. */
+  private job(job: PeriodicJob): void {
+    const fn = this.serviceFunction(`${pascalCase(job.name)}Function`, {
+      entry: `functions/${job.name}.ts`,
+      description: backgroundDescription(job),
+      timeout: Duration.seconds(job.timeoutSeconds),
+      grants: job.grants,
+    });
+    // The next tick is the retry: Lambda's own async retries would only overlap it.
+    fn.configureAsyncInvoke({ retryAttempts: 0 });
+    new Rule(this, `${pascalCase(job.name)}Schedule`, {
+      description: `Runs the Conductor ${job.name} every ${job.every}`,
+      schedule: Schedule.rate(Duration.minutes(rateMs(job.every) / 60_000)),
+      targets: [new LambdaFunction(fn)],
     });
   }
 
@@ -148,18 +127,19 @@ export class ConductorStack extends Stack {
     const { grants, ...props } = spec;
     const fn = new ServiceFunction(this, id, { ...props, environment: this.serviceEnvironment(grants) });
     for (const { table, access } of grants.tables) this.data.grantTable(fn, table, access);
-    if (grants.decisions === 'nowAndLater') this.queues.grantRequest(fn);
-    if (grants.decisions === 'now') this.queues.grantRequestNow(fn);
+    for (const queue of grants.sends) this.queues.grantSend(fn, queue);
     return fn;
   }
 
   /**
    * The `service.*` properties a function gets, as the environment variables lib/config/load.ts
    * reads: the same for every function but for the table names it may use and the queue URLs of
-   * functions that request decides. Only properties that exist in properties.ts: a typo, or a
+   * functions that send to a work queue. Those are told every queue's URL: the decision queue is
+   * one adapter over two queues (lib/runtime/aws.ts builds it from both URLs), and the role, not
+   * the environment, limits where a function may send. Only properties that exist in properties.ts: a typo, or a
    * table the service cannot be told the name of, fails the synth.
    */
-  private serviceEnvironment({ tables, decisions }: FunctionGrants): Record<string, string> {
+  private serviceEnvironment({ tables, sends }: FunctionGrants): Record<string, string> {
     const properties: Record<string, string> = {
       'service.store': 'dynamodb',
       'service.log.format': 'json',
@@ -170,9 +150,10 @@ export class ConductorStack extends Stack {
     for (const { table } of tables) {
       properties[tablePropertyName(table)] = this.data.tableOf(table).tableName;
     }
-    if (decisions !== 'none') {
-      properties['service.aws.decision-queue-url'] = this.queues.decisions.queueUrl;
-      properties['service.aws.timer-queue-url'] = this.queues.timers.queueUrl;
+    if (sends.length > 0) {
+      for (const queue of this.queues.names) {
+        properties[QUEUE_URL_PROPERTIES[queue]] = this.queues.queue(queue).queueUrl;
+      }
     }
     for (const gate of Object.keys(GATES) as GateName[]) {
       properties[GATES[gate]] = String(this.gates[gate]);
@@ -183,9 +164,14 @@ export class ConductorStack extends Stack {
   }
 }
 
+/** Whether a job or consumer is deployed with these gates: ungated ones always. */
+function gateOn(work: { gate?: GateName }, gates: Gates): boolean {
+  return work.gate === undefined || gates[work.gate];
+}
+
 /** The capabilities that exist with these gates: ungated ones always, gated ones when their gate is on. */
 export function enabledGroups(capabilities: readonly Capability[], gates: Gates): Capability[] {
-  return capabilities.filter((capability) => capability.gate === undefined || gates[capability.gate]);
+  return capabilities.filter((capability) => gateOn(capability, gates));
 }
 
 function knownProperty(name: string): string {

@@ -7,6 +7,7 @@
  */
 import type { GateName } from './config/properties.ts';
 import type { RouteDef } from './http/router.ts';
+import type { WorkQueueName } from './queue/work-queues.ts';
 import type { Services } from './runtime/services.ts';
 import type { DocumentClient } from './store/dynamodb/index.ts';
 import type { TableNames, TableSpec } from './store/dynamodb/tables.ts';
@@ -20,16 +21,14 @@ export interface TableGrant {
 }
 
 /**
- * Which decides a function may request: none; `now` only (the FIFO decision queue); or also
- * `later` (the timer queue, for delays and wake-ups). A send the role does not allow would fail
- * only on AWS, never locally, so the grant is declared next to the code that sends.
+ * Least privilege of one function (route group, job or consumer): the tables it may touch (and is
+ * told the names of) and the work queues it may send to. Requesting a decide now sends to
+ * `decisions`; arming a later one (delays, wake-ups) to `timers`. A send the role does not allow
+ * would fail only on AWS, never locally, so the grant is declared next to the code that sends.
  */
-export type DecisionAccess = 'none' | 'now' | 'nowAndLater';
-
-/** Least privilege of one function: the tables it may touch (and is told the names of), its sends. */
 export interface FunctionGrants {
   tables: readonly TableGrant[];
-  decisions: DecisionAccess;
+  sends: readonly WorkQueueName[];
 }
 
 /** The capability's own stores, built by whichever store backend the host chose. */

@@ -1,16 +1,17 @@
 /**
- * The decision queues of lib/queue/sqs.ts: a FIFO queue of decide requests (message group = run,
- * so one run is decided by one consumer at a time) and a standard "timer" queue of delayed
- * wake-ups (FIFO queues take no per-message delay). Each has its own dead-letter queue, where a
- * message lands after its consumer failed it maxReceiveCount times.
+ * The work queues of the consumers in lib/jobs, one per consumer, each with its own dead-letter
+ * queue, where a message lands after its consumer failed it maxReceiveCount times. A FIFO queue
+ * (the decision queue: message group = run, so one run is decided by one consumer at a time) has a
+ * FIFO dead-letter queue; a standard one (the timer queue of delayed wake-ups: FIFO queues take no
+ * per-message delay) a standard one.
  */
 import { Duration, Names } from 'aws-cdk-lib';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import { DeduplicationScope, FifoThroughputLimit, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-
-/** Receives of one message before it moves to the dead-letter queue. */
-export const MAX_RECEIVE_COUNT = 5;
+import type { Consumer } from '../../lib/jobs/types.ts';
+import type { WorkQueueName } from '../../lib/queue/work-queues.ts';
+import { pascalCase } from './names.ts';
 
 /**
  * AWS asks for a visibility timeout of at least six times the consumer's timeout, so that Lambda's
@@ -21,65 +22,83 @@ const VISIBILITY_FACTOR = 6;
 /** Kept as long as SQS allows, to give someone time to look at what failed. */
 const DLQ_RETENTION = Duration.days(14);
 
-export interface DecisionQueuesProps {
-  /** Timeout of the decider function, which consumes the decision queue. */
-  deciderTimeout: Duration;
-  /** Timeout of the timer function, which consumes the timer queue. */
-  timerTimeout: Duration;
+export interface WorkQueuesProps {
+  /** The consumers to create queues for; each names and describes its queue. */
+  consumers: readonly Consumer<unknown>[];
 }
 
-export class DecisionQueues extends Construct {
-  readonly decisions: Queue;
-  readonly decisionsDlq: Queue;
-  readonly timers: Queue;
-  readonly timersDlq: Queue;
+interface QueuePair {
+  queue: Queue;
+  deadLetters: Queue;
+}
 
-  constructor(scope: Construct, id: string, props: DecisionQueuesProps) {
+export class WorkQueues extends Construct {
+  private readonly pairs = new Map<WorkQueueName, QueuePair>();
+
+  constructor(scope: Construct, id: string, props: WorkQueuesProps) {
     super(scope, id);
-    // A FIFO queue's dead-letter queue must be FIFO too.
-    this.decisionsDlq = new Queue(this, 'DecisionsDlq', {
-      queueName: fifoQueueName(this, 'decisions-dlq'),
-      fifo: true,
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: DLQ_RETENTION,
-    });
-    this.decisions = new Queue(this, 'Decisions', {
-      queueName: fifoQueueName(this, 'decisions'),
-      fifo: true,
-      // The adapter sends a fresh MessageDeduplicationId per request: two requests with the same
-      // body must both arrive, or the second change they announce would wait for the sweeper.
-      contentBasedDeduplication: false,
-      // High-throughput FIFO: limits apply per message group (per run), not to the whole queue.
-      deduplicationScope: DeduplicationScope.MESSAGE_GROUP,
-      fifoThroughputLimit: FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      visibilityTimeout: times(props.deciderTimeout, VISIBILITY_FACTOR),
-      deadLetterQueue: { queue: this.decisionsDlq, maxReceiveCount: MAX_RECEIVE_COUNT },
-    });
-    this.timersDlq = new Queue(this, 'TimersDlq', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: DLQ_RETENTION,
-    });
-    this.timers = new Queue(this, 'Timers', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      visibilityTimeout: times(props.timerTimeout, VISIBILITY_FACTOR),
-      deadLetterQueue: { queue: this.timersDlq, maxReceiveCount: MAX_RECEIVE_COUNT },
-    });
+    for (const consumer of props.consumers) this.pairs.set(consumer.queue.name, this.create(consumer));
   }
 
-  /** Lets a function request decides now (decision queue) and later (timer queue). */
-  grantRequest(grantee: IGrantable): void {
-    this.decisions.grantSendMessages(grantee);
-    this.timers.grantSendMessages(grantee);
+  /** The queues, by name, in the order their consumers are listed. */
+  get names(): WorkQueueName[] {
+    return [...this.pairs.keys()];
   }
 
-  /** Lets a function request decides now only: what the timer consumer and the sweeper do. */
-  grantRequestNow(grantee: IGrantable): void {
-    this.decisions.grantSendMessages(grantee);
+  queue(name: WorkQueueName): Queue {
+    return this.pair(name).queue;
+  }
+
+  deadLetterQueue(name: WorkQueueName): Queue {
+    return this.pair(name).deadLetters;
+  }
+
+  /** Lets a function send to the queue (its consumer's event source grants consuming). */
+  grantSend(grantee: IGrantable, name: WorkQueueName): void {
+    this.queue(name).grantSendMessages(grantee);
+  }
+
+  private pair(name: WorkQueueName): QueuePair {
+    const pair = this.pairs.get(name);
+    if (pair === undefined) throw new Error(`No work queue '${name}': its consumer is not deployed`);
+    return pair;
+  }
+
+  private create({ queue: spec, timeoutSeconds }: Consumer<unknown>): QueuePair {
+    // Construct ids (Decisions, DecisionsDlq...) are logical ids: they stay as long as the name does.
+    const id = pascalCase(spec.name);
+    const common = { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true };
+    const visibilityTimeout = Duration.seconds(timeoutSeconds * VISIBILITY_FACTOR);
+    if (spec.type === 'fifo') {
+      // A FIFO queue's dead-letter queue must be FIFO too.
+      const deadLetters = new Queue(this, `${id}Dlq`, {
+        ...common,
+        queueName: fifoQueueName(this, `${spec.name}-dlq`),
+        fifo: true,
+        retentionPeriod: DLQ_RETENTION,
+      });
+      const queue = new Queue(this, id, {
+        ...common,
+        queueName: fifoQueueName(this, spec.name),
+        fifo: true,
+        // The adapter sends a fresh MessageDeduplicationId per message: two requests with the same
+        // body must both arrive, or the second change they announce would wait for the sweeper.
+        contentBasedDeduplication: false,
+        // High-throughput FIFO: limits apply per message group (per run), not to the whole queue.
+        deduplicationScope: DeduplicationScope.MESSAGE_GROUP,
+        fifoThroughputLimit: FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
+        visibilityTimeout,
+        deadLetterQueue: { queue: deadLetters, maxReceiveCount: spec.maxReceiveCount },
+      });
+      return { queue, deadLetters };
+    }
+    const deadLetters = new Queue(this, `${id}Dlq`, { ...common, retentionPeriod: DLQ_RETENTION });
+    const queue = new Queue(this, id, {
+      ...common,
+      visibilityTimeout,
+      deadLetterQueue: { queue: deadLetters, maxReceiveCount: spec.maxReceiveCount },
+    });
+    return { queue, deadLetters };
   }
 }
 
@@ -95,8 +114,4 @@ const FIFO_SUFFIX = '.fifo';
 function fifoQueueName(scope: Construct, role: string): string {
   const maxLength = MAX_QUEUE_NAME - FIFO_SUFFIX.length - role.length - 1;
   return `${Names.uniqueResourceName(scope, { maxLength, separator: '-' })}-${role}${FIFO_SUFFIX}`;
-}
-
-function times(duration: Duration, factor: number): Duration {
-  return Duration.seconds(duration.toSeconds() * factor);
 }

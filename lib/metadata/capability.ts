@@ -26,5 +26,5 @@ export const metadataCapability: Capability<MetadataStores> = {
   },
   routes: (services) => metadataRoutes(services.metadata),
   apiRoutes: ['ANY /api/metadata/{proxy+}'],
-  grants: { tables: [{ table: DEFINITIONS_TABLE, access: 'readWrite' }], decisions: 'none' },
+  grants: { tables: [{ table: DEFINITIONS_TABLE, access: 'readWrite' }], sends: [] },
 };

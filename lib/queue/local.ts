@@ -1,36 +1,37 @@
 /**
- * The local decision queue: decides run one at a time per workflow (a keyed serial executor);
- * requests that arrive while one is pending coalesce into it; wake-ups are in-process timers over
- * the stored wake-up times, restored after a restart by the host.
+ * The local decision queue: decide requests go through an in-process FIFO work queue grouped by
+ * run (the local `decisions` queue: one decide at a time per run, and requests that arrive while
+ * one is pending coalesce into it); wake-ups are in-process timers over the stored wake-up times.
+ * Those timers die with the process: after a restart the sweeper job's catch-up tick decides every
+ * run with a stored wake-up, which re-arms them (lib/jobs/sweeper.ts).
  */
 import type { Logger } from '../log/logger.ts';
 import type { Clock } from '../model/clock.ts';
+import { LocalWorkQueue } from './local-work-queue.ts';
 import type { DecisionQueue } from './ports.ts';
+import type { DecisionMessage } from './work-queues.ts';
 
 export type DecideFn = (workflowId: string) => Promise<void>;
-
-interface Lane {
-  running: Promise<void> | undefined;
-  /** Another decide is wanted after the running one. */
-  again: boolean;
-}
 
 /** setTimeout's delay is a 32-bit int; longer waits are re-armed in steps. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export class LocalDecisionQueue implements DecisionQueue {
-  private readonly lanes = new Map<string, Lane>();
+  private readonly decisions: LocalWorkQueue<DecisionMessage>;
   private readonly timers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
-  private decideFn: DecideFn | undefined;
   private closed = false;
 
   constructor(
     private readonly clock: Clock,
-    private readonly logger: Logger,
-  ) {}
+    logger: Logger,
+  ) {
+    // A failed decide is tried again a second later, for as long as it takes: a failed decide must
+    // not leave the run stuck (SQS would move it to the DLQ; here nobody would look).
+    this.decisions = new LocalWorkQueue({ name: 'decisions', type: 'fifo', logger, coalesce: true });
+  }
 
   bind(fn: DecideFn): void {
-    this.decideFn = fn;
+    this.decisions.register((message) => fn(message.workflowId));
   }
 
   async request(workflowId: string, delayMs = 0): Promise<void> {
@@ -39,12 +40,7 @@ export class LocalDecisionQueue implements DecisionQueue {
       this.arm(workflowId, this.clock.now() + delayMs);
       return;
     }
-    const lane = this.lanes.get(workflowId);
-    if (lane?.running) {
-      lane.again = true;
-      return;
-    }
-    this.start(workflowId);
+    await this.decisions.send({ workflowId }, { groupId: workflowId });
   }
 
   async wakeAt(workflowId: string, at: number): Promise<void> {
@@ -70,42 +66,14 @@ export class LocalDecisionQueue implements DecisionQueue {
   }
 
   /** Resolves when no decide is running or pending. */
-  async idle(): Promise<void> {
-    while (true) {
-      const running = [...this.lanes.values()]
-        .map((l) => l.running)
-        .filter((p): p is Promise<void> => p !== undefined);
-      if (running.length === 0) return;
-      await Promise.allSettled(running);
-    }
+  idle(): Promise<void> {
+    return this.decisions.idle();
   }
 
   async close(): Promise<void> {
     this.closed = true;
     for (const { timer } of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
-    await this.idle();
-  }
-
-  private start(workflowId: string): void {
-    const lane: Lane = this.lanes.get(workflowId) ?? { running: undefined, again: false };
-    this.lanes.set(workflowId, lane);
-    lane.running = (async () => {
-      do {
-        lane.again = false;
-        try {
-          await this.decideFn?.(workflowId);
-        } catch (error) {
-          this.logger.error('decide failed', {
-            workflowId,
-            error: error instanceof Error ? error.message : String(error),
-          });
-          // Try again shortly: a failed decide must not leave the run stuck.
-          this.arm(workflowId, this.clock.now() + 1000);
-        }
-      } while (lane.again && !this.closed);
-      lane.running = undefined;
-      this.lanes.delete(workflowId);
-    })();
+    await this.decisions.close();
   }
 }

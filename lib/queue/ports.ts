@@ -1,7 +1,30 @@
 /**
- * The decision queue: asks for a decide of one run, at most one at a time per run. On AWS an SQS
- * FIFO queue with the workflow id as message group; locally a keyed serial executor with timers.
+ * Queue ports. A work queue carries messages to one consumer, now or after a delay, optionally in
+ * a message group (handled one at a time, in order). The decision queue is the engine's typed use
+ * of two work queues (lib/queue/work-queues.ts): decide requests, at most one at a time per run,
+ * and delayed wake-ups. On AWS they are SQS queues; locally in-process ones.
  */
+
+/** How one message is sent. */
+export interface SendOptions {
+  /**
+   * Hold the message this long before delivering it; at most MAX_WORK_QUEUE_DELAY_MS, and only on
+   * a standard queue. Longer waits are stored due times found by a periodic job (as the sweeper
+   * finds stored wake-ups), never a message delay: SQS holds a message for 15 minutes at most.
+   */
+  delayMs?: number;
+  /** Required on a FIFO queue: messages of one group are handled one at a time, in send order. */
+  groupId?: string;
+}
+
+export interface WorkQueue<M> {
+  /** Sends one message; resolves once the queue holds it (not once it is handled). */
+  send(message: M, options?: SendOptions): Promise<void>;
+}
+
+/** The longest delay a work queue takes: SQS's DelaySeconds limit (900 s). */
+export const MAX_WORK_QUEUE_DELAY_MS = 15 * 60 * 1000;
+
 export interface DecisionQueue {
   /** Requests a decide of the run, now or after a delay. Requests for the same run coalesce. */
   request(workflowId: string, delayMs?: number): Promise<void>;

@@ -1,47 +1,49 @@
 /**
- * The decision queue on AWS. Decides go through an SQS FIFO queue with the workflow id as message
- * group, so one run is decided by one consumer at a time. FIFO queues take no per-message delay,
- * so wake-ups within SQS's 15-minute limit go to a standard "timer" queue with DelaySeconds, whose
- * consumer forwards them to the FIFO queue; later ones wait for the one-minute sweeper, which finds
- * due runs through the stored wake-up times.
+ * The decision queue on AWS, a typed use of two SQS work queues. Decides go through the FIFO
+ * `decisions` queue with the workflow id as message group, so one run is decided by one consumer
+ * at a time. FIFO queues take no per-message delay, so wake-ups within SQS's 15-minute limit go to
+ * the standard `timers` queue with a delay, whose consumer forwards them to the FIFO queue; later
+ * ones wait for the one-minute sweeper, which finds due runs through the stored wake-up times.
  */
-import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { Clock } from '../model/clock.ts';
-import { TransientError } from '../model/errors.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import type { DecisionQueue } from './ports.ts';
+import { SqsWorkQueue } from './sqs-work-queue.ts';
+import type { DecisionMessage } from './work-queues.ts';
+
+export type { DecisionMessage } from './work-queues.ts';
 
 /** SQS DelaySeconds is at most 900 (15 minutes). */
 export const MAX_SQS_DELAY_SECONDS = 900;
 
-export interface DecisionMessage {
-  workflowId: string;
-}
+const WHAT = 'workflow decision';
 
 export class SqsDecisionQueue implements DecisionQueue {
+  private readonly decisions: SqsWorkQueue<DecisionMessage>;
+  private readonly timers: SqsWorkQueue<DecisionMessage>;
+
   constructor(
-    private readonly client: SQSClient,
-    private readonly urls: { decisions: string; timers: string },
+    client: SQSClient,
+    urls: { decisions: string; timers: string },
     private readonly clock: Clock,
-    private readonly ids: IdGenerator,
-  ) {}
+    ids: IdGenerator,
+  ) {
+    this.decisions = new SqsWorkQueue(
+      client,
+      { name: 'decisions', url: urls.decisions, type: 'fifo' },
+      ids,
+      WHAT,
+    );
+    this.timers = new SqsWorkQueue(client, { name: 'timers', url: urls.timers, type: 'standard' }, ids, WHAT);
+  }
 
   async request(workflowId: string, delayMs = 0): Promise<void> {
     if (delayMs > 0) {
       await this.delayed(workflowId, delayMs);
       return;
     }
-    const body: DecisionMessage = { workflowId };
-    await this.send(
-      new SendMessageCommand({
-        QueueUrl: this.urls.decisions,
-        MessageBody: JSON.stringify(body),
-        MessageGroupId: workflowId,
-        // Every request is its own message: a request made while a decide runs must not be
-        // swallowed by deduplication, or the change it announces would wait for the sweeper.
-        MessageDeduplicationId: this.ids.random(),
-      }),
-    );
+    await this.decisions.send({ workflowId }, { groupId: workflowId });
   }
 
   async wakeAt(workflowId: string, at: number): Promise<void> {
@@ -52,26 +54,11 @@ export class SqsDecisionQueue implements DecisionQueue {
     await this.delayed(workflowId, Math.max(0, delayMs));
   }
 
-  private async delayed(workflowId: string, delayMs: number): Promise<void> {
-    const body: DecisionMessage = { workflowId };
-    await this.send(
-      new SendMessageCommand({
-        QueueUrl: this.urls.timers,
-        MessageBody: JSON.stringify(body),
-        DelaySeconds: Math.min(MAX_SQS_DELAY_SECONDS, Math.ceil(delayMs / 1000)),
-      }),
-    );
-  }
-
   /**
-   * A failed send is transient for the caller (503, retryable): the state change it announces is
-   * already stored, and the worker's retry, or the sweeper, asks again.
+   * A longer delay is cut to the limit: the run is decided early, which is harmless (the decide
+   * finds nothing due and arms its wake-up again), whereas waiting longer would not be.
    */
-  private async send(command: SendMessageCommand): Promise<void> {
-    try {
-      await this.client.send(command);
-    } catch (error) {
-      throw new TransientError('Could not queue the workflow decision; retry the request', { cause: error });
-    }
+  private delayed(workflowId: string, delayMs: number): Promise<void> {
+    return this.timers.send({ workflowId }, { delayMs: Math.min(MAX_SQS_DELAY_SECONDS * 1000, delayMs) });
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Composition root on AWS Lambda: configuration from the function's environment (set by the CDK
  * stack), DynamoDB tables and SQS queues created by the stack. Built once per cold start and
- * reused; every function (HTTP route group, decider, timer consumer, sweeper) gets its handler here.
+ * reused; every function (HTTP route group, queue consumer, periodic job) gets its handler here.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -10,12 +10,16 @@ import { loadConfig } from '../config/load.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { createQuickJsEvaluator } from '../engine/script/evaluator.ts';
 import { type LambdaAdapterOptions, lambdaHttpHandler } from '../http/lambda-adapter.ts';
+import { runConsumer } from '../jobs/batch.ts';
+import { consumerNamed, jobNamed } from '../jobs/index.ts';
+import type { ConsumerName, JobName } from '../jobs/types.ts';
 import { createLogger, LOG_LEVELS } from '../log/logger.ts';
 import { type Clock, systemClock } from '../model/clock.ts';
 import { randomIds } from '../model/ids.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import { SqsDecisionQueue } from '../queue/sqs.ts';
-import { consumeDecisions, consumeTimers, type SweepResult, sweepWakeups } from './aws-consumers.ts';
+import { QUEUE_URL_PROPERTIES } from '../queue/work-queues.ts';
+import { jobDepsOf } from './job-deps.ts';
 import { createRouter } from './router.ts';
 import { createServices, type Services } from './services.ts';
 import { createDynamoStores, tableNamesOf } from './stores.ts';
@@ -47,17 +51,18 @@ export function awsServices(): Promise<Services> {
 }
 
 /**
- * The stack gives the queue URLs (and the right to send) only to functions that request decides.
- * Elsewhere a request is a wiring bug, reported as such rather than as an SQS error.
+ * The stack gives the queue URLs (and the right to send) only to functions that send to a work
+ * queue (infra/stack.ts). Elsewhere a request is a wiring bug, reported as such rather than as an
+ * SQS error.
  */
 function decisionQueueFrom(config: ServiceConfig, clock: Clock): DecisionQueue {
-  const decisions = config.string('service.aws.decision-queue-url');
-  const timers = config.string('service.aws.timer-queue-url');
+  const decisions = config.string(QUEUE_URL_PROPERTIES.decisions);
+  const timers = config.string(QUEUE_URL_PROPERTIES.timers);
   if (decisions === undefined || timers === undefined) {
     const unwired = (): Promise<void> =>
       Promise.reject(
         new Error(
-          'This function was not given service.aws.decision-queue-url and service.aws.timer-queue-url',
+          `This function was not given ${QUEUE_URL_PROPERTIES.decisions} and ${QUEUE_URL_PROPERTIES.timers}`,
         ),
       );
     return { request: unwired, wakeAt: unwired };
@@ -79,31 +84,25 @@ export function httpGroupHandler(group: string) {
   });
 }
 
-/** The decider: consumes the FIFO decision queue (partial batch responses). */
-export function deciderHandler(): (event: SQSEvent) => Promise<SQSBatchResponse> {
+/**
+ * The Lambda handler of one queue consumer (lib/jobs), fed by an SQS event source: a partial batch
+ * response names the messages to deliver again (lib/jobs/batch.ts).
+ */
+export function consumerHandler(name: ConsumerName): (event: SQSEvent) => Promise<SQSBatchResponse> {
+  const consumer = consumerNamed(name);
   return async (event) => {
-    const s = await awsServices();
-    return consumeDecisions(event, { decide: (id) => s.engine.executor.decide(id), logger: s.logger });
+    return runConsumer(consumer, event.Records, jobDepsOf(await awsServices()));
   };
 }
 
-/** The timer consumer: forwards due wake-ups from the timer queue to the decision queue. */
-export function timerHandler(): (event: SQSEvent) => Promise<SQSBatchResponse> {
-  return async (event) => {
-    const s = await awsServices();
-    return consumeTimers(event, { decisions: s.decisions, logger: s.logger });
-  };
-}
-
-/** The sweeper, run by an EventBridge schedule; the event itself carries nothing it needs. */
-export function sweeperHandler(): () => Promise<SweepResult> {
+/**
+ * The Lambda handler of one periodic job (lib/jobs), run by an EventBridge rule; the event itself
+ * carries nothing it needs. A Lambda keeps no timers, so it never runs as a catch-up.
+ */
+export function jobHandler(name: JobName): () => Promise<unknown> {
+  const job = jobNamed(name);
   return async () => {
     const s = await awsServices();
-    return sweepWakeups({
-      executions: s.stores.executions,
-      decisions: s.decisions,
-      clock: s.clock,
-      logger: s.logger,
-    });
+    return job.run(jobDepsOf(s), s.clock.now(), { catchUp: false });
   };
 }

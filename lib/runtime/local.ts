@@ -1,7 +1,8 @@
 /**
  * Composition root of the local host: one process serving every route group over node:http, with
  * the embedded on-disk store by default (data survives restarts), the in-memory store by flag, or
- * any DynamoDB endpoint. Later: the in-process decider, timers and the UI.
+ * any DynamoDB endpoint. Background work runs in process: decides and wake-up timers on the local
+ * decision queue, periodic jobs (lib/jobs) on the local job runner. Later: the UI.
  */
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -10,10 +11,13 @@ import { resolve } from 'node:path';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { createQuickJsEvaluator } from '../engine/script/evaluator.ts';
 import { nodeHandler } from '../http/node-adapter.ts';
+import { JOBS } from '../jobs/index.ts';
+import { LocalJobRunner } from '../jobs/local-runner.ts';
 import { createLogger, LOG_LEVELS, type Logger } from '../log/logger.ts';
 import { type Clock, systemClock } from '../model/clock.ts';
 import { LocalDecisionQueue } from '../queue/local.ts';
 import { dynamoClient, startEmbeddedDynamo } from '../store/dynamodb/embedded.ts';
+import { jobDepsOf } from './job-deps.ts';
 import { createRouter } from './router.ts';
 import { createServices, type Services } from './services.ts';
 import {
@@ -28,6 +32,8 @@ export interface LocalServer {
   url: string;
   port: number;
   services: Services;
+  /** The periodic jobs (lib/jobs), running on their intervals; `tick(now)` runs them at once. */
+  jobs: LocalJobRunner;
   /** Stops accepting requests, lets in-flight ones finish, then closes the store. */
   close(): Promise<void>;
 }
@@ -76,7 +82,14 @@ export async function startLocalServer(
   const scripts = createQuickJsEvaluator();
   const services = createServices({ config, logger, clock, stores, decisions, scripts });
   decisions.bind((workflowId) => services.engine.executor.decide(workflowId));
-  await restoreWakeups(stores, decisions);
+  // The first tick catches up (lib/jobs/sweeper.ts): every run with a stored wake-up is decided,
+  // which re-arms the in-process timers the last process took with it.
+  const jobs = new LocalJobRunner({
+    jobs: JOBS,
+    deps: jobDepsOf(services),
+    gateOn: (gate) => config.gate(gate),
+  });
+  await jobs.start();
   const router = createRouter(services);
   const server = createServer(
     { keepAliveTimeout: 5000 },
@@ -90,6 +103,7 @@ export async function startLocalServer(
   try {
     await listen(server, config.number('service.server.port'), config.requireString('service.server.host'));
   } catch (error) {
+    await jobs.stop();
     await decisions.close();
     await scripts.close();
     await stores.close();
@@ -103,6 +117,7 @@ export async function startLocalServer(
     url,
     port,
     services,
+    jobs,
     close: () => {
       closing ??= (async () => {
         await new Promise<void>((done) => {
@@ -114,6 +129,7 @@ export async function startLocalServer(
           });
           server.closeIdleConnections();
         });
+        await jobs.stop();
         await decisions.close();
         await scripts.close();
         await stores.close();
@@ -121,19 +137,6 @@ export async function startLocalServer(
       return closing;
     },
   };
-}
-
-/**
- * After a restart, every run with a stored wake-up is decided, which re-arms its timer. New runs
- * are stored due at creation, so a run whose first decide was lost is found here too.
- */
-async function restoreWakeups(stores: ServiceStores, decisions: LocalDecisionQueue): Promise<void> {
-  // Every run with a stored wake-up is decided once now, not only the due ones: a worker update
-  // saved just before the process died asked for a decide that was lost with the process, and
-  // this catches it up; each decide then re-arms its own timer.
-  for (const { workflowId } of await stores.executions.dueWakeups(Number.MAX_SAFE_INTEGER, 100_000)) {
-    await decisions.request(workflowId);
-  }
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

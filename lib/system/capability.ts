@@ -17,5 +17,5 @@ export const systemCapability: Capability = {
       },
     }),
   apiRoutes: ['GET /health', 'GET /api/health', 'GET /api/version'],
-  grants: { tables: [{ table: DEFINITIONS_TABLE, access: 'read' }], decisions: 'none' },
+  grants: { tables: [{ table: DEFINITIONS_TABLE, access: 'read' }], sends: [] },
 };

@@ -33,6 +33,6 @@ export const tasksCapability: Capability<TaskStores> = {
       { table: QUEUES_TABLE, access: 'readWrite' },
     ],
     // A task update requests a decide now; a callbackAfterSeconds arms a later one.
-    decisions: 'nowAndLater',
+    sends: ['decisions', 'timers'],
   },
 };

@@ -33,6 +33,6 @@ export const workflowsCapability: Capability<WorkflowStores> = {
     ],
     // Starts and the decide endpoint request decides now; operations that decide inside the request
     // (sync execute) go through the executor, which arms the run's next wake-up after each commit.
-    decisions: 'nowAndLater',
+    sends: ['decisions', 'timers'],
   },
 };

@@ -1,14 +1,18 @@
 /**
  * An in-memory engine for tests: real decider, executor, task service and decision queue over the
  * memory stores, with a manual clock. Time moves only when a test calls `advance`, which then runs
- * the decides whose wake-up came due - so tests never sleep to wait for time to pass.
+ * the periodic jobs (lib/jobs) at the new time, so the sweeper decides the runs whose wake-up came
+ * due - so tests never sleep to wait for time to pass.
  */
 import { configOf } from '../../lib/config/load.ts';
 import { createQuickJsEvaluator, type ScriptEvaluator } from '../../lib/engine/script/evaluator.ts';
+import { JOBS } from '../../lib/jobs/index.ts';
+import { LocalJobRunner } from '../../lib/jobs/local-runner.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
 import { ManualClock } from '../../lib/model/clock.ts';
 import type { TaskRecord, WorkflowRecord } from '../../lib/model/execution.ts';
 import { LocalDecisionQueue } from '../../lib/queue/local.ts';
+import { jobDepsOf } from '../../lib/runtime/job-deps.ts';
 import { createServices, type Services } from '../../lib/runtime/services.ts';
 import { createMemoryStores } from '../../lib/runtime/stores.ts';
 import type { Stores } from '../../lib/store/ports.ts';
@@ -75,6 +79,8 @@ export async function engineHarness(options: EngineHarnessOptions = {}): Promise
   });
   decisions.bind((id) => services.engine.executor.decide(id));
   const { engine } = services;
+  // The periodic jobs of the local host, ticked by hand: advance() runs the sweeper at the new time.
+  const jobs = new LocalJobRunner({ jobs: JOBS, deps: jobDepsOf(services) });
 
   const harness: EngineHarness = {
     clock,
@@ -124,12 +130,11 @@ export async function engineHarness(options: EngineHarnessOptions = {}): Promise
     },
     async advance(ms) {
       clock.advance(ms);
-      for (const { workflowId } of await stores.executions.dueWakeups(clock.now(), 10_000)) {
-        await decisions.request(workflowId);
-      }
+      await jobs.tick(clock.now());
       await decisions.idle();
     },
     async close() {
+      await jobs.stop();
       await decisions.close();
       if (ownScripts) await scripts.close();
     },

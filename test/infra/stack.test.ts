@@ -6,17 +6,24 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pascalCase } from '../../infra/constructs/names.ts';
-import { MAX_RECEIVE_COUNT } from '../../infra/constructs/queues.ts';
-import { ConductorStack, type ConductorStackProps, enabledGroups, type Gates } from '../../infra/stack.ts';
+import {
+  backgroundDescription,
+  ConductorStack,
+  type ConductorStackProps,
+  enabledGroups,
+  type Gates,
+} from '../../infra/stack.ts';
 import { CAPABILITIES as ROUTE_GROUPS, TABLES } from '../../lib/capabilities.ts';
 import type { Capability } from '../../lib/capability.ts';
 import { envNameOf } from '../../lib/config/load.ts';
+import { MAX_RECEIVE_COUNT } from '../../lib/jobs/decision-consumers.ts';
+import { JOBS, CONSUMERS as QUEUE_CONSUMERS } from '../../lib/jobs/index.ts';
 import { metadataCapability } from '../../lib/metadata/capability.ts';
 import { keyAttributeTypes, projectionOf } from '../../lib/store/dynamodb/tables.ts';
 import { systemCapability } from '../../lib/system/capability.ts';
 
-/** The decides each capability may request (its grants). */
-const decisionAccessOf = (name: string) => ROUTE_GROUPS.find((c) => c.name === name)?.grants.decisions;
+/** The work queues each capability may send to (its grants). */
+const sendsOf = (name: string) => ROUTE_GROUPS.find((c) => c.name === name)?.grants.sends;
 
 /** The defaults of lib/config/properties.ts. */
 const DEFAULT_GATES: Gates = { scheduler: true, fileStorage: false, messageQueue: false, agents: false };
@@ -53,20 +60,14 @@ function only(resources: ReturnType<Template['findResources']>, what: string): [
   return [id, resource.Properties];
 }
 
-/** The functions that are not route groups, by the start of their description. */
-const CONSUMERS = {
-  decider: 'Conductor decider',
-  timer: 'Conductor timer consumer',
-  sweeper: 'Conductor sweeper',
-} as const;
-
-type Consumer = keyof typeof CONSUMERS;
+/** The functions that are not route groups (lib/jobs: consumers and periodic jobs), by description. */
+const CONSUMERS: Record<string, string> = Object.fromEntries(
+  [...QUEUE_CONSUMERS, ...JOBS].map((work) => [work.name, backgroundDescription(work)]),
+);
 
 /** A route group's function, or one of the CONSUMERS. */
 function functionOf(template: Template, name: string): [string, Properties] {
-  const consumer = CONSUMERS[name as Consumer] as string | undefined;
-  const description =
-    consumer === undefined ? `Conductor route group '${name}'` : Match.stringLikeRegexp(`^${consumer}`);
+  const description = CONSUMERS[name] ?? `Conductor route group '${name}'`;
   return only(
     template.findResources('AWS::Lambda::Function', { Properties: { Description: description } }),
     `function '${name}'`,
@@ -490,7 +491,7 @@ describe('ConductorStack decision pipeline', () => {
 
   it('lets the workflows and tasks functions request decides now and later', () => {
     for (const group of ['workflows', 'tasks']) {
-      expect(decisionAccessOf(group)).toBe('nowAndLater');
+      expect(sendsOf(group)).toEqual(['decisions', 'timers']);
       expect(sqsActionsOn(template, group, decisionsId)).toContain('sqs:SendMessage');
       expect(sqsActionsOn(template, group, timersId)).toContain('sqs:SendMessage');
       expect(sqsActionsOn(template, group, decisionsId)).not.toContain('sqs:ReceiveMessage');

@@ -1,88 +1,29 @@
-// The decider, timer consumer and sweeper of the AWS host, over memory stores, the real engine and
-// SqsDecisionQueue on a fake SQS client.
+// The decider and timer consumers of the AWS host (lib/jobs/decision-consumers.ts through the
+// batch loop of lib/jobs/batch.ts), over memory stores, the real engine and SqsDecisionQueue on a
+// fake SQS client.
+import type { SQSEvent } from 'aws-lambda';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { configOf } from '../../lib/config/load.ts';
-import type { ScriptEvaluator } from '../../lib/engine/script/evaluator.ts';
+import { runConsumer } from '../../lib/jobs/batch.ts';
+import { decider, timer } from '../../lib/jobs/decision-consumers.ts';
+import type { JobDeps } from '../../lib/jobs/types.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
-import { ManualClock } from '../../lib/model/clock.ts';
-import type { IdGenerator } from '../../lib/model/ids.ts';
-import { SqsDecisionQueue } from '../../lib/queue/sqs.ts';
-import { consumeDecisions, consumeTimers, sweepWakeups } from '../../lib/runtime/aws-consumers.ts';
-import { createServices, type Services } from '../../lib/runtime/services.ts';
-import { createMemoryStores } from '../../lib/runtime/stores.ts';
-import { simpleTask, workflowDef } from '../helpers/fixtures.ts';
-import { decisionEvent, FakeSqsClient, sqsRecord } from '../queue/fake-sqs.ts';
+import { decisionEvent, sqsRecord } from '../queue/fake-sqs.ts';
+import { DECISIONS, depsOf, type Host, host } from '../queue/sqs-host.ts';
 
-const DECISIONS = 'https://sqs.us-east-1.amazonaws.com/000000000000/decisions.fifo';
-const TIMERS = 'https://sqs.us-east-1.amazonaws.com/000000000000/timers';
-const MINUTE = 60_000;
-
-/** These runs execute no scripts. */
-const noScripts: ScriptEvaluator = {
-  evaluate: async () => {
-    throw new Error('no scripts in these tests');
-  },
-  close: async () => {},
-};
-
-function sequentialIds(): IdGenerator {
-  let n = 0;
-  return { random: () => `id-${++n}` };
+/** The decider consumer over one batch, with the decide it runs. */
+function consumeDecisions(event: SQSEvent, deps: { decide: (workflowId: string) => Promise<void> } & Logged) {
+  return runConsumer(decider, event.Records, { ...depsOf(current), ...deps });
 }
 
-interface Host {
-  clock: ManualClock;
-  sqs: FakeSqsClient;
-  services: Services;
-  /** Runs whose record reads fail, as if the store were unreachable for them. */
-  unreadable: Set<string>;
-  /** Starts a run of a one-SIMPLE-task workflow at the current time (due for its first decide). */
-  start(): Promise<string>;
-  /** The messages sent so far to a queue, as workflow ids; clears the record. */
-  takeSent(queueUrl: string): string[];
+/** The timer consumer over one batch, forwarding to the given decision queue. */
+function consumeTimers(event: SQSEvent, deps: Pick<JobDeps, 'decisions'> & Logged) {
+  return runConsumer(timer, event.Records, { ...depsOf(current), ...deps });
 }
 
-function host(): Host {
-  const clock = new ManualClock();
-  const sqs = new FakeSqsClient();
-  const stores = createMemoryStores();
-  const unreadable = new Set<string>();
-  const getWorkflow = stores.executions.getWorkflow.bind(stores.executions);
-  stores.executions.getWorkflow = async (workflowId) => {
-    if (unreadable.has(workflowId)) throw new Error(`store unavailable for ${workflowId}`);
-    return getWorkflow(workflowId);
-  };
-  const services = createServices({
-    config: configOf({ 'service.store': 'memory', 'service.instance-id': 'aws-consumers-test' }),
-    logger: silentLogger,
-    clock,
-    stores,
-    decisions: new SqsDecisionQueue(
-      sqs.asClient(),
-      { decisions: DECISIONS, timers: TIMERS },
-      clock,
-      sequentialIds(),
-    ),
-    scripts: noScripts,
-    ids: sequentialIds(),
-  });
-  return {
-    clock,
-    sqs,
-    services,
-    unreadable,
-    start: () =>
-      services.engine.starter.start({
-        name: 'ignored',
-        workflowDef: workflowDef({ tasks: [simpleTask('work')] }),
-      }),
-    takeSent(queueUrl) {
-      const ids = sqs.workflowIdsSentTo(queueUrl);
-      sqs.sent.splice(0);
-      return ids;
-    },
-  };
-}
+type Logged = Pick<JobDeps, 'logger'>;
+
+/** The host of the running test. */
+let current: Host;
 
 describe('the decider consumer', () => {
   let h: Host;
@@ -90,6 +31,7 @@ describe('the decider consumer', () => {
 
   beforeEach(() => {
     h = host();
+    current = h;
   });
 
   it('decides every run of the batch and reports exactly the message whose decide failed', async () => {
@@ -150,6 +92,7 @@ describe('the timer consumer', () => {
 
   beforeEach(() => {
     h = host();
+    current = h;
   });
 
   it('forwards each due wake-up to the FIFO decision queue in the message group of its run', async () => {
@@ -172,58 +115,5 @@ describe('the timer consumer', () => {
     });
     expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: 't-2' }] });
     expect(h.takeSent(DECISIONS)).toEqual(['wf-a']);
-  });
-});
-
-describe('the sweeper', () => {
-  let h: Host;
-  const sweep = (limit?: number) =>
-    sweepWakeups(
-      {
-        executions: h.services.stores.executions,
-        decisions: h.services.decisions,
-        clock: h.clock,
-        logger: silentLogger,
-      },
-      limit,
-    );
-
-  beforeEach(() => {
-    h = host();
-  });
-
-  it('requests a decide of each run whose wake-up has come, and of no other', async () => {
-    const t0 = h.clock.now();
-    h.clock.set(t0 + 10 * MINUTE);
-    await h.start(); // due at t0 + 10 min
-    h.clock.set(t0);
-    const due = await h.start(); // due at t0
-    h.takeSent(DECISIONS);
-
-    h.clock.set(t0 + MINUTE);
-    expect(await sweep()).toEqual({ due: 1, requested: 1 });
-    expect(h.sqs.sent.map((input) => [input.QueueUrl, input.MessageGroupId])).toEqual([[DECISIONS, due]]);
-  });
-
-  it('takes at most its limit of runs per sweep, the longest overdue first', async () => {
-    const first = await h.start();
-    h.clock.advance(30_000);
-    await h.start();
-    h.takeSent(DECISIONS);
-
-    h.clock.advance(MINUTE);
-    expect(await sweep(1)).toEqual({ due: 1, requested: 1 });
-    expect(h.takeSent(DECISIONS)).toEqual([first]);
-  });
-
-  it('still requests the other runs when one request fails, then fails the sweep', async () => {
-    const a = await h.start();
-    const b = await h.start();
-    h.takeSent(DECISIONS);
-    h.sqs.failWhen = (input) => input.MessageGroupId === a;
-
-    h.clock.advance(MINUTE);
-    await expect(sweep()).rejects.toThrow(/1 of 2 decide requests failed/);
-    expect(h.takeSent(DECISIONS)).toEqual([b]);
   });
 });

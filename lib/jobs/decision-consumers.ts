@@ -1,0 +1,73 @@
+/**
+ * The two consumers of the decision pipeline (lib/queue/sqs.ts):
+ * - the decider consumes the FIFO `decisions` queue and decides each run it names. Runs are
+ *   decided concurrently, and each run once however many of its messages a batch holds: a decide
+ *   that starts after a message was sent reads everything that message announced;
+ * - the timer consumer forwards due wake-ups from the standard `timers` queue to the FIFO queue (a
+ *   FIFO queue has no per-message delay, and decides must go through it to stay one at a time).
+ * Locally neither runs as such: the in-process decision queue decides directly and keeps its
+ * wake-ups as timers (lib/queue/local.ts).
+ */
+
+import type { DecisionMessage } from '../queue/work-queues.ts';
+import { decodeDecisionMessage } from '../queue/work-queues.ts';
+import { DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE } from '../store/dynamodb/tables.ts';
+import type { Consumer } from './types.ts';
+
+/** SQS event sources hand Lambda at most 10 messages per batch from a FIFO queue. */
+const BATCH_SIZE = 10;
+
+/** Receives of one message before it moves to the dead-letter queue. */
+export const MAX_RECEIVE_COUNT = 5;
+
+export const decider: Consumer<DecisionMessage> = {
+  name: 'decider',
+  summary: 'consumes the decision queue',
+  queue: {
+    name: 'decisions',
+    type: 'fifo',
+    batchSize: BATCH_SIZE,
+    maxReceiveCount: MAX_RECEIVE_COUNT,
+    deadLetters: {
+      output: 'DecisionDeadLetterQueueUrl',
+      description: 'Decide requests that failed repeatedly',
+    },
+  },
+  decode: decodeDecisionMessage,
+  key: (message) => message.workflowId,
+  coalesce: true,
+  handle: (message, deps) => deps.decide(message.workflowId),
+  // A batch of up to 10 runs, decided concurrently; scripts alone may take 4 s each (evaluator.ts).
+  timeoutSeconds: 60,
+  memorySize: 1024,
+  scriptWorker: true,
+  // Decides runs, so it writes runs and worker queues, reads definitions (sub-workflow and failure
+  // workflow starts), evaluates scripts, and requests further decides and wake-ups.
+  grants: {
+    tables: [
+      { table: DEFINITIONS_TABLE, access: 'read' },
+      { table: EXECUTIONS_TABLE, access: 'readWrite' },
+      { table: QUEUES_TABLE, access: 'readWrite' },
+    ],
+    sends: ['decisions', 'timers'],
+  },
+};
+
+export const timer: Consumer<DecisionMessage> = {
+  name: 'timer',
+  summary: 'forwards due wake-ups to the decision queue',
+  queue: {
+    name: 'timers',
+    type: 'standard',
+    batchSize: BATCH_SIZE,
+    maxReceiveCount: MAX_RECEIVE_COUNT,
+    deadLetters: { output: 'TimerDeadLetterQueueUrl', description: 'Wake-ups that could not be forwarded' },
+  },
+  decode: decodeDecisionMessage,
+  key: (message) => message.workflowId,
+  coalesce: true,
+  handle: (message, deps) => deps.decisions.request(message.workflowId),
+  // It only forwards messages.
+  timeoutSeconds: 30,
+  grants: { tables: [], sends: ['decisions'] },
+};

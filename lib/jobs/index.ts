@@ -1,0 +1,26 @@
+/**
+ * Every periodic job and queue consumer of the service. The local host runs the jobs on intervals
+ * (local-runner.ts); on AWS the stack gives each its function and trigger (infra/stack.ts) and the
+ * functions find their descriptor here by name (lib/runtime/aws.ts). A new one is one module and
+ * one line here (docs/adding-background-work.md).
+ */
+import { decider, timer } from './decision-consumers.ts';
+import { sweeper } from './sweeper.ts';
+import type { Consumer, ConsumerName, JobName, PeriodicJob } from './types.ts';
+
+export const JOBS: readonly PeriodicJob[] = [sweeper];
+
+// Each consumer's message type is its own; decode() is what turns a body into it.
+export const CONSUMERS: readonly Consumer<unknown>[] = [decider, timer];
+
+export function jobNamed(name: JobName): PeriodicJob {
+  const job = JOBS.find((j) => j.name === name);
+  if (job === undefined) throw new Error(`No periodic job '${name}' in lib/jobs/index.ts`);
+  return job;
+}
+
+export function consumerNamed(name: ConsumerName): Consumer<unknown> {
+  const consumer = CONSUMERS.find((c) => c.name === name);
+  if (consumer === undefined) throw new Error(`No consumer '${name}' in lib/jobs/index.ts`);
+  return consumer;
+}

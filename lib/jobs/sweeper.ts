@@ -1,0 +1,87 @@
+/**
+ * The wake-up sweeper, every minute: requests decides of runs whose stored wake-up has come. On
+ * AWS it catches wake-ups beyond SQS's 15-minute delay and anything a lost message left behind;
+ * locally the same, and at start (catch-up) it decides every run with a stored wake-up, because
+ * the in-process timers died with the last process and a worker update saved just before it died
+ * asked for a decide that was lost with it. Each decide re-arms its run's timer.
+ */
+import { EXECUTIONS_TABLE } from '../store/dynamodb/tables.ts';
+import type { JobDeps, PeriodicJob } from './types.ts';
+
+/** Runs taken per sweep: one tick's worth; a longer backlog is finished by the next ticks. */
+export const SWEEP_LIMIT = 1000;
+
+/** Runs taken by the catch-up sweep at start: every stored wake-up, as far as is sane. */
+export const CATCH_UP_LIMIT = 100_000;
+
+/** Decide requests the sweeper has in flight at once (SQS latency, not CPU, bounds a sweep). */
+const SWEEP_CONCURRENCY = 25;
+
+export interface SweepResult {
+  due: number;
+  requested: number;
+}
+
+export const sweeper: PeriodicJob<SweepResult> = {
+  name: 'sweeper',
+  summary: 'requests decides of runs whose wake-up has come',
+  every: '1 minute',
+  // One sweep sends up to SWEEP_LIMIT messages; it must end before the next tick starts.
+  timeoutSeconds: 55,
+  run: (deps, now, { catchUp }) =>
+    catchUp ? sweepWakeups(deps, Number.MAX_SAFE_INTEGER, CATCH_UP_LIMIT) : sweepWakeups(deps, now),
+  // Finds due runs through the executions table's wake-up index; writes nothing.
+  grants: { tables: [{ table: EXECUTIONS_TABLE, access: 'read' }], sends: ['decisions'] },
+};
+
+/**
+ * Requests a decide of every run whose wake-up is at or before `now`, up to `limit` of them. A
+ * failed request is retried by the next sweep (the run stays due until a decide moves its
+ * wake-up), but the sweep still fails at the end so that the function's error metric shows it.
+ */
+export async function sweepWakeups(
+  deps: Pick<JobDeps, 'stores' | 'decisions' | 'logger'>,
+  now: number,
+  limit = SWEEP_LIMIT,
+): Promise<SweepResult> {
+  const due = await deps.stores.executions.dueWakeups(now, limit);
+  let failed = 0;
+  let firstError: unknown;
+  await forEachLimited(due, SWEEP_CONCURRENCY, async ({ workflowId }) => {
+    try {
+      await deps.decisions.request(workflowId);
+    } catch (error) {
+      failed++;
+      firstError ??= error;
+    }
+  });
+  const result = { due: due.length, requested: due.length - failed };
+  if (due.length >= limit) deps.logger.warn('more runs are due than one sweep takes', { limit });
+  if (due.length > 0) deps.logger.info('swept due wake-ups', { ...result });
+  if (failed > 0) {
+    throw new Error(`${failed} of ${due.length} decide requests failed: ${describe(firstError)}`, {
+      cause: firstError,
+    });
+  }
+  return result;
+}
+
+/** Runs `fn` over `items` with at most `limit` calls in flight; `fn` must not throw. */
+async function forEachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await fn(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

@@ -1,0 +1,95 @@
+/**
+ * Background work as data. A periodic job runs on a rate (locally on an interval, on AWS from an
+ * EventBridge rule); a consumer handles the messages of one work queue (locally in process, on
+ * AWS from an SQS event source with its dead-letter queue). Both hosts and the CDK stack read the
+ * same descriptors (lib/jobs/index.ts), so a job behaves the same locally and on AWS. Descriptors
+ * are data plus functions over ports: no AWS SDK here.
+ */
+import type { FunctionGrants } from '../capability.ts';
+import type { GateName } from '../config/properties.ts';
+import type { Logger } from '../log/logger.ts';
+import type { Clock } from '../model/clock.ts';
+import type { DecisionQueue } from '../queue/ports.ts';
+import type { WorkQueueName, WorkQueueType } from '../queue/work-queues.ts';
+import type { Stores } from '../store/ports.ts';
+
+export type JobName = 'sweeper';
+export type ConsumerName = 'decider' | 'timer';
+
+/** What the function that runs a job or consumer may touch on AWS (the stack grants exactly this). */
+export type Grants = FunctionGrants;
+
+/** What jobs and consumers work with; built by each host from its services. */
+export interface JobDeps {
+  stores: Stores;
+  decisions: DecisionQueue;
+  clock: Clock;
+  logger: Logger;
+  decide(workflowId: string): Promise<void>;
+}
+
+/** An EventBridge-style rate. */
+export type Rate = `${number} minute` | `${number} minutes`;
+
+export function rateMs(rate: Rate): number {
+  return Number.parseFloat(rate) * 60_000;
+}
+
+export interface JobContext {
+  /**
+   * The host has just started and lost whatever in-memory timers it had (the local host): the job
+   * catches up on everything it may have missed, not only what is due by `now`.
+   */
+  catchUp: boolean;
+}
+
+export interface PeriodicJob<R = unknown> {
+  name: JobName;
+  /** One line for the function's description. */
+  summary: string;
+  every: Rate;
+  /** Runs only while this gate is on. */
+  gate?: GateName;
+  /** How long one run may take on AWS; it must end before the next run starts. */
+  timeoutSeconds: number;
+  run(deps: JobDeps, now: number, context: JobContext): Promise<R>;
+  grants: Grants;
+}
+
+export interface QueueSpec {
+  name: WorkQueueName;
+  type: WorkQueueType;
+  /** Messages handed to one invocation on AWS (SQS allows at most 10 from a FIFO queue). */
+  batchSize: number;
+  /** Receives of one message before it moves to the dead-letter queue. */
+  maxReceiveCount: number;
+  /** The stack output naming the dead-letter queue, and what lands there. */
+  deadLetters: { output: string; description: string };
+}
+
+export interface Consumer<M> {
+  name: ConsumerName;
+  summary: string;
+  /** Deployed, and run, only while this gate is on. */
+  gate?: GateName;
+  queue: QueueSpec;
+  /** The message from its parsed JSON body; undefined when retrying could not repair it (dropped). */
+  decode(body: unknown): M | undefined;
+  /**
+   * Messages with the same key in one batch are handled in order, one after another; messages
+   * without a key on their own, concurrently.
+   */
+  key(message: M): string | undefined;
+  /**
+   * Handle one message per key and batch: for messages that ask for work on a key ("decide this
+   * run"), where the work done for one covers all of them.
+   */
+  coalesce: boolean;
+  handle(message: M, deps: JobDeps): Promise<void>;
+  /** How long one batch may take on AWS; the queue's visibility timeout is derived from it. */
+  timeoutSeconds: number;
+  memorySize?: number;
+  /** The function evaluates scripts (ships the QuickJS worker). */
+  scriptWorker?: boolean;
+  grants: Grants;
+}

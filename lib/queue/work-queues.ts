@@ -1,0 +1,56 @@
+/**
+ * The work queues of the service, by typed name, with what both adapters check before sending.
+ * A queue's consumer and its SQS settings are described in lib/jobs (QueueSpec); this module holds
+ * only what senders need, so that lib/engine and the hosts do not depend on lib/jobs.
+ */
+import type { PropertyName } from '../config/properties.ts';
+import { MAX_WORK_QUEUE_DELAY_MS, type SendOptions } from './ports.ts';
+
+/**
+ * - decisions: FIFO, one message per decide request, group = workflow id (consumer: decider);
+ * - timers: standard, delayed wake-ups, forwarded to `decisions` when due (consumer: timer).
+ */
+export type WorkQueueName = 'decisions' | 'timers';
+
+/**
+ * The property that tells a function a queue's URL on AWS (lib/config/properties.ts); a Record over
+ * every name, so a new queue does not compile until it has one.
+ */
+export const QUEUE_URL_PROPERTIES: Record<WorkQueueName, PropertyName> = {
+  decisions: 'service.aws.decision-queue-url',
+  timers: 'service.aws.timer-queue-url',
+};
+
+/** FIFO queues keep order per message group and take no per-message delay; standard ones do. */
+export type WorkQueueType = 'fifo' | 'standard';
+
+/** The message of both decision queues, as sent on the wire: `{"workflowId": "..."}`. */
+export interface DecisionMessage {
+  workflowId: string;
+}
+
+/** A decision message from its parsed body; undefined when it names no workflow. */
+export function decodeDecisionMessage(body: unknown): DecisionMessage | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const { workflowId } = body as Partial<Record<keyof DecisionMessage, unknown>>;
+  return typeof workflowId === 'string' && workflowId !== '' ? { workflowId } : undefined;
+}
+
+/**
+ * Refuses a send that one of the adapters could not honour, so that the local host fails where
+ * SQS would (a behaviour that works locally and not on AWS is a bug).
+ */
+export function checkSend(queue: string, type: WorkQueueType, options: SendOptions): void {
+  const delayMs = options.delayMs ?? 0;
+  if (!Number.isFinite(delayMs) || delayMs < 0 || delayMs > MAX_WORK_QUEUE_DELAY_MS) {
+    throw new RangeError(
+      `Work queue '${queue}': a delay must be between 0 and ${MAX_WORK_QUEUE_DELAY_MS} ms, got ${delayMs}`,
+    );
+  }
+  if (type === 'fifo') {
+    if (options.groupId === undefined || options.groupId === '') {
+      throw new RangeError(`Work queue '${queue}' is FIFO: every message needs a groupId`);
+    }
+    if (delayMs > 0) throw new RangeError(`Work queue '${queue}' is FIFO: SQS takes no per-message delay`);
+  }
+}

@@ -1,0 +1,13 @@
+/** What background work gets from a host's services (lib/jobs/types.ts JobDeps), the same on both hosts. */
+import type { JobDeps } from '../jobs/types.ts';
+import type { Services } from './services.ts';
+
+export function jobDepsOf(services: Services): JobDeps {
+  return {
+    stores: services.stores,
+    decisions: services.decisions,
+    clock: services.clock,
+    logger: services.logger,
+    decide: (workflowId) => services.engine.executor.decide(workflowId),
+  };
+}
