@@ -15,7 +15,7 @@ import {
 import { taskIdOf } from '../model/ids.ts';
 import type { DecideEnv } from './decider.ts';
 import { domainCandidates, fallbackDomain } from './domains.ts';
-import { type DefinitionGraph, graphOf, iterationRef } from './graph.ts';
+import { type DefinitionGraph, graphOf, iterationRef } from '../model/definition-graph.ts';
 import { retryDelaySeconds } from './retry.ts';
 import type { ScriptEvaluator } from './script/evaluator.ts';
 import { allowedRetries, effectiveTaskDef } from './task-defs.ts';

@@ -4,7 +4,7 @@
  */
 import type { TaskDef, WorkflowTask } from '../model/definitions.ts';
 import type { TaskRecord, TaskStatus, WorkflowRecord } from '../model/execution.ts';
-import type { DefinitionGraph } from './graph.ts';
+import type { DefinitionGraph } from '../model/definition-graph.ts';
 import type { ScriptEvaluator } from './script/evaluator.ts';
 
 export interface ScheduleRequest {

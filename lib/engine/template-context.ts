@@ -3,7 +3,7 @@
  * one entry per reference name, the latest live attempt, loop tasks under their base name.
  */
 import type { WorkflowRecord } from '../model/execution.ts';
-import { baseRef } from './graph.ts';
+import { baseRef } from '../model/definition-graph.ts';
 import type { TemplateContext } from './templating.ts';
 
 export function templateContextOf(wf: WorkflowRecord, taskId?: string): TemplateContext {

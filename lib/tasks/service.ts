@@ -3,7 +3,7 @@
  * (claiming a task with a conditional write on its row), updates, logs, queue introspection.
  * Updates to a task or run that is already over are accepted and ignored, as Conductor does.
  */
-import { baseRef } from '../engine/graph.ts';
+import { baseRef } from '../model/definition-graph.ts';
 import { queueName, queueNameOf } from '../engine/queues.ts';
 import type { TaskTypeRegistry } from '../engine/registry.ts';
 import type { Clock } from '../model/clock.ts';

@@ -4,7 +4,7 @@
  * iteration as a short one); every body task row is kept, and readers rebuild the rest from them.
  * `keepLastN` still limits what is shown.
  */
-import { baseRef, graphOf } from '../engine/graph.ts';
+import { baseRef, graphOf } from '../model/definition-graph.ts';
 import type { WorkflowDef } from '../model/definitions.ts';
 import type { TaskRecord } from '../model/execution.ts';
 

@@ -15,7 +15,7 @@
  */
 import type { WorkflowTask } from '../../model/definitions.ts';
 import { isSuccessfulTask, isTerminalTask, type TaskRecord } from '../../model/execution.ts';
-import { baseRef } from '../graph.ts';
+import { baseRef } from '../../model/definition-graph.ts';
 import type { DecideContext, TaskType } from '../task-type.ts';
 import { scriptFailure } from './scripting.ts';
 

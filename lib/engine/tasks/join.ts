@@ -5,7 +5,7 @@
  * every decide. Lazy decide (§4.1) is not implemented: every task update runs a decide anyway.
  */
 import { isSuccessfulTask, isTerminalTask, type TaskRecord, type TaskStatus } from '../../model/execution.ts';
-import { iterationRef } from '../graph.ts';
+import { iterationRef } from '../../model/definition-graph.ts';
 import type { DecideContext, TaskType } from '../task-type.ts';
 
 export const joinTask: TaskType = {
