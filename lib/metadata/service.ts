@@ -4,7 +4,7 @@
  */
 import type { Clock } from '../model/clock.ts';
 import type { TaskDef, WorkflowDef, WorkflowDefSummary } from '../model/definitions.ts';
-import { NotFoundError } from '../model/errors.ts';
+import { errorMessage, NotFoundError } from '../model/errors.ts';
 import { isKnownTaskType } from '../model/task-types/index.ts';
 import type { TaskDefStore, WorkflowDefStore } from '../store/ports.ts';
 import { Issues, isObject } from './issues.ts';
@@ -54,7 +54,7 @@ export class MetadataService {
         await this.workflowDefs.put(this.stamp(def, existing), { overwrite: true });
         result.bulkSuccessfulResults.push(def.name);
       } catch (error) {
-        result.bulkErrorResults[def.name] = error instanceof Error ? error.message : String(error);
+        result.bulkErrorResults[def.name] = errorMessage(error);
       }
     }
     return result;

@@ -3,7 +3,6 @@
  * chose.
  */
 import type { ServiceConfig } from '../config/service-config.ts';
-import { createEngine, type Engine } from '../engine/engine.ts';
 import type { ScriptEvaluator } from '../engine/script/evaluator.ts';
 import type { Logger } from '../log/logger.ts';
 import { MetadataService } from '../metadata/service.ts';
@@ -11,6 +10,7 @@ import type { Clock } from '../model/clock.ts';
 import { type IdGenerator, randomIds } from '../model/ids.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { Stores } from '../store/ports.ts';
+import { createEngine, type Engine } from './engine.ts';
 import { SERVICE_VERSION } from './version.ts';
 
 export interface Services {

@@ -5,15 +5,14 @@
  * a branch schedules nothing (graph.ts), and the JOIN decides when the fork is over.
  */
 import type { TaskRecord } from '../../model/execution.ts';
+import { forkJoinSpec } from '../../model/task-types/fork-join.ts';
 import type { TaskType } from '../task-type.ts';
 
 /** Conductor's own wording (ForkJoinTaskMapper), so clients matching on it keep working. */
 export const FORK_WITHOUT_JOIN = 'Fork task definition is not followed by a join task';
 
 export const forkJoinTask: TaskType = {
-  type: 'FORK_JOIN',
-  kind: 'system',
-  operator: true,
+  ...forkJoinSpec,
   async schedule(ctx, request) {
     const wt = request.workflowTask;
     const node = ctx.graph.node(wt.taskReferenceName);

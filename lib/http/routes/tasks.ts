@@ -2,9 +2,9 @@
  * /api/tasks: the worker task API (reference/conductor.md §1.1, search excepted). Polls answer 204
  * (single) or [] (batch) when nothing is ready; updates answer the task id as text/plain.
  */
-import type { Engine } from '../../engine/engine.ts';
+import { toApiTask } from '../../model/api.ts';
 import { NotFoundError, ValidationError } from '../../model/errors.ts';
-import { toApiTask } from '../../model/execution.ts';
+import type { Engine } from '../../runtime/engine.ts';
 import { parseStatus, parseTaskResult } from '../../tasks/task-result.ts';
 import { ensureIsObject } from '../body.ts';
 import { emptyOk, json, noContent, text } from '../responses.ts';

@@ -2,9 +2,9 @@
  * /api/workflow: starting runs (ids answered as text/plain) and reading them back
  * (reference/conductor.md §1.6, SPEC.md "Workflow start API" and "Retrieval").
  */
-import type { Engine } from '../../engine/engine.ts';
 import { ValidationError } from '../../model/errors.ts';
 import { TASK_STATUSES, type TaskStatus } from '../../model/execution.ts';
+import type { Engine } from '../../runtime/engine.ts';
 import { ensureIsArray, ensureIsObject } from '../body.ts';
 import { emptyOk, json, text } from '../responses.ts';
 import type { RouteDef } from '../router.ts';
