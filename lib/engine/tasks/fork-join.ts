@@ -2,7 +2,7 @@
  * FORK_JOIN (reference/conductor.md §5.7): in one scheduling step, a `FORK` marker task (created
  * COMPLETED, input = the resolved inputParameters), the first task of every branch, and the JOIN
  * that must directly follow the FORK_JOIN in its list. Each branch then runs on its own; the end of
- * a branch schedules nothing (graph.ts), and the JOIN decides when the fork is over.
+ * a branch schedules nothing (model/definition-graph.ts), and the JOIN decides when the fork is over.
  */
 import type { TaskRecord } from '../../model/execution.ts';
 import { forkJoinSpec } from '../../model/task-types/fork-join.ts';
