@@ -3,28 +3,17 @@
  * effects to carry out (reference/conductor.md §4.2). It performs no I/O: the executor reads the
  * run, calls decide, and applies the decision through the ports.
  */
-import type { TaskDef } from '../model/definitions.ts';
 import {
   isTerminalTask,
   isTerminalWorkflow,
   type TaskRecord,
   type WorkflowRecord,
 } from '../model/execution.ts';
-import type { TaskTypeRegistry } from './registry.ts';
+import type { DecideEnv } from './decide-env.ts';
 import { type DecideResult, RunContext } from './run-context.ts';
-import type { ScriptEvaluator } from './script/evaluator.ts';
 import { checkTaskTimeouts, taskWakeAt, workflowTimedOut } from './timeouts.ts';
 
-export interface DecideEnv {
-  now: number;
-  registry: TaskTypeRegistry;
-  /** Registered task definitions by name (at least those the run's definition names). */
-  taskDefs: ReadonlyMap<string, TaskDef>;
-  scripts: ScriptEvaluator;
-  random?: () => number;
-}
-
-export type { DecideResult };
+export type { DecideEnv, DecideResult };
 
 /** How many passes a decide makes while sync tasks keep changing state. */
 const MAX_PASSES = 200;
@@ -76,7 +65,7 @@ export async function decide(
       if (!isTerminalTask(task.status)) {
         if (checkTaskTimeouts(run, task)) changed = true;
         const type = env.registry.get(task.workflowTask.type);
-        if (!run.ended && !isTerminalTask(task.status) && type.kind === 'system' && type.execute) {
+        if (!run.ended && !isTerminalTask(task.status) && type.kind !== 'worker' && type.execute) {
           if (await type.execute(run, task)) changed = true;
         }
       }

@@ -5,13 +5,19 @@
  *   2. write changed task rows (each conditional on its revision);
  *   3. queue new worker tasks and create child runs (idempotent);
  *   4. commit the run record (conditional on its revision) - the decision takes effect here;
- *   5. after the commit: wake-ups, child/parent notifications, failure workflow.
+ *   5. after the commit: wake-ups, child/parent notifications, async task starts, failure workflow.
  * A decide that dies anywhere and runs again computes the same ids and converges.
  */
 import type { Logger } from '../log/logger.ts';
 import type { Clock } from '../model/clock.ts';
-import { VersionConflictError } from '../model/errors.ts';
-import { isTerminalTask, isTerminalWorkflow, type WorkflowRecord } from '../model/execution.ts';
+import { errorMessage, VersionConflictError } from '../model/errors.ts';
+import {
+  isTerminalTask,
+  isTerminalWorkflow,
+  type TaskRecord,
+  type WorkflowRecord,
+} from '../model/execution.ts';
+import { retryOnConflict } from '../model/retry-on-conflict.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { ExecutionStore, PollDataStore, TaskQueue } from '../store/ports.ts';
 import { decide } from './decider.ts';
@@ -19,9 +25,7 @@ import { activeDomain, domainCandidates } from './domains.ts';
 import { queueNameOf } from './queues.ts';
 import type { TaskTypeRegistry } from './registry.ts';
 import type { DecideResult } from './run-context.ts';
-import type { ScriptEvaluator } from './script/evaluator.ts';
-import type { ChildStart } from './task-type.ts';
-import { taskAfterChild } from './tasks/sub-workflow.ts';
+import type { AsyncTaskResult, ChildStart } from './task-type.ts';
 
 export interface ExecutorDeps {
   executions: ExecutionStore;
@@ -29,17 +33,16 @@ export interface ExecutorDeps {
   pollData: PollDataStore;
   decisions: DecisionQueue;
   registry: TaskTypeRegistry;
-  scripts: ScriptEvaluator;
   clock: Clock;
   logger: Logger;
   /** Creates a child run (SUB_WORKFLOW); must be idempotent on the child's id. */
   startChild(child: ChildStart, parent: WorkflowRecord): Promise<void>;
   /** Starts the failure workflow of a run the engine ended unsuccessfully. */
   startFailureWorkflow(run: WorkflowRecord): Promise<void>;
+  /** Ends a run from outside its decider (workflows/operations/terminate.ts); false if already over. */
+  terminate(workflowId: string, reason: string): Promise<boolean>;
   random?: () => number;
 }
-
-const MAX_ATTEMPTS = 8;
 
 /** The revisions a decide started from: its writes are conditional on them. */
 interface Revisions {
@@ -52,14 +55,7 @@ export class Executor {
 
   /** Decides a run until its decision commits (re-reading after a concurrent change). */
   async decide(workflowId: string): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.decideOnce(workflowId);
-        return;
-      } catch (error) {
-        if (!(error instanceof VersionConflictError) || attempt >= MAX_ATTEMPTS) throw error;
-      }
-    }
+    await retryOnConflict(() => this.decideOnce(workflowId));
   }
 
   private async decideOnce(workflowId: string): Promise<void> {
@@ -81,8 +77,6 @@ export class Executor {
       {
         now,
         registry: this.deps.registry,
-        taskDefs: new Map(),
-        scripts: this.deps.scripts,
         random: this.deps.random,
       },
       // The record was just read for this decide and nothing else holds it: no defensive copy.
@@ -115,10 +109,10 @@ export class Executor {
     });
     // A child that ended while its parent was not told (a crash between the two) is caught up here.
     for (const task of record.tasks) {
-      if (task.workflowTask.type !== 'SUB_WORKFLOW' || isTerminalTask(task.status) || !task.subWorkflowId)
-        continue;
+      const onChildEnded = this.deps.registry.get(task.workflowTask.type).onChildEnded;
+      if (!onChildEnded || isTerminalTask(task.status) || !task.subWorkflowId) continue;
       const child = await this.deps.executions.getWorkflow(task.subWorkflowId);
-      const updated = child && taskAfterChild(task, child, this.deps.clock.now());
+      const updated = child && onChildEnded(task, child, this.deps.clock.now());
       if (!updated) continue;
       await this.deps.executions.updateTask(updated, task.rev);
       Object.assign(task, updated);
@@ -191,9 +185,53 @@ export class Executor {
     const carryOn = result.unfinished && result.changedTasks.length > 0;
     if (carryOn || adoptedMoved) await this.deps.decisions.request(wf.workflowId);
     for (const { workflowId, reason } of result.terminateChildren) {
-      await this.terminateChild(workflowId, reason);
+      await this.deps.terminate(workflowId, reason);
     }
     if (isTerminalWorkflow(committed.status)) await this.followEnd(committed);
+    else await this.startAsync(committed, created);
+  }
+
+  /**
+   * Hands the async tasks this decide created to their type's `start` (TaskType.start), once the
+   * decide committed, and reports each answer back like a worker update. A decide that is re-run
+   * after a crash adopts the open task and starts it again: `start` runs at least once.
+   */
+  private async startAsync(run: WorkflowRecord, created: TaskRecord[]): Promise<void> {
+    for (const task of created) {
+      const start = this.deps.registry.get(task.workflowTask.type).start;
+      if (!start || isTerminalTask(task.status)) continue;
+      let result: AsyncTaskResult;
+      try {
+        result = await start({ task, run, now: this.deps.clock.now() });
+      } catch (error) {
+        result = { status: 'FAILED', reasonForIncompletion: errorMessage(error) };
+      }
+      await this.report(task, result);
+      await this.deps.decisions.request(run.workflowId);
+    }
+  }
+
+  /** Writes an async task's result to its row, unless the task ended meanwhile (canceled). */
+  private async report(task: TaskRecord, result: AsyncTaskResult): Promise<void> {
+    const { executions, clock } = this.deps;
+    await retryOnConflict(async () => {
+      const row = await executions.getTask(task.workflowInstanceId, task.taskId);
+      if (!row || isTerminalTask(row.status)) return;
+      const now = clock.now();
+      await executions.updateTask(
+        {
+          ...row,
+          status: result.status,
+          outputData: result.outputData ?? row.outputData,
+          reasonForIncompletion: result.reasonForIncompletion ?? row.reasonForIncompletion,
+          startTime: row.startTime || now,
+          endTime: isTerminalTask(result.status) ? now : 0,
+          updateTime: now,
+          rev: row.rev + 1,
+        },
+        row.rev,
+      );
+    });
   }
 
   /**
@@ -203,8 +241,10 @@ export class Executor {
    */
   private async followEnd(run: WorkflowRecord): Promise<void> {
     for (const task of run.tasks) {
-      if (task.workflowTask.type === 'SUB_WORKFLOW' && task.status === 'CANCELED' && task.subWorkflowId) {
-        await this.terminateChild(
+      // A type that follows a child run owns it: the child ends with the canceled task.
+      const ownsChild = this.deps.registry.get(task.workflowTask.type).onChildEnded !== undefined;
+      if (ownsChild && task.status === 'CANCELED' && task.subWorkflowId) {
+        await this.deps.terminate(
           task.subWorkflowId,
           `Parent workflow ${run.workflowId} ended: ${run.status}`,
         );
@@ -223,76 +263,29 @@ export class Executor {
       } catch (error) {
         this.deps.logger.warn('failure workflow not started', {
           workflowId: run.workflowId,
-          error: error instanceof Error ? error.message : String(error),
+          error: errorMessage(error),
         });
       }
     }
   }
 
-  /** Updates the parent's SUB_WORKFLOW task from its ended child, then asks for the parent's decide. */
+  /** Updates the parent's task from its ended child (TaskType.onChildEnded), then asks for the parent's decide. */
   private async notifyParent(child: WorkflowRecord): Promise<void> {
-    const { executions, decisions } = this.deps;
+    const { executions, decisions, registry } = this.deps;
     const parentId = child.parentWorkflowId as string;
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const task = await executions.getTask(parentId, child.parentWorkflowTaskId as string);
-      if (!task || isTerminalTask(task.status)) break;
-      const updated = taskAfterChild(task, child, this.deps.clock.now());
-      if (!updated) break;
-      try {
-        await executions.updateTask(updated, task.rev);
-        break;
-      } catch (error) {
-        if (!(error instanceof VersionConflictError)) throw error;
-      }
+    try {
+      await retryOnConflict(async () => {
+        const task = await executions.getTask(parentId, child.parentWorkflowTaskId as string);
+        if (!task || isTerminalTask(task.status)) return;
+        const updated = registry
+          .get(task.workflowTask.type)
+          .onChildEnded?.(task, child, this.deps.clock.now());
+        if (updated) await executions.updateTask(updated, task.rev);
+      });
+    } catch (error) {
+      // Still changing after every attempt: the parent's own decide catches up on the child's end.
+      if (!(error instanceof VersionConflictError)) throw error;
     }
     await decisions.request(parentId);
-  }
-
-  private async terminateChild(workflowId: string, reason: string): Promise<void> {
-    await this.terminate(workflowId, reason);
-  }
-
-  /**
-   * Ends a run from outside the decider (a canceled SUB_WORKFLOW's child; later the terminate
-   * API). Open task rows are canceled first, each conditionally, and only then is the status
-   * committed: a worker update that lands at any point finds either an open task of a running
-   * run or a canceled task, never a completed task in a run that is over. A crash in between
-   * leaves canceled tasks in a running run, which the next decide ends as TERMINATED anyway.
-   */
-  async terminate(workflowId: string, reason: string): Promise<boolean> {
-    const { executions, clock } = this.deps;
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const run = await executions.getWorkflow(workflowId);
-      if (!run || isTerminalWorkflow(run.status)) return false;
-      try {
-        const open = run.tasks.filter((t) => !isTerminalTask(t.status));
-        for (const row of await executions.getTasks(
-          workflowId,
-          open.map((t) => t.taskId),
-        )) {
-          if (isTerminalTask(row.status)) continue;
-          const now = clock.now();
-          await executions.updateTask(
-            { ...row, status: 'CANCELED', endTime: now, updateTime: now, rev: row.rev + 1 },
-            row.rev,
-          );
-        }
-        await executions.commitWorkflow(
-          {
-            ...run,
-            status: 'TERMINATED',
-            reasonForIncompletion: reason,
-            endTime: clock.now(),
-            rev: run.rev + 1,
-          },
-          run.rev,
-        );
-        await this.deps.decisions.request(workflowId);
-        return true;
-      } catch (error) {
-        if (!(error instanceof VersionConflictError)) throw error;
-      }
-    }
-    throw new VersionConflictError(`Workflow ${workflowId} kept changing while it was being terminated`);
   }
 }

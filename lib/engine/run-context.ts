@@ -2,6 +2,7 @@
  * The working state of one decide: the run being decided, what changed, and the effects to carry
  * out afterwards. Task-type modules see it through the DecideContext interface.
  */
+import { type DefinitionGraph, graphOf, iterationRef } from '../model/definition-graph.ts';
 import type { TaskDef, WorkflowTask } from '../model/definitions.ts';
 import {
   isRetriableTask,
@@ -13,11 +14,9 @@ import {
   type WorkflowStatus,
 } from '../model/execution.ts';
 import { taskIdOf } from '../model/ids.ts';
-import type { DecideEnv } from './decider.ts';
+import type { DecideEnv } from './decide-env.ts';
 import { domainCandidates, fallbackDomain } from './domains.ts';
-import { type DefinitionGraph, graphOf, iterationRef } from './graph.ts';
 import { retryDelaySeconds } from './retry.ts';
-import type { ScriptEvaluator } from './script/evaluator.ts';
 import { allowedRetries, effectiveTaskDef } from './task-defs.ts';
 import type { ChildStart, DecideContext, ScheduleRequest } from './task-type.ts';
 import { templateContextOf } from './template-context.ts';
@@ -45,7 +44,6 @@ export interface DecideResult {
 export class RunContext implements DecideContext {
   readonly graph: DefinitionGraph;
   readonly now: number;
-  readonly scripts: ScriptEvaluator;
   ended = false;
   unfinished = false;
   private readonly changed = new Map<string, TaskRecord>();
@@ -59,18 +57,18 @@ export class RunContext implements DecideContext {
   ) {
     this.graph = graphOf(workflow.workflowDefinition);
     this.now = env.now;
-    this.scripts = env.scripts;
   }
 
   // ---- DecideContext ----
 
   taskDef(workflowTask: WorkflowTask): TaskDef | undefined {
-    return workflowTask.taskDefinition ?? this.env.taskDefs.get(workflowTask.name);
+    // Registered definitions are embedded into the run's definition snapshot at start.
+    return workflowTask.taskDefinition;
   }
 
   governingDef(task: TaskRecord): { def: TaskDef; worker: boolean; adHoc: boolean } {
     const worker = this.env.registry.get(task.workflowTask.type).kind === 'worker';
-    return { ...effectiveTaskDef(task.workflowTask, this.env.taskDefs, worker), worker };
+    return { ...effectiveTaskDef(task.workflowTask, worker), worker };
   }
 
   resolve(template: unknown, taskId?: string): unknown {
@@ -85,7 +83,7 @@ export class RunContext implements DecideContext {
     const retryCount = retryOf ? retryOf.retryCount + 1 : 0;
     const taskId = taskIdOf(wf.workflowId, ref, retryCount);
     const worker = this.env.registry.get(wt.type).kind === 'worker';
-    const { def } = effectiveTaskDef(wt, this.env.taskDefs, worker);
+    const { def } = effectiveTaskDef(wt, worker);
     const input = this.resolveInput(wt, def, taskId);
     wf.seq += 1;
     return {

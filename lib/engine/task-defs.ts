@@ -20,14 +20,10 @@ export function adHocTaskDef(name: string, worker: boolean): TaskDef {
   };
 }
 
-export function effectiveTaskDef(
-  task: WorkflowTask,
-  registered: ReadonlyMap<string, TaskDef>,
-  worker: boolean,
-): { def: TaskDef; adHoc: boolean } {
+/** Registered definitions are embedded into the run's definition snapshot when it starts. */
+export function effectiveTaskDef(task: WorkflowTask, worker: boolean): { def: TaskDef; adHoc: boolean } {
   if (task.taskDefinition) return { def: task.taskDefinition, adHoc: false };
-  const def = registered.get(task.name);
-  return def ? { def, adHoc: false } : { def: adHocTaskDef(task.name, worker), adHoc: true };
+  return { def: adHocTaskDef(task.name, worker), adHoc: true };
 }
 
 /** Retries allowed for a workflow task: its own retryCount, else the definition's. */

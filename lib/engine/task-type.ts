@@ -1,11 +1,12 @@
 /**
  * The one interface every task type implements, and the context the decider hands it. A task type
- * is one module in engine/tasks/, listed in the registry; the decider never names a type itself.
+ * is its pure spec (lib/model/task-types/) plus one module in engine/tasks/ that builds on it,
+ * listed in the registry; the decider, the executor and the services never name a type themselves.
  */
-import type { TaskDef, WorkflowTask } from '../model/definitions.ts';
+import type { DefinitionGraph } from '../model/definition-graph.ts';
+import type { TaskDef, WorkflowDef, WorkflowTask } from '../model/definitions.ts';
 import type { TaskRecord, TaskStatus, WorkflowRecord } from '../model/execution.ts';
-import type { DefinitionGraph } from './graph.ts';
-import type { ScriptEvaluator } from './script/evaluator.ts';
+import type { TaskTypeSpec } from '../model/task-types/spec.ts';
 
 export interface ScheduleRequest {
   workflowTask: WorkflowTask;
@@ -35,7 +36,6 @@ export interface DecideContext {
   readonly workflow: WorkflowRecord;
   readonly now: number;
   readonly graph: DefinitionGraph;
-  readonly scripts: ScriptEvaluator;
   /** The registered or inline task definition of a workflow task, if any. */
   taskDef(workflowTask: WorkflowTask): TaskDef | undefined;
   /** Resolves `${...}` templates against the run's current state. */
@@ -64,18 +64,29 @@ export interface DecideContext {
   ): void;
 }
 
-export interface TaskType {
-  readonly type: string;
-  /** 'worker' tasks wait in a queue for external workers; 'system' tasks are run by the engine. */
-  readonly kind: 'worker' | 'system';
-  /** Built-in operators (SWITCH, FORK, JOIN, DO_WHILE...) are never retried (§4.3). */
-  readonly operator?: boolean;
+/** What an async task's `start` is handed: the task as stored when the decide that made it committed. */
+export interface AsyncStartContext {
+  readonly task: TaskRecord;
+  readonly run: WorkflowRecord;
+  readonly now: number;
+}
+
+/** How an async task ended (or that it is still going), reported back like a worker's result. */
+export interface AsyncTaskResult {
+  status: 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'FAILED_WITH_TERMINAL_ERROR';
+  outputData?: Record<string, unknown>;
+  reasonForIncompletion?: string;
+  /** With IN_PROGRESS: call `start` again after this many seconds (a poll of a remote job). */
+  callbackAfterSeconds?: number;
+}
+
+export interface TaskType extends TaskTypeSpec {
   /**
    * Creates the records for a workflow task being scheduled: the task itself and, for containers,
    * what they start with. The default (worker types) is one SCHEDULED task.
    */
   schedule(ctx: DecideContext, request: ScheduleRequest): Promise<TaskRecord[]> | TaskRecord[];
-  /** Re-evaluates a non-terminal task on each decide; returns true when it changed anything. */
+  /** Re-evaluates a non-terminal task on each decide ('sync' types); returns true when it changed anything. */
   execute?(ctx: DecideContext, task: TaskRecord): Promise<boolean> | boolean;
   /**
    * What to schedule once this task is done. Default: the graph's next task. Containers that
@@ -86,4 +97,27 @@ export interface TaskType {
   cancel?(ctx: DecideContext, task: TaskRecord): void;
   /** When the decider must look at this task again without any event (WAIT deadline); 0 for never. */
   wakeAt?(task: TaskRecord): number;
+  /**
+   * The task runs a child workflow (SUB_WORKFLOW): the task as it should be once `child` is over,
+   * undefined while the child runs. The executor calls it when a child ends (and catches up on a
+   * missed end at each decide); a type with this hook owns its child run, so the child is
+   * terminated when the task is canceled, and the signal routes look into the child.
+   */
+  onChildEnded?(task: TaskRecord, child: WorkflowRecord, now: number): TaskRecord | undefined;
+  /**
+   * The read-side view of a task row for API readers, given every task row of the run (a DO_WHILE
+   * rebuilds the iterations its run record no longer keeps). Never used by the decider.
+   */
+  expandOutput?(task: TaskRecord, rows: readonly TaskRecord[], def: WorkflowDef): TaskRecord;
+  /**
+   * The work of an 'async' type (HTTP, EVENT, PULL_WORKFLOW_MESSAGES...), run off the decider:
+   * once the decide that scheduled the task has committed, the executor hands the task to
+   * `start`, and reports what it answers back like a worker's update (a conditional write of the
+   * task row, then a decide of the run). `schedule` creates such a task IN_PROGRESS or SCHEDULED;
+   * it is never queued for workers. A throw fails the task (FAILED, so a task definition may retry
+   * it). Today `start` runs in the process that committed; a system-task consumer can take over
+   * the same hook without the type changing. SUB_WORKFLOW predates this hook and starts its child
+   * through DecideContext.startChild instead.
+   */
+  start?(ctx: AsyncStartContext): Promise<AsyncTaskResult>;
 }

@@ -2,8 +2,8 @@
  * The document `${...}` templates are read from (reference/conductor.md §4.8.3): `workflow` plus
  * one entry per reference name, the latest live attempt, loop tasks under their base name.
  */
+import { baseRef } from '../model/definition-graph.ts';
 import type { WorkflowRecord } from '../model/execution.ts';
-import { baseRef } from './graph.ts';
 import type { TemplateContext } from './templating.ts';
 
 export function templateContextOf(wf: WorkflowRecord, taskId?: string): TemplateContext {

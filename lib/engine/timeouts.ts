@@ -3,8 +3,17 @@
  * the wake-up time stored with the run makes sure it runs when the nearest deadline passes.
  */
 import type { TaskDef } from '../model/definitions.ts';
-import { isTerminalTask, type TaskRecord, type WorkflowRecord } from '../model/execution.ts';
-import type { RunContext } from './run-context.ts';
+import { isTerminalTask, type TaskRecord, type TaskStatus, type WorkflowRecord } from '../model/execution.ts';
+import type { DecideEnv } from './decide-env.ts';
+
+/** The part of a decide's run context the timeout rules use (RunContext provides it). */
+export interface TimeoutContext {
+  readonly now: number;
+  readonly env: DecideEnv;
+  governingDef(task: TaskRecord): { def: TaskDef; worker: boolean; adHoc: boolean };
+  setStatus(task: TaskRecord, status: TaskStatus, reason?: string): void;
+  failWorkflow(task: TaskRecord): void;
+}
 
 export function workflowTimedOut(wf: WorkflowRecord, now: number): boolean {
   const def = wf.workflowDefinition;
@@ -62,7 +71,7 @@ function deadlines(task: TaskRecord, def: TaskDef, worker: boolean): Deadline[] 
 }
 
 /** Times the task out when a deadline has passed; returns true when it changed the task or the run. */
-export function checkTaskTimeouts(run: RunContext, task: TaskRecord): boolean {
+export function checkTaskTimeouts(run: TimeoutContext, task: TaskRecord): boolean {
   const { def, worker, adHoc } = run.governingDef(task);
   if (adHoc && !worker) return false;
   for (const deadline of deadlines(task, def, worker)) {
@@ -76,7 +85,7 @@ export function checkTaskTimeouts(run: RunContext, task: TaskRecord): boolean {
 }
 
 /** The soonest moment the decider must look at this task again, or 0. */
-export function taskWakeAt(run: RunContext, task: TaskRecord): number {
+export function taskWakeAt(run: TimeoutContext, task: TaskRecord): number {
   if (isTerminalTask(task.status)) return 0;
   const { def, worker, adHoc } = run.governingDef(task);
   let soonest = 0;

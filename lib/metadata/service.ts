@@ -3,17 +3,13 @@
  * and the listing filters the official UI sends. Storage goes through the definition ports.
  */
 import type { Clock } from '../model/clock.ts';
-import {
-  KNOWN_TASK_TYPES,
-  type TaskDef,
-  type WorkflowDef,
-  type WorkflowDefSummary,
-} from '../model/definitions.ts';
-import { NotFoundError } from '../model/errors.ts';
+import type { TaskDef, WorkflowDef, WorkflowDefSummary } from '../model/definitions.ts';
+import { errorMessage, NotFoundError } from '../model/errors.ts';
+import { isKnownTaskType } from '../model/task-types/index.ts';
 import type { TaskDefStore, WorkflowDefStore } from '../store/ports.ts';
 import { Issues, isObject } from './issues.ts';
 import { validateTaskDef, validateTaskDefs } from './task-def.ts';
-import { checkWorkflowDef, INVALID_WORKFLOW, normalizeWorkflowDef } from './workflow-def.ts';
+import { checkWorkflowDef, INVALID_WORKFLOW, normalizeWorkflowDef, rawTasksOf } from './workflow-def.ts';
 
 export interface BulkResponse<T> {
   bulkErrorResults: Record<string, string>;
@@ -30,8 +26,6 @@ export interface WorkflowDefListing {
   /** Only the highest version of each name. */
   latestOnly?: boolean;
 }
-
-const known = new Set<string>(KNOWN_TASK_TYPES);
 
 export class MetadataService {
   constructor(
@@ -60,7 +54,7 @@ export class MetadataService {
         await this.workflowDefs.put(this.stamp(def, existing), { overwrite: true });
         result.bulkSuccessfulResults.push(def.name);
       } catch (error) {
-        result.bulkErrorResults[def.name] = error instanceof Error ? error.message : String(error);
+        result.bulkErrorResults[def.name] = errorMessage(error);
       }
     }
     return result;
@@ -183,19 +177,13 @@ export class MetadataService {
 
 function userDefinedTypeNames(items: unknown[]): string[] {
   const names = new Set<string>();
-  const visit = (tasks: unknown): void => {
-    if (!Array.isArray(tasks)) return;
-    for (const task of tasks) {
-      if (!isObject(task)) continue;
-      if (typeof task.type === 'string' && !known.has(task.type) && typeof task.name === 'string')
+  for (const item of items) {
+    if (!isObject(item)) continue;
+    for (const task of rawTasksOf(item.tasks)) {
+      if (typeof task.type === 'string' && !isKnownTaskType(task.type) && typeof task.name === 'string')
         names.add(task.name);
-      if (isObject(task.decisionCases)) Object.values(task.decisionCases).forEach(visit);
-      visit(task.defaultCase);
-      visit(task.loopOver);
-      if (Array.isArray(task.forkTasks)) task.forkTasks.forEach(visit);
     }
-  };
-  for (const item of items) if (isObject(item)) visit(item.tasks);
+  }
   return [...names];
 }
 

@@ -2,14 +2,12 @@
  * Workflow definition validation and defaults (reference/conductor.md §0.3, §2.2, §2.3).
  * An invalid definition is a 400 "The workflow definition is not valid" listing every problem.
  */
-import { KNOWN_TASK_TYPES, type WorkflowDef, type WorkflowTask } from '../model/definitions.ts';
+import type { WorkflowDef, WorkflowTask } from '../model/definitions.ts';
+import { CHILD_FIELDS, isKnownTaskType, specOf } from '../model/task-types/index.ts';
 import { checkType, Issues, isBlank, isObject } from './issues.ts';
 import { checkTaskDef, normalizeTaskDef } from './task-def.ts';
-import { TASK_TYPE_RULES } from './task-type-rules.ts';
 
 export const INVALID_WORKFLOW = 'The workflow definition is not valid';
-
-const known = new Set<string>(KNOWN_TASK_TYPES);
 
 export interface WorkflowDefContext {
   /** Whether a task definition of this name is registered (user-defined types need one). */
@@ -21,7 +19,11 @@ interface Walked {
   path: string;
 }
 
-/** Every task of the definition, nested ones included, with its JSON path. */
+/**
+ * Every task of the definition, nested ones included, with its JSON path. Definitions are still
+ * raw JSON here, so every child-list field any type declares is walked and shape-checked on every
+ * task: a wrongly shaped list is reported wherever it appears.
+ */
 function walk(tasks: unknown, path: string, out: Walked[], issues: Issues): void {
   if (!Array.isArray(tasks)) {
     issues.add(path, 'must be an array of tasks');
@@ -34,17 +36,27 @@ function walk(tasks: unknown, path: string, out: Walked[], issues: Issues): void
       return;
     }
     out.push({ task, path: `${at}.` });
-    if (isObject(task.decisionCases)) {
-      for (const [key, branch] of Object.entries(task.decisionCases))
-        walk(branch, `${at}.decisionCases.${key}`, out, issues);
-    } else if (task.decisionCases != null)
-      issues.add(`${at}.decisionCases`, 'must be an object of task lists');
-    if (task.defaultCase != null) walk(task.defaultCase, `${at}.defaultCase`, out, issues);
-    if (task.loopOver != null) walk(task.loopOver, `${at}.loopOver`, out, issues);
-    if (Array.isArray(task.forkTasks)) {
-      for (const [b, branch] of task.forkTasks.entries()) walk(branch, `${at}.forkTasks[${b}]`, out, issues);
-    } else if (task.forkTasks != null) issues.add(`${at}.forkTasks`, 'must be an array of task lists');
+    for (const field of CHILD_FIELDS) {
+      const value = task[field.name];
+      if (value == null) continue;
+      const where = `${at}.${field.name}`;
+      if (field.shape === 'list') walk(value, where, out, issues);
+      else if (field.shape === 'map') {
+        if (isObject(value)) {
+          for (const [key, branch] of Object.entries(value)) walk(branch, `${where}.${key}`, out, issues);
+        } else issues.add(where, 'must be an object of task lists');
+      } else if (Array.isArray(value)) {
+        for (const [b, branch] of value.entries()) walk(branch, `${where}[${b}]`, out, issues);
+      } else issues.add(where, 'must be an array of task lists');
+    }
   });
+}
+
+/** Every task object of a raw (not yet validated) task list, nested ones included. */
+export function rawTasksOf(tasks: unknown): Record<string, unknown>[] {
+  const out: Walked[] = [];
+  if (Array.isArray(tasks)) walk(tasks, '', out, new Issues());
+  return out.map((w) => w.task);
 }
 
 /** `${a.b}` expressions in a value, outermost first (nested `${}` inside a path are left to the engine). */
@@ -153,14 +165,14 @@ function checkTask(issues: Issues, task: Record<string, unknown>, at: string, ct
   checkType(issues, task, 'joinOn', 'array', at);
   if (task.taskDefinition != null) checkTaskDef(issues, task.taskDefinition, `${at}taskDefinition.`);
   const type = typeof task.type === 'string' ? task.type : 'SIMPLE';
-  if (!known.has(type) && !ctx.taskDefExists(String(task.name)) && task.taskDefinition == null) {
+  if (!isKnownTaskType(type) && !ctx.taskDefExists(String(task.name)) && task.taskDefinition == null) {
     issues.add(
       `${at}type`,
       `taskType: ${type} is not a known task type and no task definition named ${String(task.name)} is registered`,
       type,
     );
   }
-  TASK_TYPE_RULES[type]?.(task, at, issues);
+  specOf(type).validate?.(task, at, issues);
 }
 
 function normalizeTask(raw: Record<string, unknown>): WorkflowTask {
@@ -175,24 +187,23 @@ function normalizeTask(raw: Record<string, unknown>): WorkflowTask {
     asyncComplete: raw.asyncComplete === true,
   };
   if (isObject(raw.taskDefinition)) task.taskDefinition = normalizeTaskDef(raw.taskDefinition);
-  if (isObject(raw.decisionCases)) {
-    task.decisionCases = Object.fromEntries(
-      Object.entries(raw.decisionCases).map(([k, branch]) => [
-        k,
-        (branch as Record<string, unknown>[]).map(normalizeTask),
-      ]),
-    );
-  }
-  if (Array.isArray(raw.defaultCase))
-    task.defaultCase = (raw.defaultCase as Record<string, unknown>[]).map(normalizeTask);
-  if (Array.isArray(raw.loopOver))
-    task.loopOver = (raw.loopOver as Record<string, unknown>[]).map(normalizeTask);
-  if (Array.isArray(raw.forkTasks)) {
-    task.forkTasks = (raw.forkTasks as Record<string, unknown>[][]).map((branch) =>
-      branch.map(normalizeTask),
-    );
+  // The child lists this type declares, normalized in turn (validation has checked their shape).
+  for (const field of specOf(task.type).children ?? []) {
+    const value = raw[field.name];
+    if (field.shape === 'list' && Array.isArray(value))
+      (task as Record<string, unknown>)[field.name] = normalizeList(value);
+    else if (field.shape === 'lists' && Array.isArray(value))
+      (task as Record<string, unknown>)[field.name] = value.map(normalizeList);
+    else if (field.shape === 'map' && isObject(value))
+      (task as Record<string, unknown>)[field.name] = Object.fromEntries(
+        Object.entries(value).map(([k, list]) => [k, normalizeList(list)]),
+      );
   }
   return task;
+}
+
+function normalizeList(list: unknown): WorkflowTask[] {
+  return (list as Record<string, unknown>[]).map(normalizeTask);
 }
 
 export function normalizeWorkflowDef(raw: Record<string, unknown>): WorkflowDef {

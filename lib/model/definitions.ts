@@ -108,32 +108,3 @@ export interface WorkflowDefSummary {
   createTime?: number;
   updateTime?: number;
 }
-
-/** Task types the service knows by name (reference/conductor.md §5). Other strings are user-defined. */
-export const KNOWN_TASK_TYPES = [
-  'SIMPLE',
-  'DYNAMIC',
-  'FORK_JOIN',
-  'FORK_JOIN_DYNAMIC',
-  'DECISION',
-  'SWITCH',
-  'JOIN',
-  'EXCLUSIVE_JOIN',
-  'DO_WHILE',
-  'SUB_WORKFLOW',
-  'START_WORKFLOW',
-  'EVENT',
-  'WAIT',
-  'HUMAN',
-  'YIELD',
-  'USER_DEFINED',
-  'HTTP',
-  'LAMBDA',
-  'INLINE',
-  'TERMINATE',
-  'KAFKA_PUBLISH',
-  'JSON_JQ_TRANSFORM',
-  'SET_VARIABLE',
-  'NOOP',
-  'PULL_WORKFLOW_MESSAGES',
-] as const;

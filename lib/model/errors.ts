@@ -58,3 +58,8 @@ export class TooManyRequestsError extends DomainError {
 export class TransientError extends DomainError {
   override readonly retryable = true;
 }
+
+/** The message of anything thrown (an Error's message, else its string form), for logs and reasons. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,6 +1,6 @@
 /**
  * Workflow executions and their tasks, in Conductor's wire model (reference/conductor.md §2.5,
- * §2.6, §3). Internal bookkeeping fields are marked; `toApiWorkflow`/`toApiTask` strip them.
+ * §2.6, §3). Internal bookkeeping fields are marked; the API views (api.ts) list what is shown.
  */
 import type { WorkflowDef, WorkflowTask } from './definitions.ts';
 
@@ -129,36 +129,4 @@ export interface WorkflowRecord {
   wakeAt: number;
   /** Internal: the engine (not the terminate API) ended this run, so its failure workflow runs. */
   endedByEngine?: boolean;
-}
-
-/** The execution object the API answers (§2.5): internal fields removed, tasks as given. */
-export function toApiWorkflow(
-  record: WorkflowRecord,
-  tasks: TaskRecord[] | undefined,
-): Record<string, unknown> {
-  const {
-    rev: _rev,
-    seq: _seq,
-    tasks: _tasks,
-    wakeAt: _wake,
-    failedTaskId: _failed,
-    createTime,
-    ...rest
-  } = record;
-  return {
-    ...rest,
-    createTime,
-    startTime: createTime,
-    tasks: (tasks ?? []).map(toApiTask),
-  };
-}
-
-export function toApiTask(task: TaskRecord): Record<string, unknown> {
-  const { rev: _rev, firstScheduledTime: _f, waitTimeout: _w, parentTaskId: _p, ...rest } = task;
-  return {
-    ...rest,
-    taskDefinition: task.workflowTask.taskDefinition,
-    loopOverTask: task.iteration > 0,
-    queueWaitTime: task.startTime > 0 ? Math.max(0, task.startTime - task.scheduledTime) : 0,
-  };
 }

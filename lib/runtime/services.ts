@@ -3,13 +3,13 @@
  * chose.
  */
 import type { ServiceConfig } from '../config/service-config.ts';
-import { createEngine, type Engine } from '../engine/engine.ts';
 import type { ScriptEvaluator } from '../engine/script/evaluator.ts';
 import type { Logger } from '../log/logger.ts';
 import { MetadataService } from '../metadata/service.ts';
 import type { Clock } from '../model/clock.ts';
 import { type IdGenerator, randomIds } from '../model/ids.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
+import { createEngine, type Engine } from './engine.ts';
 import type { ServiceStores } from './stores.ts';
 import { SERVICE_VERSION } from './version.ts';
 

@@ -5,7 +5,7 @@
  * put back from the definition on read. (A task type that synthesizes its own workflow tasks
  * simply keeps them: only the definition's own objects are left out.)
  */
-import { baseRef, graphOf } from '../engine/graph.ts';
+import { baseRef, graphOf } from '../model/definition-graph.ts';
 import type { WorkflowDef } from '../model/definitions.ts';
 import type { TaskRecord, WorkflowRecord } from '../model/execution.ts';
 

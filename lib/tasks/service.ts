@@ -3,15 +3,16 @@
  * (claiming a task with a conditional write on its row), updates, logs, queue introspection.
  * Updates to a task or run that is already over are accepted and ignored, as Conductor does.
  */
-import { baseRef } from '../engine/graph.ts';
+import { needsRunRows, outputViews } from '../engine/output-views.ts';
 import { queueName, queueNameOf } from '../engine/queues.ts';
 import type { TaskTypeRegistry } from '../engine/registry.ts';
 import type { Clock } from '../model/clock.ts';
+import { baseRef } from '../model/definition-graph.ts';
 import { NotFoundError, VersionConflictError } from '../model/errors.ts';
 import { isTerminalTask, type TaskRecord, type TaskStatus } from '../model/execution.ts';
+import { retryOnConflict } from '../model/retry-on-conflict.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { ExecutionStore, PollData, PollDataStore, TaskExecLog, TaskQueue } from '../store/ports.ts';
-import { expandLoopOutputs } from '../workflows/loop-outputs.ts';
 import { PollLimits } from './poll-limits.ts';
 import type { ResultStatus, TaskResult } from './task-result.ts';
 
@@ -113,7 +114,8 @@ export class TaskService {
   /** POST /api/tasks. Returns the task id. */
   async update(result: TaskResult): Promise<TaskRecord | undefined> {
     const { executions } = this.deps;
-    for (let attempt = 1; ; attempt++) {
+    // The row write is conditional on the revision read: a concurrent change means read again.
+    return retryOnConflict(async () => {
       const task = await executions.getTask(result.workflowInstanceId, result.taskId);
       if (!task) {
         const run = await executions.getWorkflow(result.workflowInstanceId);
@@ -135,15 +137,10 @@ export class TaskService {
         return undefined;
       }
       const next = this.applyResult(task, result);
-      try {
-        await executions.updateTask(next, task.rev);
-      } catch (error) {
-        if (error instanceof VersionConflictError && attempt < MAX_UPDATE_ATTEMPTS) continue;
-        throw error;
-      }
+      await executions.updateTask(next, task.rev);
       await this.afterUpdate(task, next, result.extendLease === true);
       return next;
-    }
+    }, MAX_UPDATE_ATTEMPTS);
   }
 
   private applyResult(task: TaskRecord, result: TaskResult): TaskRecord {
@@ -216,8 +213,11 @@ export class TaskService {
     status: ResultStatus,
     output: Record<string, unknown>,
   ): Promise<TaskRecord | undefined> {
-    const blocking = new Set(['WAIT', 'YIELD', 'HUMAN']);
-    const task = await this.findOpenTask(workflowId, (t) => blocking.has(t.workflowTask.type));
+    const { registry } = this.deps;
+    const task = await this.findOpenTask(
+      workflowId,
+      (t) => registry.get(t.workflowTask.type).signalTarget === true,
+    );
     if (task) {
       return this.update({
         workflowInstanceId: task.workflowInstanceId,
@@ -228,7 +228,9 @@ export class TaskService {
     }
     const run = await this.deps.executions.getWorkflow(workflowId);
     for (const sub of run?.tasks ?? []) {
-      if (sub.workflowTask.type === 'SUB_WORKFLOW' && !isTerminalTask(sub.status) && sub.subWorkflowId) {
+      // A type that follows a child run (SUB_WORKFLOW) passes the signal on into the child.
+      const followsChild = registry.get(sub.workflowTask.type).onChildEnded !== undefined;
+      if (followsChild && !isTerminalTask(sub.status) && sub.subWorkflowId) {
         const found = await this.signal(sub.subWorkflowId, status, output);
         if (found) return found;
       }
@@ -253,12 +255,14 @@ export class TaskService {
   async getTask(taskId: string): Promise<TaskRecord> {
     const task = await this.deps.executions.findTask(taskId);
     if (!task) throw new NotFoundError(`Task not found for taskId: ${taskId}`);
-    if (task.workflowTask.type !== 'DO_WHILE') return task;
-    // A loop's full output is rebuilt from its body rows (workflows/loop-outputs.ts).
+    if (!needsRunRows(this.deps.registry, task)) return task;
+    // The type's output view needs the run's other rows (a DO_WHILE rebuilds its iterations).
     const run = await this.deps.executions.getWorkflow(task.workflowInstanceId);
     if (!run) return task;
     const rows = await this.deps.executions.listTasks(task.workflowInstanceId);
-    return expandLoopOutputs(run.workflowDefinition, rows).find((t) => t.taskId === taskId) ?? task;
+    return (
+      outputViews(this.deps.registry, run.workflowDefinition, rows).find((t) => t.taskId === taskId) ?? task
+    );
   }
 
   async appendLogs(taskId: string, lines: string[]): Promise<void> {

@@ -2,20 +2,18 @@
  * Reading runs for the API (/api/workflow retrieval routes): the execution object with its tasks,
  * the status summary, the paged task list, running ids and correlation lookups.
  */
+import { outputViews } from '../engine/output-views.ts';
+import type { TaskTypeRegistry } from '../engine/registry.ts';
+import { type ApiTask, type ApiWorkflow, toApiTask, toApiWorkflow } from '../model/api.ts';
 import { NotFoundError } from '../model/errors.ts';
-import {
-  type TaskRecord,
-  type TaskStatus,
-  toApiTask,
-  toApiWorkflow,
-  type WorkflowRecord,
-  type WorkflowStatus,
-} from '../model/execution.ts';
+import type { TaskRecord, TaskStatus, WorkflowRecord, WorkflowStatus } from '../model/execution.ts';
 import type { ExecutionStore } from '../store/ports.ts';
-import { expandLoopOutputs } from './loop-outputs.ts';
 
 export class WorkflowReader {
-  constructor(private readonly executions: ExecutionStore) {}
+  constructor(
+    private readonly executions: ExecutionStore,
+    private readonly registry: TaskTypeRegistry,
+  ) {}
 
   async record(workflowId: string): Promise<WorkflowRecord> {
     const record = await this.executions.getWorkflow(workflowId);
@@ -23,14 +21,15 @@ export class WorkflowReader {
     return record;
   }
 
-  async get(workflowId: string, includeTasks: boolean): Promise<Record<string, unknown>> {
+  async get(workflowId: string, includeTasks: boolean): Promise<ApiWorkflow> {
     const record = await this.record(workflowId);
     return toApiWorkflow(record, includeTasks ? await this.tasksOf(record) : []);
   }
 
-  /** Every task row of the run, by seq, with DO_WHILE outputs rebuilt in full. */
+  /** Every task row of the run, by seq, through its type's output view (DO_WHILE outputs in full). */
   async tasksOf(record: WorkflowRecord): Promise<TaskRecord[]> {
-    return expandLoopOutputs(record.workflowDefinition, await this.executions.listTasks(record.workflowId));
+    const rows = await this.executions.listTasks(record.workflowId);
+    return outputViews(this.registry, record.workflowDefinition, rows);
   }
 
   async status(
@@ -54,7 +53,7 @@ export class WorkflowReader {
     start: number,
     count: number,
     statuses: TaskStatus[],
-  ): Promise<{ totalHits: number; results: Record<string, unknown>[] }> {
+  ): Promise<{ totalHits: number; results: ApiTask[] }> {
     const record = await this.record(workflowId);
     let tasks = await this.tasksOf(record);
     if (statuses.length > 0) tasks = tasks.filter((t) => statuses.includes(t.status));
@@ -77,10 +76,10 @@ export class WorkflowReader {
     correlationId: string,
     includeClosed: boolean,
     includeTasks: boolean,
-  ): Promise<Record<string, unknown>[]> {
+  ): Promise<ApiWorkflow[]> {
     const statuses: WorkflowStatus[] | undefined = includeClosed ? undefined : ['RUNNING'];
     const runs = await this.executions.findWorkflows({ name, correlationId, statuses });
-    const out: Record<string, unknown>[] = [];
+    const out: ApiWorkflow[] = [];
     for (const run of runs) out.push(toApiWorkflow(run, includeTasks ? await this.tasksOf(run) : []));
     return out;
   }

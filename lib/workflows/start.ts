@@ -4,12 +4,12 @@
  * RUNNING with no tasks and decided at once; the first decide schedules its first task.
  */
 
-import { childLists } from '../engine/graph.ts';
 import { Issues } from '../metadata/issues.ts';
 import type { MetadataService } from '../metadata/service.ts';
 import { validateWorkflowDef } from '../metadata/workflow-def.ts';
 import type { Clock } from '../model/clock.ts';
-import type { TaskDef, WorkflowDef, WorkflowTask } from '../model/definitions.ts';
+import { forEachTask, mapTasks } from '../model/definition-graph.ts';
+import type { TaskDef, WorkflowDef } from '../model/definitions.ts';
 import { ConflictError, NotFoundError } from '../model/errors.ts';
 import type { WorkflowRecord } from '../model/execution.ts';
 import type { IdGenerator } from '../model/ids.ts';
@@ -157,31 +157,16 @@ export class WorkflowStarter {
    */
   private async embedTaskDefs(def: WorkflowDef): Promise<WorkflowDef> {
     const names = new Set<string>();
-    const visit = (tasks: WorkflowTask[]) => {
-      for (const task of tasks) {
-        if (!task.taskDefinition) names.add(task.name);
-        for (const list of childLists(task)) visit(list);
-      }
-    };
-    visit(def.tasks);
+    forEachTask(def.tasks, (task) => {
+      if (!task.taskDefinition) names.add(task.name);
+    });
     if (names.size === 0) return def;
     const registered = await this.deps.taskDefs.getMany([...names]);
     if (registered.size === 0) return def;
-    const embed = (tasks: WorkflowTask[]): WorkflowTask[] =>
-      tasks.map((task) => {
-        const copy: WorkflowTask = { ...task };
-        const found: TaskDef | undefined = registered.get(task.name);
-        if (!copy.taskDefinition && found) copy.taskDefinition = found;
-        if (task.decisionCases) {
-          copy.decisionCases = Object.fromEntries(
-            Object.entries(task.decisionCases).map(([k, v]) => [k, embed(v)]),
-          );
-        }
-        if (task.defaultCase) copy.defaultCase = embed(task.defaultCase);
-        if (task.loopOver) copy.loopOver = embed(task.loopOver);
-        if (task.forkTasks) copy.forkTasks = task.forkTasks.map(embed);
-        return copy;
-      });
-    return { ...def, tasks: embed(def.tasks) };
+    const tasks = mapTasks(def.tasks, (task) => {
+      const found: TaskDef | undefined = registered.get(task.name);
+      return !task.taskDefinition && found ? { ...task, taskDefinition: found } : task;
+    });
+    return { ...def, tasks };
   }
 }

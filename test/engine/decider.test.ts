@@ -16,9 +16,7 @@ describe('decide', () => {
     h = await engineHarness();
     env = {
       now: h.clock.now(),
-      registry: defaultRegistry(),
-      taskDefs: new Map(),
-      scripts: h.services.scripts,
+      registry: defaultRegistry({ scripts: h.services.scripts, clock: h.clock }),
     };
     await h.registerTaskDefs([{ name: 'job', retryCount: 1, retryDelaySeconds: 30 }]);
     await h.register({

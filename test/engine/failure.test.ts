@@ -140,7 +140,7 @@ describe('the failure workflow', () => {
   it('is not started for a run ended by the terminate operation', async () => {
     const id = await h.start('guarded');
     await h.poll('fragile');
-    expect(await h.services.engine.executor.terminate(id, 'operator stop')).toBe(true);
+    expect(await h.services.engine.operations.terminate(id, 'operator stop')).toBe(true);
     await h.settle();
     await h.services.engine.executor.decide(id);
     expect((await h.run(id)).status).toBe('TERMINATED');
@@ -206,7 +206,7 @@ describe('worker updates that arrive after the end', () => {
     const a = await h.poll('slow');
     if (!a) throw new Error('no task');
     // Terminating cancels the open task rows before the run's status changes (§4.7).
-    expect(await h.services.engine.executor.terminate(id, 'stop')).toBe(true);
+    expect(await h.services.engine.operations.terminate(id, 'stop')).toBe(true);
     expect(await h.task(id, 'a')).toMatchObject({ status: 'CANCELED' });
 
     const answer = await h.services.engine.tasks.update({

@@ -80,7 +80,7 @@ describe('concurrentExecLimit', () => {
     const ids = await startRuns('limited', 3);
     const first = await mustPoll('limited');
     await mustPoll('limited');
-    await h.services.engine.executor.terminate(first.workflowInstanceId, 'no longer needed');
+    await h.services.engine.operations.terminate(first.workflowInstanceId, 'no longer needed');
     await h.settle();
     expect((await h.task(first.workflowInstanceId, 't'))?.status).toBe('CANCELED');
     expect((await mustPoll('limited')).workflowInstanceId).toBe(ids[2]);

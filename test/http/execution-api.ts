@@ -4,36 +4,11 @@
  * successful answer on the way. Error answers are left to the tests (`errorBody`).
  */
 import { expect } from 'vitest';
+import type { ApiTask, ApiWorkflow } from '../../lib/model/api.ts';
 import { type Json, ref, uniqueName } from '../helpers/fixtures.ts';
 import { type Endpoint, jsonRequest } from '../helpers/server.ts';
 
-export interface ApiTask {
-  taskId: string;
-  taskType: string;
-  taskDefName: string;
-  referenceTaskName: string;
-  status: string;
-  workflowInstanceId: string;
-  inputData: Json;
-  outputData: Json;
-  retryCount: number;
-  pollCount: number;
-  callbackAfterSeconds: number;
-  workerId?: string;
-  seq: number;
-}
-
-export interface ApiWorkflow {
-  workflowId: string;
-  workflowName: string;
-  workflowVersion: number;
-  status: string;
-  input: Json;
-  output: Json;
-  correlationId?: string;
-  priority: number;
-  tasks: ApiTask[];
-}
+export type { ApiTask, ApiWorkflow } from '../../lib/model/api.ts';
 
 /** The names of a registered chainedWorkflow: the workflow and its two task types. */
 export interface Chain {

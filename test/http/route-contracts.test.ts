@@ -5,7 +5,6 @@
  */
 import { Ajv } from 'ajv';
 import { describe, expect, it, vi } from 'vitest';
-import type { Engine } from '../../lib/engine/engine.ts';
 import { integerValue, type JsonSchema, paramsOf, pathParams, stringValue } from '../../lib/http/contract.ts';
 import { json } from '../../lib/http/responses.ts';
 import { type RouteDef, Router, route } from '../../lib/http/router.ts';
@@ -15,6 +14,7 @@ import { taskRoutes } from '../../lib/http/routes/tasks.ts';
 import { workflowRoutes } from '../../lib/http/routes/workflows.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
 import type { MetadataService } from '../../lib/metadata/service.ts';
+import type { Engine } from '../../lib/runtime/engine.ts';
 
 const orders = route({
   method: 'POST',

@@ -28,6 +28,7 @@
  *   Only functions that evaluate scripts need it. `workerUrl` overrides the location.
  */
 import { Worker } from 'node:worker_threads';
+import { errorMessage } from '../../model/errors.ts';
 import type { ScriptErrorKind, ScriptRequest, WorkerMessage } from './protocol.ts';
 
 export type { ScriptErrorKind } from './protocol.ts';
@@ -150,7 +151,7 @@ class QuickJsPool implements ScriptEvaluator {
     try {
       text = JSON.stringify(bindings ?? {});
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       return Promise.reject(
         new ScriptError('runtime', `the script's input is not JSON: ${reason}`, { cause: error }),
       );

@@ -13,16 +13,17 @@
  * previous one, which a body task may still read (`${fetch.output.cursor}` on the next page).
  * That keeps the thousandth iteration's decide as cheap as the tenth.
  */
+import { baseRef } from '../../model/definition-graph.ts';
 import type { WorkflowTask } from '../../model/definitions.ts';
+import { errorMessage } from '../../model/errors.ts';
 import { isSuccessfulTask, isTerminalTask, type TaskRecord } from '../../model/execution.ts';
-import { baseRef } from '../graph.ts';
+import { doWhileSpec } from '../../model/task-types/do-while.ts';
+import type { ScriptEvaluator } from '../script/evaluator.ts';
 import type { DecideContext, TaskType } from '../task-type.ts';
-import { scriptFailure } from './scripting.ts';
+import { expandLoopOutputs } from './do-while-output.ts';
 
-export const doWhileTask: TaskType = {
-  type: 'DO_WHILE',
-  kind: 'system',
-  operator: true,
+export const doWhileTask = (scripts: ScriptEvaluator): TaskType => ({
+  ...doWhileSpec,
   schedule(ctx, request) {
     const wt = request.workflowTask;
     const task = ctx.createTask(request, { taskType: 'DO_WHILE', status: 'IN_PROGRESS', startTime: ctx.now });
@@ -54,13 +55,15 @@ export const doWhileTask: TaskType = {
     // processTerminal schedules a task's successor as it marks the task executed, so once every
     // task of the iteration is terminal and executed, nothing more of the body is coming.
     if (!body.every((t) => isTerminalTask(t.status) && t.executed)) return false;
-    await finishIteration(ctx, task, n, body, items);
+    await finishIteration(ctx, scripts, task, n, body, items);
     return true;
   },
-};
+  expandOutput: (task, rows, def) => expandLoopOutputs(task, rows, def),
+});
 
 async function finishIteration(
   ctx: DecideContext,
+  scripts: ScriptEvaluator,
   task: TaskRecord,
   n: number,
   body: TaskRecord[],
@@ -70,7 +73,7 @@ async function finishIteration(
   for (const t of body) outputs[baseRef(t.referenceTaskName)] = t.outputData;
   // The run keeps only the last RECORDED_ITERATIONS iterations' outputs in the loop's output, so
   // the 1,000th iteration costs what the 10th does; every iteration's body rows are kept, and
-  // readers rebuild the full Conductor output from them (workflows/loop-outputs.ts).
+  // readers rebuild the full Conductor output from them (do-while-output.ts).
   task.outputData = pruned(
     { ...task.outputData, [String(n)]: outputs },
     recordedKeep(task.inputData.keepLastN),
@@ -89,9 +92,9 @@ async function finishIteration(
 
   let again: boolean;
   try {
-    again = await shouldContinue(ctx, task, outputs, items, n);
+    again = await shouldContinue(ctx, scripts, task, outputs, items, n);
   } catch (error) {
-    const message = `Unable to evaluate condition ${task.workflowTask.loopCondition ?? ''}, exception ${scriptFailure(error)}`;
+    const message = `Unable to evaluate condition ${task.workflowTask.loopCondition ?? ''}, exception ${errorMessage(error)}`;
     ctx.setStatus(task, 'FAILED_WITH_TERMINAL_ERROR', message);
     return;
   }
@@ -127,6 +130,7 @@ async function startIteration(ctx: DecideContext, task: TaskRecord, n: number): 
  */
 async function shouldContinue(
   ctx: DecideContext,
+  scripts: ScriptEvaluator,
   task: TaskRecord,
   outputs: Record<string, unknown>,
   items: unknown[] | undefined,
@@ -138,7 +142,7 @@ async function shouldContinue(
   // Without a condition a list loop runs over every item; a plain loop runs its body once.
   if (condition.trim() === '') return items !== undefined;
   const input = (ctx.resolve(wt.inputParameters ?? {}, task.taskId) ?? {}) as Record<string, unknown>;
-  const result = await ctx.scripts.evaluate(condition, {
+  const result = await scripts.evaluate(condition, {
     ...input,
     [wt.taskReferenceName]: task.outputData,
     ...outputs,

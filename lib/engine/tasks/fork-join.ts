@@ -2,18 +2,17 @@
  * FORK_JOIN (reference/conductor.md §5.7): in one scheduling step, a `FORK` marker task (created
  * COMPLETED, input = the resolved inputParameters), the first task of every branch, and the JOIN
  * that must directly follow the FORK_JOIN in its list. Each branch then runs on its own; the end of
- * a branch schedules nothing (graph.ts), and the JOIN decides when the fork is over.
+ * a branch schedules nothing (model/definition-graph.ts), and the JOIN decides when the fork is over.
  */
 import type { TaskRecord } from '../../model/execution.ts';
+import { forkJoinSpec } from '../../model/task-types/fork-join.ts';
 import type { TaskType } from '../task-type.ts';
 
 /** Conductor's own wording (ForkJoinTaskMapper), so clients matching on it keep working. */
 export const FORK_WITHOUT_JOIN = 'Fork task definition is not followed by a join task';
 
 export const forkJoinTask: TaskType = {
-  type: 'FORK_JOIN',
-  kind: 'system',
-  operator: true,
+  ...forkJoinSpec,
   async schedule(ctx, request) {
     const wt = request.workflowTask;
     const node = ctx.graph.node(wt.taskReferenceName);

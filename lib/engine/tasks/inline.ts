@@ -1,14 +1,16 @@
 /**
  * INLINE (reference/conductor.md §5.16): a sync system task that evaluates `inputData.expression`
  * with the whole resolved input bound as `$` and completes with `{result}`. The script runs in the
- * QuickJS sandbox behind ctx.scripts, whose time and memory limits stand in for Conductor's 4 s.
+ * QuickJS sandbox the registry is built with, whose time and memory limits stand in for Conductor's 4 s.
  */
+import { errorMessage } from '../../model/errors.ts';
+import { inlineSpec } from '../../model/task-types/inline.ts';
+import type { ScriptEvaluator } from '../script/evaluator.ts';
 import type { TaskType } from '../task-type.ts';
-import { isScriptEvaluator, scriptFailure } from './scripting.ts';
+import { isScriptEvaluator } from './scripting.ts';
 
-export const inlineTask: TaskType = {
-  type: 'INLINE',
-  kind: 'system',
+export const inlineTask = (scripts: ScriptEvaluator): TaskType => ({
+  ...inlineSpec,
   schedule(ctx, request) {
     return [ctx.createTask(request, { taskType: 'INLINE', status: 'IN_PROGRESS', startTime: ctx.now })];
   },
@@ -38,14 +40,14 @@ export const inlineTask: TaskType = {
       return true;
     }
     try {
-      task.outputData = { result: await ctx.scripts.evaluate(expression, input) };
+      task.outputData = { result: await scripts.evaluate(expression, input) };
       ctx.setStatus(task, 'COMPLETED');
     } catch (error) {
       // Syntax, runtime, timeout and memory failures alike: FAILED, so a task definition may retry it.
-      const reason = scriptFailure(error);
+      const reason = errorMessage(error);
       task.outputData = { error: reason };
       ctx.setStatus(task, 'FAILED', reason);
     }
     return true;
   },
-};
+});

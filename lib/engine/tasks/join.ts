@@ -4,14 +4,13 @@
  * of them are over, or fails as soon as one failed for good. Created IN_PROGRESS; re-evaluated on
  * every decide. Lazy decide (§4.1) is not implemented: every task update runs a decide anyway.
  */
+import { iterationRef } from '../../model/definition-graph.ts';
 import { isSuccessfulTask, isTerminalTask, type TaskRecord, type TaskStatus } from '../../model/execution.ts';
-import { iterationRef } from '../graph.ts';
+import { joinSpec } from '../../model/task-types/fork-join.ts';
 import type { DecideContext, TaskType } from '../task-type.ts';
 
 export const joinTask: TaskType = {
-  type: 'JOIN',
-  kind: 'system',
-  operator: true,
+  ...joinSpec,
   schedule(ctx, request) {
     // Inside a loop the branches run as `ref__N`, so the JOIN waits on this iteration's names.
     const joinOn = (request.workflowTask.joinOn ?? []).map((ref) => iterationRef(ref, request.iteration));

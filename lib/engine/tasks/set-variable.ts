@@ -4,14 +4,14 @@
  * no output. Variables live in the run record, so their size is capped: a change that would take
  * them over the limit is reverted and the task fails terminally.
  */
+import { setVariableSpec } from '../../model/task-types/set-variable.ts';
 import type { TaskType } from '../task-type.ts';
 
 /** Conductor's default `maxWorkflowVariablesPayloadSizeThresholdKB` (256 KB). */
 export const MAX_VARIABLES_BYTES = 256 * 1024;
 
 export const setVariableTask: TaskType = {
-  type: 'SET_VARIABLE',
-  kind: 'system',
+  ...setVariableSpec,
   schedule: (ctx, request) => [ctx.createTask(request, { status: 'IN_PROGRESS', startTime: ctx.now })],
   execute(ctx, task) {
     const wf = ctx.workflow;

@@ -7,11 +7,11 @@
 import type { WorkflowDef } from '../../model/definitions.ts';
 import type { TaskRecord, TaskStatus, WorkflowRecord } from '../../model/execution.ts';
 import { childWorkflowIdOf } from '../../model/ids.ts';
+import { subWorkflowSpec } from '../../model/task-types/sub-workflow.ts';
 import type { TaskType } from '../task-type.ts';
 
 export const subWorkflowTask: TaskType = {
-  type: 'SUB_WORKFLOW',
-  kind: 'system',
+  ...subWorkflowSpec,
   schedule(ctx, request) {
     const wt = request.workflowTask;
     const { workflowDefinition: rawInline, ...rawParams } = wt.subWorkflowParam ?? {};
@@ -65,6 +65,7 @@ export const subWorkflowTask: TaskType = {
       );
     }
   },
+  onChildEnded: (task, child, now) => taskAfterChild(task, child, now),
 };
 
 const childToTask: Partial<Record<WorkflowRecord['status'], TaskStatus>> = {

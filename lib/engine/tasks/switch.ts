@@ -6,29 +6,33 @@
  * operator that started a branch answers no next task of its own (`inputData.hasChildren`).
  */
 import type { WorkflowTask } from '../../model/definitions.ts';
+import { errorMessage } from '../../model/errors.ts';
 import type { TaskStatus } from '../../model/execution.ts';
-import type { DecideContext, ScheduleRequest, TaskType } from '../task-type.ts';
-import { isScriptEvaluator, scriptFailure } from './scripting.ts';
+import type { TaskTypeSpec } from '../../model/task-types/spec.ts';
+import { decisionSpec, switchSpec } from '../../model/task-types/switch.ts';
+import type { ScriptEvaluator } from '../script/evaluator.ts';
+import type { ScheduleRequest, TaskType } from '../task-type.ts';
+import { isScriptEvaluator } from './scripting.ts';
 
 /** What evaluating a case gave: the case string, or why there is none. */
 type CaseOutcome = { value: string } | { status: TaskStatus; reason: string };
 
 /** How each operator reads its case, names it in the output, and treats an empty matching branch. */
 interface Flavor {
-  type: 'SWITCH' | 'DECISION';
-  evaluate(ctx: DecideContext, wt: WorkflowTask, input: Record<string, unknown>): Promise<CaseOutcome>;
+  spec: TaskTypeSpec;
+  evaluate(scripts: ScriptEvaluator, wt: WorkflowTask, input: Record<string, unknown>): Promise<CaseOutcome>;
   output(value: string): Record<string, unknown>;
   /** DECISION falls back to the default case when the matching branch is empty; SWITCH runs nothing. */
   emptyFallsBack: boolean;
 }
 
 const switchFlavor: Flavor = {
-  type: 'SWITCH',
-  async evaluate(ctx, wt, input) {
+  spec: switchSpec,
+  async evaluate(scripts, wt, input) {
     const evaluator = wt.evaluatorType ?? '';
     const expression = wt.expression ?? '';
     if (evaluator === 'value-param') return { value: caseString(input[expression]) };
-    if (isScriptEvaluator(evaluator)) return evaluateScript(ctx, expression, input);
+    if (isScriptEvaluator(evaluator)) return evaluateScript(scripts, expression, input);
     // An evaluator the server does not have terminates the workflow (§5.4 "Errors").
     return {
       status: 'FAILED_WITH_TERMINAL_ERROR',
@@ -40,10 +44,10 @@ const switchFlavor: Flavor = {
 };
 
 const decisionFlavor: Flavor = {
-  type: 'DECISION',
-  async evaluate(ctx, wt, input) {
+  spec: decisionSpec,
+  async evaluate(scripts, wt, input) {
     if (wt.caseValueParam) return { value: caseString(input[wt.caseValueParam]) };
-    if (wt.caseExpression) return evaluateScript(ctx, wt.caseExpression, input);
+    if (wt.caseExpression) return evaluateScript(scripts, wt.caseExpression, input);
     return {
       status: 'FAILED_WITH_TERMINAL_ERROR',
       reason: 'DECISION needs a caseValueParam or a caseExpression',
@@ -53,22 +57,20 @@ const decisionFlavor: Flavor = {
   emptyFallsBack: true,
 };
 
-export const switchTask: TaskType = operatorOf(switchFlavor);
-export const decisionTask: TaskType = operatorOf(decisionFlavor);
+export const switchTask = (scripts: ScriptEvaluator): TaskType => operatorOf(switchFlavor, scripts);
+export const decisionTask = (scripts: ScriptEvaluator): TaskType => operatorOf(decisionFlavor, scripts);
 
-function operatorOf(flavor: Flavor): TaskType {
+function operatorOf(flavor: Flavor, scripts: ScriptEvaluator): TaskType {
   return {
-    type: flavor.type,
-    kind: 'system',
-    operator: true,
+    ...flavor.spec,
     async schedule(ctx, request) {
       const wt = request.workflowTask;
       const task = ctx.createTask(request, {
-        taskType: flavor.type,
+        taskType: flavor.spec.type,
         status: 'IN_PROGRESS',
         startTime: ctx.now,
       });
-      const outcome = await flavor.evaluate(ctx, wt, task.inputData);
+      const outcome = await flavor.evaluate(scripts, wt, task.inputData);
       if ('status' in outcome) {
         // An operator is never retried (§4.3), so a failed evaluation fails the run on the next pass.
         task.status = outcome.status;
@@ -112,15 +114,15 @@ function branchRequest(workflowTask: WorkflowTask, request: ScheduleRequest): Sc
 }
 
 async function evaluateScript(
-  ctx: DecideContext,
+  scripts: ScriptEvaluator,
   expression: string,
   input: Record<string, unknown>,
 ): Promise<CaseOutcome> {
   try {
-    return { value: caseString(await ctx.scripts.evaluate(expression, input)) };
+    return { value: caseString(await scripts.evaluate(expression, input)) };
   } catch (error) {
     // An evaluation error makes the operator FAILED (§5.4); being an operator, it is not retried.
-    return { status: 'FAILED', reason: `Error while evaluating script: ${scriptFailure(error)}` };
+    return { status: 'FAILED', reason: `Error while evaluating script: ${errorMessage(error)}` };
   }
 }
 

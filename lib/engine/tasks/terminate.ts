@@ -5,6 +5,7 @@
  * the run, and a FAILED or TERMINATED end starts the failure workflow (the executor does that for
  * every run the engine ends). Nothing follows a TERMINATE in the graph.
  */
+import { terminateSpec } from '../../model/task-types/terminate.ts';
 import type { TaskType } from '../task-type.ts';
 
 const STATUSES = ['COMPLETED', 'FAILED', 'TERMINATED'] as const;
@@ -14,8 +15,7 @@ const isTerminationStatus = (value: unknown): value is TerminationStatus =>
   (STATUSES as readonly unknown[]).includes(value);
 
 export const terminateTask: TaskType = {
-  type: 'TERMINATE',
-  kind: 'system',
+  ...terminateSpec,
   schedule: (ctx, request) => [ctx.createTask(request, { status: 'IN_PROGRESS', startTime: ctx.now })],
   execute(ctx, task) {
     const { terminationStatus, terminationReason, workflowOutput } = task.inputData;

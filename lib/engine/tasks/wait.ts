@@ -8,12 +8,14 @@
  * time and the decider runs at the deadline even across a restart. A WAIT with neither input, a
  * HUMAN and a YIELD wait until completed through the task API (update, update by ref, signal).
  */
+import { errorMessage } from '../../model/errors.ts';
+import type { TaskTypeSpec } from '../../model/task-types/spec.ts';
+import { humanSpec, waitSpec, yieldSpec } from '../../model/task-types/wait.ts';
 import { parseDuration, parseUntil } from '../duration.ts';
 import type { DecideContext, ScheduleRequest, TaskType } from '../task-type.ts';
 
 export const waitTask: TaskType = {
-  type: 'WAIT',
-  kind: 'system',
+  ...waitSpec,
   schedule(ctx, request) {
     const task = ctx.createTask(request, { status: 'IN_PROGRESS', startTime: ctx.now });
     const deadline = deadlineOf(ctx, task.inputData);
@@ -36,18 +38,17 @@ export const waitTask: TaskType = {
 };
 
 /** A task type that stays IN_PROGRESS until completed through the task API. */
-function blockingTaskType(type: string): TaskType {
+function blockingTaskType(spec: TaskTypeSpec): TaskType {
   return {
-    type,
-    kind: 'system',
+    ...spec,
     schedule: (ctx: DecideContext, request: ScheduleRequest) => [
       ctx.createTask(request, { status: 'IN_PROGRESS', startTime: ctx.now }),
     ],
   };
 }
 
-export const humanTask: TaskType = blockingTaskType('HUMAN');
-export const yieldTask: TaskType = blockingTaskType('YIELD');
+export const humanTask: TaskType = blockingTaskType(humanSpec);
+export const yieldTask: TaskType = blockingTaskType(yieldSpec);
 
 const given = (value: unknown): boolean => value !== undefined && value !== null && value !== '';
 
@@ -61,7 +62,7 @@ function deadlineOf(ctx: DecideContext, input: Record<string, unknown>): { at: n
     if (given(duration)) return { at: ctx.now + parseDuration(String(duration)) };
     if (given(until)) return { at: parseUntil(String(until)) };
   } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
+    return { error: errorMessage(error) };
   }
   return { at: 0 };
 }

@@ -3,7 +3,7 @@
  * sub-resource under routes/tasks/. Polls answer 204 (single) or [] (batch) when nothing is ready;
  * updates answer the task id as text/plain.
  */
-import type { Engine } from '../../engine/engine.ts';
+import type { Engine } from '../../runtime/engine.ts';
 import type { RouteDef } from '../router.ts';
 import { pollRoutes } from './tasks/poll.ts';
 import { queueRoutes } from './tasks/queues.ts';

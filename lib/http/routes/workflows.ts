@@ -3,7 +3,7 @@
  * (reference/conductor.md §1.6, SPEC.md "Workflow start API" and "Retrieval"), one file per
  * sub-resource under routes/workflows/.
  */
-import type { Engine } from '../../engine/engine.ts';
+import type { Engine } from '../../runtime/engine.ts';
 import { pathParams, stringValue } from '../contract.ts';
 import { emptyOk } from '../responses.ts';
 import { type RouteDef, route } from '../router.ts';

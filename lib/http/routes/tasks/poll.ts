@@ -2,8 +2,9 @@
  * Worker polls. A single poll answers 204 when nothing is ready; a batch poll answers [] and may
  * wait up to 5 s for work (Conductor's long poll).
  */
+
+import { toApiTask } from '../../../model/api.ts';
 import { ValidationError } from '../../../model/errors.ts';
-import { toApiTask } from '../../../model/execution.ts';
 import type { TaskService } from '../../../tasks/service.ts';
 import { integerValue, paramsOf, pathParams, stringValue } from '../../contract.ts';
 import type { QueryParams } from '../../request.ts';

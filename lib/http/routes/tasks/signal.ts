@@ -2,8 +2,9 @@
  * Signals: complete (or fail) the blocking task of a run (WAIT, HUMAN, YIELD) without naming it,
  * optionally waiting for the run to move on (Conductor's signal/sync with its return strategy).
  */
+
+import { toApiTask } from '../../../model/api.ts';
 import { NotFoundError } from '../../../model/errors.ts';
-import { toApiTask } from '../../../model/execution.ts';
 import { parseStatus } from '../../../tasks/task-result.ts';
 import { integerValue, type ParamsSchema, paramsOf, pathParams, stringValue } from '../../contract.ts';
 import { emptyOk, json } from '../../responses.ts';

@@ -1,5 +1,5 @@
 /** One task by id, and its execution log (appended by workers one line at a time). */
-import { toApiTask } from '../../../model/execution.ts';
+import { toApiTask } from '../../../model/api.ts';
 import type { TaskService } from '../../../tasks/service.ts';
 import { pathParams, stringValue } from '../../contract.ts';
 import { emptyOk, json, noContent } from '../../responses.ts';

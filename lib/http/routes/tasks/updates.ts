@@ -3,8 +3,9 @@
  * also hands the worker its next task), and updates by reference name, optionally waiting for the
  * run to move on.
  */
+
+import { toApiTask } from '../../../model/api.ts';
 import { NotFoundError } from '../../../model/errors.ts';
-import { toApiTask } from '../../../model/execution.ts';
 import { parseStatus, parseTaskResult } from '../../../tasks/task-result.ts';
 import { type ParamsSchema, paramsOf, pathParams, stringValue } from '../../contract.ts';
 import { emptyOk, json, noContent, text } from '../../responses.ts';

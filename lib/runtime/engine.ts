@@ -1,26 +1,32 @@
 /**
  * The engine as one unit: the task-type registry, the executor, the starter, the worker task
- * service and the run reader, wired over the stores and a decision queue. Hosts build it once.
+ * service, the run reader and the workflow operations, wired over the stores and a decision
+ * queue. Hosts build it once (runtime/services.ts); it lives above the engine and the services it
+ * wires, so neither imports the other's composition.
  */
+import { Executor } from '../engine/executor.ts';
+import type { ScriptEvaluator } from '../engine/script/evaluator.ts';
+import { defaultRegistry } from '../engine/tasks/index.ts';
 import type { Logger } from '../log/logger.ts';
 import type { MetadataService } from '../metadata/service.ts';
 import type { Clock } from '../model/clock.ts';
-import { toApiWorkflow, type WorkflowRecord } from '../model/execution.ts';
-import { derivedId, type IdGenerator } from '../model/ids.ts';
+import type { IdGenerator } from '../model/ids.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { Stores } from '../store/ports.ts';
 import { TaskService } from '../tasks/service.ts';
+import { startFailureWorkflow } from '../workflows/failure-workflow.ts';
+import { WorkflowOperations } from '../workflows/operations/index.ts';
+import { RunMutator } from '../workflows/operations/run-mutator.ts';
 import { WorkflowReader } from '../workflows/service.ts';
 import { WorkflowStarter } from '../workflows/start.ts';
-import { Executor } from './executor.ts';
-import type { ScriptEvaluator } from './script/evaluator.ts';
-import { defaultRegistry } from './tasks/index.ts';
 
 export interface Engine {
   executor: Executor;
   starter: WorkflowStarter;
   tasks: TaskService;
   reader: WorkflowReader;
+  /** Operations on existing runs (terminate...), each a read-change-commit through RunMutator. */
+  operations: WorkflowOperations;
   /** Asks for a decide of the run (PUT /workflow/decide). */
   requestDecide(workflowId: string): Promise<void>;
   /** Waits until the run's record moves past `rev` (a decide committed) or the time is up. */
@@ -38,8 +44,8 @@ export interface EngineDeps {
 }
 
 export function createEngine(deps: EngineDeps): Engine {
-  const registry = defaultRegistry();
   const { stores, decisions, clock, ids, logger } = deps;
+  const registry = defaultRegistry({ scripts: deps.scripts, clock });
   const starter = new WorkflowStarter({
     executions: stores.executions,
     taskDefs: stores.taskDefs,
@@ -48,13 +54,15 @@ export function createEngine(deps: EngineDeps): Engine {
     clock,
     ids,
   });
+  const operations = new WorkflowOperations(
+    new RunMutator({ executions: stores.executions, decisions, clock }),
+  );
   const executor = new Executor({
     executions: stores.executions,
     queue: stores.queue,
     pollData: stores.pollData,
     decisions,
     registry,
-    scripts: deps.scripts,
     clock,
     logger,
     startChild: async (child, parent) => {
@@ -72,6 +80,7 @@ export function createEngine(deps: EngineDeps): Engine {
       });
     },
     startFailureWorkflow: (run) => startFailureWorkflow(starter, run),
+    terminate: (workflowId, reason) => operations.terminate(workflowId, reason),
   });
   return {
     executor,
@@ -84,7 +93,8 @@ export function createEngine(deps: EngineDeps): Engine {
       registry,
       clock,
     }),
-    reader: new WorkflowReader(stores.executions),
+    reader: new WorkflowReader(stores.executions, registry),
+    operations,
     requestDecide: (workflowId) => decisions.request(workflowId),
     waitForProgress: async (workflowId, rev, timeoutMs) => {
       const deadline = clock.now() + timeoutMs;
@@ -95,30 +105,4 @@ export function createEngine(deps: EngineDeps): Engine {
       }
     },
   };
-}
-
-/** The failure workflow gets the failed run's input plus what failed (reference/conductor.md §4.6). */
-async function startFailureWorkflow(starter: WorkflowStarter, run: WorkflowRecord): Promise<void> {
-  const def = run.workflowDefinition;
-  let name = def.failureWorkflow as string;
-  // A `${workflow.input.x}` name is read from the run's input, as Conductor does.
-  const templated = /^\$\{workflow\.input\.([^}]+)\}$/.exec(name);
-  if (templated?.[1]) name = String(run.input[templated[1]] ?? '');
-  if (name === '') return;
-  await starter.start({
-    // Deterministic, so a repeated end does not start a second failure workflow.
-    workflowId: derivedId('failure', run.workflowId, run.endTime),
-    name,
-    version: def.failureWorkflowVersion,
-    input: {
-      ...run.input,
-      workflowId: run.workflowId,
-      reason: run.reasonForIncompletion,
-      failureStatus: run.status,
-      failureTaskId: run.failedTaskId,
-      failedWorkflow: toApiWorkflow(run, []),
-    },
-    correlationId: run.correlationId,
-    taskToDomain: run.taskToDomain,
-  });
 }

@@ -1,9 +1,11 @@
 /**
  * Navigation over a workflow definition: where each reference name sits (its list, position and
  * enclosing SWITCH / FORK_JOIN / DO_WHILE), and which task follows it (reference/conductor.md §4.2
- * "Next-task rules"). Built once per definition snapshot and cached.
+ * "Next-task rules"). Built once per definition snapshot and cached. Which fields hold child lists,
+ * and how the flow leaves them, is each type's spec (task-types/); nothing here names a type.
  */
-import type { WorkflowDef, WorkflowTask } from '../model/definitions.ts';
+import type { WorkflowDef, WorkflowTask } from './definitions.ts';
+import { childListsOf, specOf } from './task-types/index.ts';
 
 export interface GraphNode {
   task: WorkflowTask;
@@ -32,7 +34,7 @@ export class DefinitionGraph {
   enclosingLoop(ref: string): WorkflowTask | undefined {
     let node = this.node(ref);
     while (node?.container) {
-      if (node.container.type === 'DO_WHILE') return node.container;
+      if (specOf(node.container.type).loop) return node.container;
       node = this.node(node.container.taskReferenceName);
     }
     return undefined;
@@ -46,13 +48,12 @@ export class DefinitionGraph {
   next(ref: string): WorkflowTask | undefined {
     const node = this.node(ref);
     if (!node) return undefined;
-    if (node.task.type === 'TERMINATE') return undefined;
+    if (specOf(node.task.type).endsFlow) return undefined;
     const following = node.list[node.index + 1];
     if (following) return following;
     const container = node.container;
     if (!container) return undefined;
-    if (container.type === 'SWITCH' || container.type === 'DECISION')
-      return this.next(container.taskReferenceName);
+    if (specOf(container.type).afterChildren === 'continue') return this.next(container.taskReferenceName);
     return undefined;
   }
 
@@ -77,13 +78,49 @@ export class DefinitionGraph {
   }
 }
 
+/** The child task lists of a workflow task, through its type's spec. */
 export function childLists(task: WorkflowTask): WorkflowTask[][] {
-  const lists: WorkflowTask[][] = [];
-  if (task.decisionCases) lists.push(...Object.values(task.decisionCases));
-  if (task.defaultCase) lists.push(task.defaultCase);
-  if (task.forkTasks) lists.push(...task.forkTasks);
-  if (task.loopOver) lists.push(task.loopOver);
-  return lists;
+  return childListsOf(specOf(task.type), task);
+}
+
+/** Visits every task of a list, nested ones included, parents before their children. */
+export function forEachTask(tasks: readonly WorkflowTask[], visit: (task: WorkflowTask) => void): void {
+  for (const task of tasks) {
+    visit(task);
+    for (const list of childLists(task)) forEachTask(list, visit);
+  }
+}
+
+/**
+ * Rebuilds a task list with `change` applied to every task, nested ones included: `change` gets a
+ * task whose child lists are already rebuilt and returns its replacement.
+ */
+export function mapTasks(
+  tasks: readonly WorkflowTask[],
+  change: (task: WorkflowTask) => WorkflowTask,
+): WorkflowTask[] {
+  return tasks.map((task) => {
+    const spec = specOf(task.type);
+    const copy: WorkflowTask = { ...task };
+    for (const field of spec.children ?? []) {
+      const value = task[field.name];
+      if (value === undefined || value === null) continue;
+      if (field.shape === 'list')
+        (copy as Record<string, unknown>)[field.name] = mapTasks(value as WorkflowTask[], change);
+      else if (field.shape === 'lists')
+        (copy as Record<string, unknown>)[field.name] = (value as WorkflowTask[][]).map((list) =>
+          mapTasks(list, change),
+        );
+      else
+        (copy as Record<string, unknown>)[field.name] = Object.fromEntries(
+          Object.entries(value as Record<string, WorkflowTask[]>).map(([k, list]) => [
+            k,
+            mapTasks(list, change),
+          ]),
+        );
+    }
+    return change(copy);
+  });
 }
 
 /** `fetch__3` -> `fetch`: loop iterations append `__N` to reference names. */

@@ -1,0 +1,105 @@
+/**
+ * Conductor system types this service does not carry out (yet). They register as Conductor lets
+ * them (the official SDK registers an LLM_CHAT_COMPLETE task just to read it back), with
+ * Conductor's registration checks where it has them; a run that reaches one fails that task at
+ * once, terminally, naming the type, instead of leaving it in a worker queue no worker serves.
+ * Implementing one means giving it its own spec file and an engine module, and removing it here.
+ */
+import { inputOf, present, type TaskKind, type TaskTypeSpec, templateOf } from './spec.ts';
+
+function unsupported(type: string, kind: TaskKind, validate?: TaskTypeSpec['validate']): TaskTypeSpec {
+  return { type, kind, supported: false, ...(validate ? { validate } : {}) };
+}
+
+export const UNSUPPORTED_SPECS: readonly TaskTypeSpec[] = [
+  unsupported('HTTP', 'async', (task, path, issues) => {
+    if (
+      !present(inputOf(task).http_request) &&
+      !present(inputOf(task).uri) &&
+      !present(templateOf(task).http_request)
+    ) {
+      issues.add(
+        `${path}inputParameters.http_request`,
+        `inputParameters.http_request (or uri and method) is required for taskType: HTTP taskName: ${task.name}`,
+      );
+    }
+  }),
+  unsupported('EVENT', 'async', (task, path, issues) => {
+    if (!present(task.sink))
+      issues.add(`${path}sink`, `sink field is required for taskType: EVENT taskName: ${task.name}`);
+  }),
+  unsupported('KAFKA_PUBLISH', 'async', (task, path, issues) => {
+    if (!present(inputOf(task).kafka_request) && !present(templateOf(task).kafka_request)) {
+      issues.add(
+        `${path}inputParameters.kafka_request`,
+        `inputParameters.kafka_request is required for taskType: KAFKA_PUBLISH taskName: ${task.name}`,
+      );
+    }
+  }),
+  unsupported('JSON_JQ_TRANSFORM', 'sync', (task, path, issues) => {
+    if (!present(inputOf(task).queryExpression) && !present(templateOf(task).queryExpression)) {
+      issues.add(
+        `${path}inputParameters.queryExpression`,
+        `inputParameters.queryExpression is required for taskType: JSON_JQ_TRANSFORM taskName: ${task.name}`,
+      );
+    }
+  }),
+  unsupported('DYNAMIC', 'sync', (task, path, issues) => {
+    if (!present(task.dynamicTaskNameParam)) {
+      issues.add(
+        `${path}dynamicTaskNameParam`,
+        `dynamicTaskNameParam field is required for taskType: DYNAMIC taskName: ${task.name}`,
+      );
+    }
+  }),
+  unsupported('FORK_JOIN_DYNAMIC', 'sync', (task, path, issues) => {
+    const byInputs = present(inputOf(task).forkTaskInputs) || present(inputOf(task).forkTaskName);
+    const byParams = present(task.dynamicForkTasksParam) && present(task.dynamicForkTasksInputParamName);
+    const legacy = present(task.dynamicForkJoinTasksParam);
+    if (!byInputs && !byParams && !legacy) {
+      issues.add(
+        `${path}dynamicForkTasksParam`,
+        `dynamicForkTasksParam and dynamicForkTasksInputParamName (or inputParameters.forkTaskInputs) are required for taskType: FORK_JOIN_DYNAMIC taskName: ${task.name}`,
+      );
+    } else if (
+      legacy &&
+      (present(task.dynamicForkTasksParam) || present(task.dynamicForkTasksInputParamName))
+    ) {
+      issues.add(
+        `${path}dynamicForkJoinTasksParam`,
+        `dynamicForkJoinTasksParam cannot be combined with dynamicForkTasksParam or dynamicForkTasksInputParamName for taskName: ${task.name}`,
+      );
+    }
+  }),
+  unsupported('EXCLUSIVE_JOIN', 'sync'),
+  unsupported('START_WORKFLOW', 'async'),
+  unsupported('LAMBDA', 'sync'),
+  unsupported('NOOP', 'sync'),
+  unsupported('PULL_WORKFLOW_MESSAGES', 'async'),
+  unsupported('WAIT_FOR_WEBHOOK', 'async'),
+  unsupported('HTTP_POLL', 'async'),
+  unsupported('BUSINESS_RULE', 'async'),
+  unsupported('JDBC', 'async'),
+  unsupported('GET_DOCUMENT', 'async'),
+  unsupported('GET_WORKFLOW', 'async'),
+  unsupported('UPDATE_TASK', 'async'),
+  unsupported('SQS_PUBLISH', 'async'),
+  unsupported('GET_SIGNED_JWT', 'async'),
+  unsupported('UPDATE_SECRET', 'async'),
+  unsupported('QUERY_PROCESSOR', 'async'),
+  unsupported('OPS_GENIE', 'async'),
+  // The AI task types of Orkes Conductor (and the official SDK's TaskType enum).
+  unsupported('LLM_CHAT_COMPLETE', 'async'),
+  unsupported('LLM_TEXT_COMPLETE', 'async'),
+  unsupported('LLM_GENERATE_EMBEDDINGS', 'async'),
+  unsupported('LLM_INDEX_TEXT', 'async'),
+  unsupported('LLM_INDEX_DOCUMENT', 'async'),
+  unsupported('LLM_SEARCH_INDEX', 'async'),
+  unsupported('LLM_SEARCH_EMBEDDINGS', 'async'),
+  unsupported('LLM_STORE_EMBEDDINGS', 'async'),
+  unsupported('LLM_GET_EMBEDDINGS', 'async'),
+  unsupported('GENERATE_IMAGE', 'async'),
+  unsupported('GENERATE_AUDIO', 'async'),
+  unsupported('CALL_MCP_TOOL', 'async'),
+  unsupported('LIST_MCP_TOOLS', 'async'),
+];

@@ -1,0 +1,67 @@
+/**
+ * The one way a workflow operation changes a run from outside its decider (terminate, and later
+ * pause, resume, retry, rerun, skip): read the run and its open task rows, apply a pure change,
+ * write the changed rows (each conditional on its revision), commit the run (conditional on its
+ * revision), and ask for a decide. A concurrent change (a decide, a worker update) makes one of the
+ * conditional writes fail; the whole read-change-write is then done again from a fresh read.
+ *
+ * Rows are written before the run is committed, so a worker update that lands in between finds
+ * either an open task of a running run or a task the operation already changed; a crash in between
+ * leaves changed rows in an unchanged run, which the next decide reconciles.
+ */
+import type { Clock } from '../../model/clock.ts';
+import { VersionConflictError } from '../../model/errors.ts';
+import { isTerminalTask, type TaskRecord, type WorkflowRecord } from '../../model/execution.ts';
+import { retryOnConflict } from '../../model/retry-on-conflict.ts';
+import type { DecisionQueue } from '../../queue/ports.ts';
+import type { ExecutionStore } from '../../store/ports.ts';
+
+/** What an operation changes: the run record, and the task rows it changed (as read, rev untouched). */
+export interface RunEdit {
+  run: WorkflowRecord;
+  tasks?: TaskRecord[];
+}
+
+/**
+ * A pure change over the run and the rows of its open tasks, at `now`. Undefined means the
+ * operation does not apply (the run is already over, say) and nothing is written.
+ */
+export type RunChange = (run: WorkflowRecord, openRows: TaskRecord[], now: number) => RunEdit | undefined;
+
+export interface RunMutatorDeps {
+  executions: ExecutionStore;
+  decisions: DecisionQueue;
+  clock: Clock;
+}
+
+export class RunMutator {
+  constructor(private readonly deps: RunMutatorDeps) {}
+
+  /** Applies `change` to the run; answers the committed run, or undefined when there was nothing to do. */
+  async mutate(workflowId: string, change: RunChange): Promise<WorkflowRecord | undefined> {
+    try {
+      return await retryOnConflict(() => this.mutateOnce(workflowId, change));
+    } catch (error) {
+      if (!(error instanceof VersionConflictError)) throw error;
+      throw new VersionConflictError(`Workflow ${workflowId} kept changing while it was being changed`);
+    }
+  }
+
+  private async mutateOnce(workflowId: string, change: RunChange): Promise<WorkflowRecord | undefined> {
+    const { executions, clock } = this.deps;
+    const run = await executions.getWorkflow(workflowId);
+    if (!run) return undefined;
+    const open = run.tasks.filter((t) => !isTerminalTask(t.status));
+    const rows = await executions.getTasks(
+      workflowId,
+      open.map((t) => t.taskId),
+    );
+    const edit = change(run, rows, clock.now());
+    if (!edit) return undefined;
+    for (const row of edit.tasks ?? []) await executions.updateTask({ ...row, rev: row.rev + 1 }, row.rev);
+    const committed: WorkflowRecord = { ...edit.run, rev: run.rev + 1 };
+    await executions.commitWorkflow(committed, run.rev);
+    await this.deps.decisions.request(workflowId);
+    return committed;
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The async task-type hook (TaskType.start): a task of an 'async' type is handed to its type once
+ * the decide that scheduled it has committed, never queued for workers, and its answer is written
+ * back like a worker's update, after which the run goes on. Built over a registry holding a test type.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Executor } from '../../lib/engine/executor.ts';
+import type { ScriptEvaluator } from '../../lib/engine/script/evaluator.ts';
+import type { AsyncStartContext, AsyncTaskResult, TaskType } from '../../lib/engine/task-type.ts';
+import { defaultRegistry } from '../../lib/engine/tasks/index.ts';
+import { silentLogger } from '../../lib/log/logger.ts';
+import { MetadataService } from '../../lib/metadata/service.ts';
+import { ManualClock } from '../../lib/model/clock.ts';
+import { randomIds } from '../../lib/model/ids.ts';
+import { LocalDecisionQueue } from '../../lib/queue/local.ts';
+import { createMemoryStores } from '../../lib/runtime/stores.ts';
+import type { Stores } from '../../lib/store/ports.ts';
+import { WorkflowStarter } from '../../lib/workflows/start.ts';
+import { ref } from '../helpers/fixtures.ts';
+
+const noScripts: ScriptEvaluator = {
+  evaluate: () => Promise.reject(new Error('no scripts in these tests')),
+  close: () => Promise.resolve(),
+};
+
+describe('an async task type', () => {
+  let stores: Stores;
+  let decisions: LocalDecisionQueue;
+  let starter: WorkflowStarter;
+  let metadata: MetadataService;
+  const started: AsyncStartContext[] = [];
+  let answer: (ctx: AsyncStartContext) => Promise<AsyncTaskResult>;
+
+  const echo: TaskType = {
+    type: 'TEST_ECHO',
+    kind: 'async',
+    supported: true,
+    schedule: (ctx, request) => [ctx.createTask(request, { status: 'IN_PROGRESS', startTime: ctx.now })],
+    start: (ctx) => {
+      started.push(ctx);
+      return answer(ctx);
+    },
+  };
+
+  beforeEach(async () => {
+    started.length = 0;
+    const clock = new ManualClock();
+    stores = createMemoryStores();
+    decisions = new LocalDecisionQueue(clock, silentLogger);
+    metadata = new MetadataService(stores.workflowDefs, stores.taskDefs, clock);
+    starter = new WorkflowStarter({
+      executions: stores.executions,
+      taskDefs: stores.taskDefs,
+      metadata,
+      decisions,
+      clock,
+      ids: randomIds,
+    });
+    const executor = new Executor({
+      executions: stores.executions,
+      queue: stores.queue,
+      pollData: stores.pollData,
+      decisions,
+      registry: defaultRegistry({ scripts: noScripts, clock }).register(echo),
+      clock,
+      logger: silentLogger,
+      startChild: () => Promise.resolve(),
+      startFailureWorkflow: () => Promise.resolve(),
+      terminate: () => Promise.resolve(false),
+    });
+    decisions.bind((id) => executor.decide(id));
+    // A type name no spec knows needs a task definition to register, as a user-defined type would.
+    await metadata.registerTaskDefs([{ name: 'echo' }]);
+    await metadata.registerWorkflowDef(
+      {
+        name: 'echoes',
+        tasks: [
+          { name: 'echo', taskReferenceName: 'echo', type: 'TEST_ECHO', inputParameters: { say: 'hi' } },
+        ],
+        outputParameters: { said: ref('echo.output.said') },
+      },
+      true,
+    );
+  });
+  afterEach(() => decisions.close());
+
+  it('runs off the decider after the commit and reports its result back, and the run goes on', async () => {
+    answer = async ({ task }) => ({ status: 'COMPLETED', outputData: { said: task.inputData.say } });
+    const id = await starter.start({ name: 'echoes' });
+    await decisions.idle();
+    expect(started.map((s) => [s.task.referenceTaskName, s.run.workflowId])).toEqual([['echo', id]]);
+    expect(await stores.queue.sizes()).toEqual({});
+    const run = await stores.executions.getWorkflow(id);
+    expect(run?.status).toBe('COMPLETED');
+    expect(run?.output).toEqual({ said: 'hi' });
+  });
+
+  it('fails the task with the error message when start throws', async () => {
+    answer = async () => {
+      throw new Error('remote said no');
+    };
+    const id = await starter.start({ name: 'echoes' });
+    await decisions.idle();
+    const [task] = await stores.executions.listTasks(id);
+    expect(task?.status).toBe('FAILED');
+    expect(task?.reasonForIncompletion).toBe('remote said no');
+  });
+});
