@@ -6,11 +6,18 @@
  * it. A new route group with its own table is one new folder and one line in that list.
  */
 import type { GateName } from './config/properties.ts';
+import type { ServiceConfig } from './config/service-config.ts';
+import type { ScriptEvaluator } from './engine/script/evaluator.ts';
 import type { RouteDef } from './http/router.ts';
+import type { Logger } from './log/logger.ts';
+import type { MetadataService } from './metadata/service.ts';
+import type { Clock } from './model/clock.ts';
+import type { DecisionQueue } from './queue/ports.ts';
 import type { WorkQueueName } from './queue/work-queues.ts';
-import type { Services } from './runtime/services.ts';
+import type { Engine } from './runtime/engine.ts';
 import type { DocumentClient } from './store/dynamodb/index.ts';
 import type { TableNames, TableSpec } from './store/dynamodb/tables.ts';
+import type { Stores } from './store/ports.ts';
 
 /** What a function may do with a table. */
 export type TableAccess = 'read' | 'readWrite';
@@ -38,6 +45,23 @@ export interface StoreFactories<S extends object> {
   dynamodb(doc: DocumentClient, tables: TableNames): S;
 }
 
+/**
+ * What a capability's routes are built over: the host's services, with the engine's stores plus the
+ * capability's own (`S`). The host's Services (lib/runtime/services.ts) is this with every
+ * capability's stores.
+ */
+export interface ServiceContext<S extends object = object> {
+  config: ServiceConfig;
+  logger: Logger;
+  clock: Clock;
+  stores: Stores & S;
+  metadata: MetadataService;
+  engine: Engine;
+  decisions: DecisionQueue;
+  scripts: ScriptEvaluator;
+  version: string;
+}
+
 export interface Capability<S extends object = object> {
   /** Also the Lambda function's name suffix and handler file (functions/<name>.ts). */
   readonly name: string;
@@ -48,7 +72,7 @@ export interface Capability<S extends object = object> {
   /** Its stores; they join the host's store bundle (`services.stores`). */
   readonly stores?: StoreFactories<S>;
   /** Its HTTP routes over the host's services. */
-  routes(services: Services): RouteDef[];
+  routes(services: ServiceContext<S>): RouteDef[];
   /** API Gateway route keys that reach this capability's function; every route must fall under one. */
   readonly apiRoutes: readonly string[];
   /** What the capability's function may touch on AWS. */

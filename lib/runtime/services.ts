@@ -2,6 +2,8 @@
  * The services every host wires the same way, over whatever stores and decision queue the host
  * chose.
  */
+import type { CapabilityStores } from '../capabilities.ts';
+import type { ServiceContext } from '../capability.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import type { ScriptEvaluator } from '../engine/script/evaluator.ts';
 import type { Logger } from '../log/logger.ts';
@@ -9,20 +11,13 @@ import { MetadataService } from '../metadata/service.ts';
 import type { Clock } from '../model/clock.ts';
 import { type IdGenerator, randomIds } from '../model/ids.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
-import { createEngine, type Engine } from './engine.ts';
+import { createEngine } from './engine.ts';
 import type { ServiceStores } from './stores.ts';
 import { SERVICE_VERSION } from './version.ts';
 
-export interface Services {
-  config: ServiceConfig;
-  logger: Logger;
-  clock: Clock;
+/** Every capability's routes see these (ServiceContext), with every capability's stores. */
+export interface Services extends ServiceContext<CapabilityStores> {
   stores: ServiceStores;
-  metadata: MetadataService;
-  engine: Engine;
-  decisions: DecisionQueue;
-  scripts: ScriptEvaluator;
-  version: string;
 }
 
 export interface ServiceDeps {

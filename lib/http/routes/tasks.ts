@@ -3,15 +3,16 @@
  * sub-resource under routes/tasks/. Polls answer 204 (single) or [] (batch) when nothing is ready;
  * updates answer the task id as text/plain.
  */
-import type { Engine } from '../../runtime/engine.ts';
 import type { RouteDef } from '../router.ts';
 import { pollRoutes } from './tasks/poll.ts';
+import type { TaskRouteDeps } from './tasks/progress.ts';
 import { queueRoutes } from './tasks/queues.ts';
 import { signalRoutes } from './tasks/signal.ts';
 import { taskLogRoutes } from './tasks/task-logs.ts';
 import { updateRoutes } from './tasks/updates.ts';
 
-export function taskRoutes(engine: Engine): RouteDef[] {
+/** The engine provides everything these routes need (lib/runtime/engine.ts). */
+export function taskRoutes(engine: TaskRouteDeps): RouteDef[] {
   return [
     ...pollRoutes(engine.tasks),
     ...updateRoutes(engine),

@@ -3,14 +3,23 @@
  * (reference/conductor.md §1.6, SPEC.md "Workflow start API" and "Retrieval"), one file per
  * sub-resource under routes/workflows/.
  */
-import type { Engine } from '../../runtime/engine.ts';
+import type { WorkflowReader } from '../../workflows/service.ts';
+import type { WorkflowStarter } from '../../workflows/start.ts';
 import { pathParams, stringValue } from '../contract.ts';
 import { emptyOk } from '../responses.ts';
 import { type RouteDef, route } from '../router.ts';
 import { retrievalRoutes } from './workflows/retrieval.ts';
 import { startRoutes } from './workflows/start.ts';
 
-const decide = (engine: Engine) =>
+/** What the workflow routes need; the engine provides it (lib/runtime/engine.ts). */
+export interface WorkflowRouteDeps {
+  starter: WorkflowStarter;
+  reader: WorkflowReader;
+  /** Asks for a decide of the run. */
+  requestDecide(workflowId: string): Promise<void>;
+}
+
+const decide = (engine: WorkflowRouteDeps) =>
   route({
     method: 'PUT',
     path: '/api/workflow/decide/{workflowId}',
@@ -23,6 +32,6 @@ const decide = (engine: Engine) =>
     },
   });
 
-export function workflowRoutes(engine: Engine): RouteDef[] {
+export function workflowRoutes(engine: WorkflowRouteDeps): RouteDef[] {
   return [...startRoutes(engine.starter), ...retrievalRoutes(engine.reader), decide(engine)];
 }
