@@ -113,13 +113,13 @@ const resetCallbacksRoute = (ops: WorkflowOperations) =>
     },
   });
 
-const mapOrNull = (description: string) => ({ type: ['object', 'null'], description });
+const map = (description: string) => ({ type: 'object', description });
 
 const SKIP_TASK_BODY: BodyContract = {
   title: 'SkipTaskRequest',
   schema: objectBody('Conductor SkipTaskRequest (optional)', {
-    taskInput: mapOrNull('The input the skipped task shows'),
-    taskOutput: mapOrNull('The output the skipped task gives: what later tasks read as its output'),
+    taskInput: map('The input the skipped task shows'),
+    taskOutput: map('The output the skipped task gives: what later tasks read as its output'),
   }),
 };
 
