@@ -10,7 +10,7 @@ import {
   type WorkflowRecord,
 } from '../model/execution.ts';
 import type { DecideEnv } from './decide-env.ts';
-import { type DecideResult, RunContext } from './run-context.ts';
+import { type DecideResult, isSkippedAhead, RunContext } from './run-context.ts';
 import { checkTaskTimeouts, taskWakeAt, workflowTimedOut } from './timeouts.ts';
 
 export type { DecideEnv, DecideResult };
@@ -47,7 +47,8 @@ export async function decide(
     return run.result();
   }
 
-  if (wf.tasks.length === 0) {
+  // A new run: nothing but (maybe) tasks skipped ahead of time (skiptask) in its working set.
+  if (wf.tasks.every(isSkippedAhead)) {
     const first = wf.workflowDefinition.tasks[0];
     if (!first) {
       run.complete();
@@ -61,7 +62,7 @@ export async function decide(
     changed = false;
     for (const task of [...wf.tasks]) {
       if (run.ended) break;
-      if (task.executed || task.retried) continue;
+      if (task.executed || task.retried || isSkippedAhead(task)) continue;
       if (!isTerminalTask(task.status)) {
         if (checkTaskTimeouts(run, task)) changed = true;
         const type = env.registry.get(task.workflowTask.type);
@@ -80,7 +81,8 @@ export async function decide(
   // for another decide once this one commits, rather than leaving the run waiting for an event.
   if (changed) run.unfinished = true;
 
-  if (!run.ended && wf.tasks.every((t: TaskRecord) => isTerminalTask(t.status) && t.executed)) run.complete();
+  const done = (t: TaskRecord) => isTerminalTask(t.status) && (t.executed || isSkippedAhead(t));
+  if (!run.ended && wf.tasks.every(done)) run.complete();
   if (!run.ended) run.computeWakeAt(taskWakeAt);
   return run.result();
 }

@@ -129,7 +129,11 @@ export class RunContext implements DecideContext {
   async schedule(request: ScheduleRequest): Promise<TaskRecord[]> {
     const ref = iterationRef(request.workflowTask.taskReferenceName, request.iteration);
     // Scheduling is by reference name: one live task per reference (§4.2).
-    if (!request.retryOf && this.taskByRef(ref)) return [];
+    const existing = request.retryOf ? undefined : this.taskByRef(ref);
+    if (existing) {
+      if (isSkippedAhead(existing)) await this.passSkipped(existing, request);
+      return [];
+    }
     const type = this.env.registry.get(request.workflowTask.type);
     const at = this.workflow.tasks.length;
     const records = await type.schedule(this, request);
@@ -142,6 +146,21 @@ export class RunContext implements DecideContext {
       this.touch(record);
     }
     return records;
+  }
+
+  /**
+   * The flow reached a task skipped through the API (skiptask, §4.7): it counts as done, its
+   * supplied output is what `${ref.output}` reads, and the flow goes on to what follows it.
+   */
+  private async passSkipped(task: TaskRecord, request: ScheduleRequest): Promise<void> {
+    task.executed = true;
+    const next = this.graph.next(task.referenceTaskName);
+    if (next)
+      await this.schedule({
+        workflowTask: next,
+        iteration: request.iteration,
+        parentTaskId: request.parentTaskId,
+      });
   }
 
   touch(task: TaskRecord): void {
@@ -347,6 +366,14 @@ export class RunContext implements DecideContext {
   templateContext(taskId?: string): TemplateContext {
     return templateContextOf(this.workflow, taskId);
   }
+}
+
+/**
+ * A SKIPPED row the flow has not reached yet: the decider leaves it alone until schedule() meets
+ * its reference, and it does not hold up the run's completion (it may sit in a branch not taken).
+ */
+export function isSkippedAhead(task: TaskRecord): boolean {
+  return task.status === 'SKIPPED' && !task.executed;
 }
 
 function defaultNext(run: RunContext, task: TaskRecord): WorkflowTask[] {

@@ -54,9 +54,13 @@ export function createEngine(deps: EngineDeps): Engine {
     clock,
     ids,
   });
-  const operations = new WorkflowOperations(
-    new RunMutator({ executions: stores.executions, decisions, clock }),
-  );
+  const operations = new WorkflowOperations({
+    mutator: new RunMutator({ executions: stores.executions, decisions, clock }),
+    executions: stores.executions,
+    queue: stores.queue,
+    registry,
+    clock,
+  });
   const executor = new Executor({
     executions: stores.executions,
     queue: stores.queue,
@@ -80,7 +84,7 @@ export function createEngine(deps: EngineDeps): Engine {
       });
     },
     startFailureWorkflow: (run) => startFailureWorkflow(starter, run),
-    terminate: (workflowId, reason) => operations.terminate(workflowId, reason),
+    terminate: (workflowId, reason) => operations.terminateRunning(workflowId, reason),
   });
   return {
     executor,

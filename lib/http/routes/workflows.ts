@@ -3,11 +3,13 @@
  * (reference/conductor.md §1.6, SPEC.md "Workflow start API" and "Retrieval"), one file per
  * sub-resource under routes/workflows/.
  */
+import type { WorkflowOperations } from '../../workflows/operations/index.ts';
 import type { WorkflowReader } from '../../workflows/service.ts';
 import type { WorkflowStarter } from '../../workflows/start.ts';
 import { pathParams, stringValue } from '../contract.ts';
 import { emptyOk } from '../responses.ts';
 import { type RouteDef, route } from '../router.ts';
+import { operationRoutes } from './workflows/operations.ts';
 import { retrievalRoutes } from './workflows/retrieval.ts';
 import { startRoutes } from './workflows/start.ts';
 
@@ -15,6 +17,7 @@ import { startRoutes } from './workflows/start.ts';
 export interface WorkflowRouteDeps {
   starter: WorkflowStarter;
   reader: WorkflowReader;
+  operations: WorkflowOperations;
   /** Asks for a decide of the run. */
   requestDecide(workflowId: string): Promise<void>;
 }
@@ -33,5 +36,10 @@ const decide = (engine: WorkflowRouteDeps) =>
   });
 
 export function workflowRoutes(engine: WorkflowRouteDeps): RouteDef[] {
-  return [...startRoutes(engine.starter), ...retrievalRoutes(engine.reader), decide(engine)];
+  return [
+    ...startRoutes(engine.starter),
+    ...retrievalRoutes(engine.reader),
+    decide(engine),
+    ...operationRoutes(engine.operations, engine.reader),
+  ];
 }

@@ -1,15 +1,69 @@
 /**
  * The workflow operations the API offers over existing runs, one module each in this folder, all
  * through one RunMutator. A new operation is a pure change in its own file and one method here.
+ * Unknown runs are NotFoundErrors (404), state conflicts ConflictErrors (409) naming the state.
  */
-import type { RunMutator } from './run-mutator.ts';
-import { terminate } from './terminate.ts';
+import type { WorkflowRecord } from '../../model/execution.ts';
+import type { OperationDeps } from './deps.ts';
+import { pause } from './pause.ts';
+import { type RemoveOptions, remove } from './remove.ts';
+import { resetCallbacks } from './reset-callbacks.ts';
+import { resume } from './resume.ts';
+import { setVariables } from './set-variables.ts';
+import { type SkipTaskRequest, skipTask } from './skip-task.ts';
+import { type TerminateOptions, terminate, terminateRunning } from './terminate.ts';
+import { terminateRemove } from './terminate-remove.ts';
+
+export type { OperationDeps, RemoveOptions, SkipTaskRequest, TerminateOptions };
 
 export class WorkflowOperations {
-  constructor(private readonly mutator: RunMutator) {}
+  constructor(private readonly deps: OperationDeps) {}
 
-  /** Ends a running run as TERMINATED; false when it is already over (or does not exist). */
-  terminate(workflowId: string, reason: string): Promise<boolean> {
-    return terminate(this.mutator, workflowId, reason);
+  /** PUT /workflow/{id}/pause; false when it was already PAUSED. */
+  pause(workflowId: string): Promise<boolean> {
+    return pause(this.deps.mutator, workflowId);
+  }
+
+  /** PUT /workflow/{id}/resume. */
+  resume(workflowId: string): Promise<void> {
+    return resume(this.deps.mutator, workflowId);
+  }
+
+  /** DELETE /workflow/{id}: ends the run as TERMINATED; false when it already was. */
+  terminate(workflowId: string, reason?: string, options: TerminateOptions = {}): Promise<boolean> {
+    return terminate(this.deps.mutator, workflowId, reason, options);
+  }
+
+  /** The engine's terminate (children of canceled tasks): false when the run is gone or already over. */
+  terminateRunning(workflowId: string, reason: string): Promise<boolean> {
+    return terminateRunning(this.deps.mutator, workflowId, reason);
+  }
+
+  /** DELETE /workflow/{id}/remove. */
+  remove(workflowId: string, options: RemoveOptions = {}): Promise<void> {
+    return remove(this.deps, workflowId, options);
+  }
+
+  /** DELETE /workflow/{id}/terminate-remove; `archive` changes nothing (the run is over when removed). */
+  terminateRemove(workflowId: string, reason?: string, _options: RemoveOptions = {}): Promise<void> {
+    return terminateRemove(this.deps, workflowId, reason);
+  }
+
+  /** POST /workflow/{id}/resetcallbacks. */
+  resetCallbacks(workflowId: string): Promise<void> {
+    return resetCallbacks(this.deps, workflowId);
+  }
+
+  /** PUT /workflow/{id}/skiptask/{ref}. */
+  skipTask(workflowId: string, ref: string, request: SkipTaskRequest = {}): Promise<void> {
+    return skipTask(this.deps.mutator, workflowId, ref, request);
+  }
+
+  /** POST /workflow/{id}/variables: answers the committed run. */
+  async setVariables(
+    workflowId: string,
+    variables: Record<string, unknown>,
+  ): Promise<WorkflowRecord | undefined> {
+    return setVariables(this.deps.mutator, workflowId, variables);
   }
 }

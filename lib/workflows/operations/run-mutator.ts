@@ -10,7 +10,7 @@
  * leaves changed rows in an unchanged run, which the next decide reconciles.
  */
 import type { Clock } from '../../model/clock.ts';
-import { VersionConflictError } from '../../model/errors.ts';
+import { NotFoundError, VersionConflictError } from '../../model/errors.ts';
 import { isTerminalTask, type TaskRecord, type WorkflowRecord } from '../../model/execution.ts';
 import { retryOnConflict } from '../../model/retry-on-conflict.ts';
 import type { DecisionQueue } from '../../queue/ports.ts';
@@ -20,6 +20,8 @@ import type { ExecutionStore } from '../../store/ports.ts';
 export interface RunEdit {
   run: WorkflowRecord;
   tasks?: TaskRecord[];
+  /** New task rows (a skipped task), created before the changed rows are written. */
+  created?: TaskRecord[];
 }
 
 /**
@@ -37,20 +39,34 @@ export interface RunMutatorDeps {
 export class RunMutator {
   constructor(private readonly deps: RunMutatorDeps) {}
 
-  /** Applies `change` to the run; answers the committed run, or undefined when there was nothing to do. */
-  async mutate(workflowId: string, change: RunChange): Promise<WorkflowRecord | undefined> {
+  /**
+   * Applies `change` to the run; answers the committed run, or undefined when there was nothing to
+   * do. With `mustExist` an unknown run is a NotFoundError (the API's 404) instead of undefined.
+   */
+  async mutate(
+    workflowId: string,
+    change: RunChange,
+    options: { mustExist?: boolean } = {},
+  ): Promise<WorkflowRecord | undefined> {
     try {
-      return await retryOnConflict(() => this.mutateOnce(workflowId, change));
+      return await retryOnConflict(() => this.mutateOnce(workflowId, change, options.mustExist === true));
     } catch (error) {
       if (!(error instanceof VersionConflictError)) throw error;
       throw new VersionConflictError(`Workflow ${workflowId} kept changing while it was being changed`);
     }
   }
 
-  private async mutateOnce(workflowId: string, change: RunChange): Promise<WorkflowRecord | undefined> {
+  private async mutateOnce(
+    workflowId: string,
+    change: RunChange,
+    mustExist: boolean,
+  ): Promise<WorkflowRecord | undefined> {
     const { executions, clock } = this.deps;
     const run = await executions.getWorkflow(workflowId);
-    if (!run) return undefined;
+    if (!run) {
+      if (mustExist) throw new NotFoundError(`No such workflow found by id: ${workflowId}`);
+      return undefined;
+    }
     const open = run.tasks.filter((t) => !isTerminalTask(t.status));
     const rows = await executions.getTasks(
       workflowId,
@@ -58,6 +74,8 @@ export class RunMutator {
     );
     const edit = change(run, rows, clock.now());
     if (!edit) return undefined;
+    // An existing row (an earlier attempt that lost its commit) is adopted, as the executor does.
+    if (edit.created?.length) await executions.createTasks(edit.created);
     for (const row of edit.tasks ?? []) await executions.updateTask({ ...row, rev: row.rev + 1 }, row.rev);
     const committed: WorkflowRecord = { ...edit.run, rev: run.rev + 1 };
     await executions.commitWorkflow(committed, run.rev);

@@ -1,25 +1,70 @@
 /**
- * Terminate (reference/conductor.md §1.1 DELETE /workflow/{id}; also a canceled SUB_WORKFLOW's
+ * Terminate (reference/conductor.md §1.6 DELETE /workflow/{id}, §4.7; also a canceled SUB_WORKFLOW's
  * child): open tasks are canceled first and only then is the run TERMINATED (RunMutator's write
  * order), so a worker update never finds a completed task in a run that is over. A crash in
  * between leaves canceled tasks in a running run, which the next decide ends as TERMINATED anyway.
+ * The decide that follows the commit terminates the children of canceled SUB_WORKFLOW tasks and
+ * tells the parent (Executor.followEnd).
  */
+import { ConflictError } from '../../model/errors.ts';
 import { isTerminalTask, isTerminalWorkflow } from '../../model/execution.ts';
 import type { RunChange, RunMutator } from './run-mutator.ts';
 
-export function terminateChange(reason: string): RunChange {
+export interface TerminateOptions {
+  /** Start the definition's failure workflow, as an engine-ended run would (Orkes; default false). */
+  triggerFailureWorkflow?: boolean;
+}
+
+/**
+ * The API's terminate: COMPLETED cannot be terminated (409), TERMINATED is a no-op, and FAILED or
+ * TIMED_OUT runs become TERMINATED (§3.1). Without a reason the run keeps the one it has.
+ */
+export function terminateChange(reason: string | undefined, options: TerminateOptions = {}): RunChange {
   return (run, openRows, now) => {
-    if (isTerminalWorkflow(run.status)) return undefined;
+    if (run.status === 'COMPLETED') throw new ConflictError('Cannot terminate a COMPLETED workflow.');
+    if (run.status === 'TERMINATED') return undefined;
     return {
       tasks: openRows
         .filter((row) => !isTerminalTask(row.status))
         .map((row) => ({ ...row, status: 'CANCELED' as const, endTime: now, updateTime: now })),
-      run: { ...run, status: 'TERMINATED', reasonForIncompletion: reason, endTime: now },
+      run: {
+        ...run,
+        status: 'TERMINATED',
+        reasonForIncompletion: reason ?? run.reasonForIncompletion,
+        endTime: now,
+        updateTime: now,
+        // The flag makes the executor start the failure workflow once the run has ended. It is
+        // written either way: a FAILED run the engine ended carries it, and terminating that run
+        // must not start a second failure workflow unless asked to.
+        endedByEngine: options.triggerFailureWorkflow === true,
+      },
     };
   };
 }
 
+/** Terminates through the API; false when the run was already TERMINATED. 404 unknown, 409 COMPLETED. */
+export async function terminate(
+  mutator: RunMutator,
+  workflowId: string,
+  reason: string | undefined,
+  options: TerminateOptions = {},
+): Promise<boolean> {
+  return (
+    (await mutator.mutate(workflowId, terminateChange(reason, options), { mustExist: true })) !== undefined
+  );
+}
+
+/** The engine's own terminate (children of canceled tasks): ends a run only while it is still going. */
+export function terminateRunningChange(reason: string): RunChange {
+  const change = terminateChange(reason);
+  return (run, openRows, now) => (isTerminalWorkflow(run.status) ? undefined : change(run, openRows, now));
+}
+
 /** Ends a run that is still going; false when there is no such run or it is already over. */
-export async function terminate(mutator: RunMutator, workflowId: string, reason: string): Promise<boolean> {
-  return (await mutator.mutate(workflowId, terminateChange(reason))) !== undefined;
+export async function terminateRunning(
+  mutator: RunMutator,
+  workflowId: string,
+  reason: string,
+): Promise<boolean> {
+  return (await mutator.mutate(workflowId, terminateRunningChange(reason))) !== undefined;
 }

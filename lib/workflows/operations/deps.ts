@@ -1,0 +1,13 @@
+/** What the workflow operations work over, beyond RunMutator's read-change-commit of the run. */
+import type { TaskTypeRegistry } from '../../engine/registry.ts';
+import type { Clock } from '../../model/clock.ts';
+import type { ExecutionStore, TaskQueue } from '../../store/ports.ts';
+import type { RunMutator } from './run-mutator.ts';
+
+export interface OperationDeps {
+  mutator: RunMutator;
+  executions: ExecutionStore;
+  queue: TaskQueue;
+  registry: TaskTypeRegistry;
+  clock: Clock;
+}

@@ -1,0 +1,49 @@
+/**
+ * Reset callbacks (reference/conductor.md §1.6, §4.7): every SCHEDULED worker task waiting out a
+ * `callbackAfterSeconds` (a worker answered IN_PROGRESS with a callback) gets the callback set to 0
+ * and its queue entry made visible now, so the next poll hands it out.
+ */
+import { queueNameOf } from '../../engine/queues.ts';
+import { ConflictError } from '../../model/errors.ts';
+import { isTerminalWorkflow, type TaskRecord } from '../../model/execution.ts';
+import type { OperationDeps } from './deps.ts';
+
+/** 404 unknown, 409 when the run is over. */
+export async function resetCallbacks(deps: OperationDeps, workflowId: string): Promise<void> {
+  const { registry } = deps;
+  // The rows of the attempt that committed (the change runs again after a lost race).
+  let reset: TaskRecord[] = [];
+  const committed = await deps.mutator.mutate(
+    workflowId,
+    (run, openRows, now) => {
+      if (isTerminalWorkflow(run.status)) {
+        throw new ConflictError(
+          `Workflow is ${run.status}; the callbacks of a ${run.status} workflow cannot be reset`,
+        );
+      }
+      reset = openRows
+        .filter(
+          (row) =>
+            row.status === 'SCHEDULED' &&
+            row.callbackAfterSeconds > 0 &&
+            registry.get(row.workflowTask.type).kind === 'worker',
+        )
+        .map((row) => ({ ...row, callbackAfterSeconds: 0, updateTime: now }));
+      return reset.length === 0 ? undefined : { run: { ...run, updateTime: now }, tasks: reset };
+    },
+    { mustExist: true },
+  );
+  if (!committed) return;
+  // After the commit: an entry made visible earlier would only be handed out sooner than the row
+  // says, and a crash before this push leaves the entry visible at its old time, as before the call.
+  const now = deps.clock.now();
+  await deps.queue.push(
+    reset.map((row) => ({
+      queueName: queueNameOf(row),
+      taskId: row.taskId,
+      workflowId: row.workflowInstanceId,
+      priority: row.workflowPriority,
+      visibleAt: now,
+    })),
+  );
+}

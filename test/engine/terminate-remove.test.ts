@@ -1,0 +1,107 @@
+/**
+ * Terminate and remove as the API offers them (reference/conductor.md §1.6, §4.7): terminate of an
+ * ended run, the failure workflow on request, children terminated; remove and terminate-remove
+ * leave no pollable task and no running child behind.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
+import { worker } from '../helpers/fixtures.ts';
+
+describe('terminate and remove', () => {
+  let h: EngineHarness;
+  const failureRuns = async () => h.stores.executions.findWorkflows({ name: 'cleanup' });
+  beforeEach(async () => {
+    h = await engineHarness();
+    await h.register({ name: 'cleanup', tasks: [worker('clean')] });
+    await h.register({ name: 'guarded', failureWorkflow: 'cleanup', tasks: [worker('fragile')] });
+    await h.register({ name: 'kid', tasks: [worker('kid_work')] });
+    await h.register({
+      name: 'family',
+      tasks: [
+        { name: 'kid', taskReferenceName: 'sub', type: 'SUB_WORKFLOW', subWorkflowParam: { name: 'kid' } },
+      ],
+    });
+  });
+  afterEach(() => h.close());
+
+  it('terminates a FAILED run without a second failure workflow; a TERMINATED one is a no-op', async () => {
+    const ops = h.services.engine.operations;
+    const id = await h.start('guarded');
+    await h.work('fragile', {}, 'FAILED', 'broke');
+    expect((await h.run(id)).status).toBe('FAILED');
+    expect(await failureRuns()).toHaveLength(1);
+    expect(await ops.terminate(id, 'cleaned up')).toBe(true);
+    await h.settle();
+    expect(await h.run(id)).toMatchObject({ status: 'TERMINATED', reasonForIncompletion: 'cleaned up' });
+    expect(await failureRuns()).toHaveLength(1);
+    expect(await ops.terminate(id, 'again')).toBe(false);
+    expect((await h.run(id)).reasonForIncompletion).toBe('cleaned up');
+  });
+
+  it('refuses a COMPLETED run and an unknown one', async () => {
+    const ops = h.services.engine.operations;
+    const id = await h.start('guarded');
+    await h.work('fragile');
+    await expect(ops.terminate(id, 'late')).rejects.toThrow('Cannot terminate a COMPLETED workflow.');
+    await expect(ops.terminate('nope', 'x')).rejects.toThrow('No such workflow found by id: nope');
+  });
+
+  it('starts the failure workflow only when asked to', async () => {
+    const ops = h.services.engine.operations;
+    await ops.terminate(await h.start('guarded'), 'plain');
+    await h.settle();
+    expect(await failureRuns()).toEqual([]);
+    const id = await h.start('guarded');
+    await ops.terminate(id, 'with failure workflow', { triggerFailureWorkflow: true });
+    await h.settle();
+    const [failure] = await failureRuns();
+    expect(failure?.input).toMatchObject({
+      workflowId: id,
+      failureStatus: 'TERMINATED',
+      reason: 'with failure workflow',
+    });
+  });
+
+  it('terminates the running child of a terminated parent', async () => {
+    const parent = await h.start('family');
+    const childId = (await h.task(parent, 'sub'))?.subWorkflowId as string;
+    expect((await h.run(childId)).status).toBe('RUNNING');
+    await h.services.engine.operations.terminate(parent, 'stop');
+    await h.settle();
+    expect((await h.run(childId)).status).toBe('TERMINATED');
+    expect(await h.poll('kid_work')).toBeUndefined();
+  });
+
+  it('removes a running run (archive=false): no task of it is handed out, its child is terminated', async () => {
+    const ops = h.services.engine.operations;
+    const parent = await h.start('family');
+    const childId = (await h.task(parent, 'sub'))?.subWorkflowId as string;
+    const id = await h.start('guarded');
+    await expect(ops.remove(id)).rejects.toThrow(`Cannot archive workflow ${id}: it is still RUNNING`);
+    await ops.remove(id, { archive: false });
+    await ops.remove(parent, { archive: false });
+    await h.settle();
+    expect(await h.stores.executions.getWorkflow(id)).toBeUndefined();
+    expect(await h.tasks(id)).toEqual([]);
+    expect(await h.poll('fragile')).toBeUndefined();
+    expect(await h.stores.queue.size('fragile')).toBe(0);
+    expect((await h.run(childId)).status).toBe('TERMINATED');
+    await expect(ops.remove(id)).rejects.toThrow(`No such workflow found by id: ${id}`);
+  });
+
+  it('removes an ended run with archiving, and terminate-removes a running one', async () => {
+    const ops = h.services.engine.operations;
+    const done = await h.start('guarded');
+    await h.work('fragile');
+    await ops.remove(done);
+    expect(await h.stores.executions.getWorkflow(done)).toBeUndefined();
+
+    const running = await h.start('guarded');
+    await ops.terminateRemove(running, 'gone');
+    await h.settle();
+    expect(await h.stores.executions.getWorkflow(running)).toBeUndefined();
+    expect(await h.poll('fragile')).toBeUndefined();
+    expect(await failureRuns()).toEqual([]);
+    await expect(ops.terminateRemove(running, 'again')).rejects.toThrow('No such workflow found by id');
+  });
+});
