@@ -9,6 +9,7 @@ import type { WorkflowStarter } from '../../workflows/start.ts';
 import { pathParams, stringValue } from '../contract.ts';
 import { emptyOk } from '../responses.ts';
 import { type RouteDef, route } from '../router.ts';
+import { bulkRoutes } from './workflows/bulk.ts';
 import { operationRoutes } from './workflows/operations.ts';
 import { retrievalRoutes } from './workflows/retrieval.ts';
 import { startRoutes } from './workflows/start.ts';
@@ -41,5 +42,6 @@ export function workflowRoutes(engine: WorkflowRouteDeps): RouteDef[] {
     ...retrievalRoutes(engine.reader),
     decide(engine),
     ...operationRoutes(engine.operations, engine.reader),
+    ...bulkRoutes(engine.operations),
   ];
 }
