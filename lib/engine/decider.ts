@@ -47,6 +47,7 @@ export async function decide(
     return run.result();
   }
 
+  if (wf.rerunFrom) await run.rerun();
   if (wf.tasks.length === 0) {
     const first = wf.workflowDefinition.tasks[0];
     if (!first) {

@@ -56,6 +56,7 @@ export function createEngine(deps: EngineDeps): Engine {
   });
   const operations = new WorkflowOperations(
     new RunMutator({ executions: stores.executions, decisions, clock }),
+    { latestDefinition: (name) => starter.latestDefinition(name) },
   );
   const executor = new Executor({
     executions: stores.executions,

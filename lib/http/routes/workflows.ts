@@ -8,6 +8,7 @@ import type { WorkflowStarter } from '../../workflows/start.ts';
 import { pathParams, stringValue } from '../contract.ts';
 import { emptyOk } from '../responses.ts';
 import { type RouteDef, route } from '../router.ts';
+import { type HistoryOperations, historyRoutes } from './workflows/history.ts';
 import { retrievalRoutes } from './workflows/retrieval.ts';
 import { startRoutes } from './workflows/start.ts';
 
@@ -17,6 +18,8 @@ export interface WorkflowRouteDeps {
   reader: WorkflowReader;
   /** Asks for a decide of the run. */
   requestDecide(workflowId: string): Promise<void>;
+  /** Retry, restart and rerun of ended runs (lib/workflows/operations). */
+  operations: HistoryOperations;
 }
 
 const decide = (engine: WorkflowRouteDeps) =>
@@ -33,5 +36,10 @@ const decide = (engine: WorkflowRouteDeps) =>
   });
 
 export function workflowRoutes(engine: WorkflowRouteDeps): RouteDef[] {
-  return [...startRoutes(engine.starter), ...retrievalRoutes(engine.reader), decide(engine)];
+  return [
+    ...startRoutes(engine.starter),
+    ...retrievalRoutes(engine.reader),
+    decide(engine),
+    ...historyRoutes(engine.operations),
+  ];
 }

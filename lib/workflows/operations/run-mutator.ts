@@ -20,6 +20,13 @@ import type { ExecutionStore } from '../../store/ports.ts';
 export interface RunEdit {
   run: WorkflowRecord;
   tasks?: TaskRecord[];
+  /** Task rows to delete (restart, rerun), before anything else is written. */
+  deleteTaskIds?: string[];
+}
+
+export interface MutateOptions {
+  /** Hand the change every task row of the run (restart, retry, rerun), not only its open ones. */
+  allRows?: boolean;
 }
 
 /**
@@ -38,26 +45,43 @@ export class RunMutator {
   constructor(private readonly deps: RunMutatorDeps) {}
 
   /** Applies `change` to the run; answers the committed run, or undefined when there was nothing to do. */
-  async mutate(workflowId: string, change: RunChange): Promise<WorkflowRecord | undefined> {
+  async mutate(
+    workflowId: string,
+    change: RunChange,
+    options: MutateOptions = {},
+  ): Promise<WorkflowRecord | undefined> {
     try {
-      return await retryOnConflict(() => this.mutateOnce(workflowId, change));
+      return await retryOnConflict(() => this.mutateOnce(workflowId, change, options));
     } catch (error) {
       if (!(error instanceof VersionConflictError)) throw error;
       throw new VersionConflictError(`Workflow ${workflowId} kept changing while it was being changed`);
     }
   }
 
-  private async mutateOnce(workflowId: string, change: RunChange): Promise<WorkflowRecord | undefined> {
+  /** The store runs are read from (operations that look at more than one run). */
+  get executions(): ExecutionStore {
+    return this.deps.executions;
+  }
+
+  private async mutateOnce(
+    workflowId: string,
+    change: RunChange,
+    options: MutateOptions,
+  ): Promise<WorkflowRecord | undefined> {
     const { executions, clock } = this.deps;
     const run = await executions.getWorkflow(workflowId);
     if (!run) return undefined;
     const open = run.tasks.filter((t) => !isTerminalTask(t.status));
-    const rows = await executions.getTasks(
-      workflowId,
-      open.map((t) => t.taskId),
-    );
+    const rows = options.allRows
+      ? await executions.listTasks(workflowId)
+      : await executions.getTasks(
+          workflowId,
+          open.map((t) => t.taskId),
+        );
     const edit = change(run, rows, clock.now());
     if (!edit) return undefined;
+    if (edit.deleteTaskIds && edit.deleteTaskIds.length > 0)
+      await executions.deleteTasks(workflowId, edit.deleteTaskIds);
     for (const row of edit.tasks ?? []) await executions.updateTask({ ...row, rev: row.rev + 1 }, row.rev);
     const committed: WorkflowRecord = { ...edit.run, rev: run.rev + 1 };
     await executions.commitWorkflow(committed, run.rev);
