@@ -34,14 +34,21 @@ export async function runOrNotFound(mutator: RunMutator, workflowId: string): Pr
   return run;
 }
 
-/** The working set with each task's row (the truth for status and output) merged in. */
+/**
+ * The working set as an operation judges it, each task carrying its row's revision (its writes
+ * are conditional on it). An ended run's own copies are the truth (its last decide wrote every row
+ * it changed, and nothing changes a task of an ended run since), so a row an earlier attempt of
+ * the operation already reset is reset again. A run still going may have rows that are ahead of
+ * the record (a child's end reported to a parent whose decide has not run yet): those rows win.
+ */
 export function currentTasks(run: WorkflowRecord, rows: readonly TaskRecord[]): TaskRecord[] {
   const byId = new Map(rows.map((row) => [row.taskId, row]));
+  const ended = isTerminalWorkflow(run.status);
   return run.tasks.map((task) => {
     const row = byId.get(task.taskId);
-    return row
-      ? { ...row, workflowTask: task.workflowTask, executed: task.executed, retried: task.retried }
-      : task;
+    if (!row) return task;
+    if (ended) return { ...task, rev: row.rev };
+    return { ...row, workflowTask: task.workflowTask, executed: task.executed, retried: task.retried };
   });
 }
 

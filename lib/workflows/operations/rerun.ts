@@ -41,7 +41,9 @@ const notFound = (taskId: string) => new ValidationError(`Task ${taskId} not fou
 export function rerunFromChange(taskId: string, taskInput?: Record<string, unknown>): RunChange {
   return (run, rows, now) => {
     if (!isTerminalWorkflow(run.status)) throw notTerminal(run, 'rerun');
-    const target = rows.find((row) => row.taskId === taskId);
+    // A rerun that died after deleting the rows finds the task in the record still.
+    const target =
+      rows.find((row) => row.taskId === taskId) ?? run.tasks.find((task) => task.taskId === taskId);
     if (!target) throw notFound(taskId);
     const byId = new Map(rows.map((row) => [row.taskId, row]));
     // The loops the task runs in go back to its iteration.
@@ -111,7 +113,9 @@ async function locate(
   taskId: string,
 ): Promise<{ run: WorkflowRecord; done: boolean } | undefined> {
   const rows = await mutator.executions.listTasks(run.workflowId);
-  if (rows.some((row) => row.taskId === taskId)) return { run, done: false };
+  const holds = (task: TaskRecord) => task.taskId === taskId;
+  if (rows.some(holds) || (isTerminalWorkflow(run.status) && run.tasks.some(holds)))
+    return { run, done: false };
   for (const row of rows) {
     if (!row.subWorkflowId) continue;
     const child = await mutator.executions.getWorkflow(row.subWorkflowId);
