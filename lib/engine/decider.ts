@@ -47,6 +47,7 @@ export async function decide(
     return run.result();
   }
 
+  if (wf.rerunFrom) await run.rerun();
   // A new run: nothing but (maybe) tasks skipped ahead of time (skiptask) in its working set.
   if (wf.tasks.every(isSkippedAhead)) {
     const first = wf.workflowDefinition.tasks[0];

@@ -81,10 +81,10 @@ export class RunContext implements DecideContext {
     const ref = iterationRef(wt.taskReferenceName, request.iteration);
     const retryOf = request.retryOf;
     const retryCount = retryOf ? retryOf.retryCount + 1 : 0;
-    const taskId = taskIdOf(wf.workflowId, ref, retryCount);
+    const taskId = taskIdOf(wf.workflowId, ref, retryCount, wf.epoch);
     const worker = this.env.registry.get(wt.type).kind === 'worker';
     const { def } = effectiveTaskDef(wt, worker);
-    const input = this.resolveInput(wt, def, taskId);
+    const input = request.input ? { ...request.input } : this.resolveInput(wt, def, taskId);
     wf.seq += 1;
     return {
       taskId,
@@ -224,13 +224,19 @@ export class RunContext implements DecideContext {
   }
 
   private async retry(task: TaskRecord): Promise<boolean> {
+    const wf = this.workflow;
+    // A retry of the run (workflows/operations/retry.ts) asked for this attempt: no limit applies.
+    const asked = wf.retryTaskIds?.includes(task.taskId) ?? false;
+    if (asked) wf.retryTaskIds = wf.retryTaskIds?.filter((id) => id !== task.taskId);
     const type = this.env.registry.get(task.workflowTask.type);
-    if (type.operator || !isRetriableTask(task.status)) return false;
     const { def } = this.governingDef(task);
-    if (task.retryCount >= allowedRetries(task.workflowTask, def)) return false;
-    const total = def.totalTimeoutSeconds ?? 0;
-    if (total > 0 && this.now - task.firstScheduledTime >= total * 1000) return false;
-    const delaySeconds = retryDelaySeconds(def, task.retryCount, this.env.random);
+    if (!asked) {
+      if (type.operator || !isRetriableTask(task.status)) return false;
+      if (task.retryCount >= allowedRetries(task.workflowTask, def)) return false;
+      const total = def.totalTimeoutSeconds ?? 0;
+      if (total > 0 && this.now - task.firstScheduledTime >= total * 1000) return false;
+    }
+    const delaySeconds = asked ? 0 : retryDelaySeconds(def, task.retryCount, this.env.random);
     task.retried = true;
     task.executed = true;
     this.touch(task);
@@ -243,6 +249,21 @@ export class RunContext implements DecideContext {
       delaySeconds,
     });
     return true;
+  }
+
+  /** Schedules the task a rerun starts again from (workflows/operations/rerun.ts), once. */
+  async rerun(): Promise<void> {
+    const from = this.workflow.rerunFrom;
+    if (!from) return;
+    this.workflow.rerunFrom = undefined;
+    const workflowTask = this.graph.task(from.ref);
+    if (!workflowTask) return;
+    await this.schedule({
+      workflowTask,
+      iteration: from.iteration,
+      parentTaskId: from.parentTaskId,
+      input: from.input,
+    });
   }
 
   failWorkflow(task: TaskRecord): void {

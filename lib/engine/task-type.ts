@@ -17,6 +17,8 @@ export interface ScheduleRequest {
   /** The failed attempt this one retries, and the delay before it may start. */
   retryOf?: TaskRecord;
   delaySeconds?: number;
+  /** The task's input as given (a rerun's taskInput) instead of resolved from inputParameters. */
+  input?: Record<string, unknown>;
 }
 
 /** A child workflow to start (SUB_WORKFLOW), decided purely and carried out by the executor. */

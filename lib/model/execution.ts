@@ -129,4 +129,21 @@ export interface WorkflowRecord {
   wakeAt: number;
   /** Internal: the engine (not the terminate API) ended this run, so its failure workflow runs. */
   endedByEngine?: boolean;
+  /** Internal: restarts and reruns so far; task ids derive from it (ids.ts taskIdOf). */
+  epoch?: number;
+  /** Internal: attempts a retry asked to try again; the decider schedules each, whatever its retry limit. */
+  retryTaskIds?: string[];
+  /** Internal: the task a rerun starts again from; the next decide schedules it and clears this. */
+  rerunFrom?: RerunStart;
+  /** Internal: the task id of the last rerun from a task of this run (a re-run rerun finds it done). */
+  rerunOfTaskId?: string;
+}
+
+/** Where a rerun picks up: a workflow task to schedule anew, with the input to give it, if any. */
+export interface RerunStart {
+  /** The definition's reference name (no loop suffix). */
+  ref: string;
+  iteration: number;
+  parentTaskId?: string;
+  input?: Record<string, unknown>;
 }

@@ -21,8 +21,14 @@ export function derivedId(...parts: (string | number)[]): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
-export const taskIdOf = (workflowId: string, referenceName: string, retryCount: number): string =>
-  derivedId('task', workflowId, referenceName, retryCount);
+/**
+ * A task attempt's id. `epoch` counts the run's restarts and reruns, so a task scheduled after one
+ * gets an id of its own rather than one of the deleted pass's (epoch 0 keeps the original ids).
+ */
+export const taskIdOf = (workflowId: string, referenceName: string, retryCount: number, epoch = 0): string =>
+  epoch === 0
+    ? derivedId('task', workflowId, referenceName, retryCount)
+    : derivedId('task', workflowId, referenceName, retryCount, epoch);
 
 export const childWorkflowIdOf = (parentWorkflowId: string, taskId: string): string =>
   derivedId('subworkflow', parentWorkflowId, taskId);

@@ -60,6 +60,7 @@ export function createEngine(deps: EngineDeps): Engine {
     queue: stores.queue,
     registry,
     clock,
+    latestDefinition: (name) => starter.latestDefinition(name),
   });
   const executor = new Executor({
     executions: stores.executions,

@@ -134,6 +134,11 @@ export class WorkflowStarter {
     return workflowId;
   }
 
+  /** The latest registered definition of a workflow as a new run would get it (restart's useLatestDefinitions). */
+  latestDefinition(name: string): Promise<WorkflowDef> {
+    return this.definitionFor({ name });
+  }
+
   /** The definition a run executes: inline, or registered (latest when no version), with task definitions embedded. */
   private async definitionFor(request: StartRequest): Promise<WorkflowDef> {
     let def: WorkflowDef;

@@ -83,6 +83,32 @@ describe('bulk operations', () => {
     await errorBody(await api.get(`/api/workflow/${b}`), 404);
   });
 
+  it('retries failed runs and restarts ended ones, reporting running ids as conflicts', async () => {
+    const flow = await api.registerChain();
+    const failed = await started(flow);
+    await api.update(
+      await api.pollEventually(flow.first),
+      'FAILED_WITH_TERMINAL_ERROR',
+      {},
+      { reasonForIncompletion: 'boom' },
+    );
+    await api.workflowEventually(failed, 'FAILED');
+    const running = await started(flow);
+
+    const retried = await bulk('POST', 'retry', [failed, running]);
+    expect(retried.bulkSuccessfulResults).toEqual([failed]);
+    expect(retried.bulkErrorResults[running]).toMatch(/RUNNING/);
+    expect((await api.workflow(failed)).status).toBe('RUNNING');
+
+    await api.send('DELETE', `/api/workflow/${failed}?reason=stop`);
+    const restarted = await bulk('POST', 'restart', [failed, running], '?useLatestDefinitions=true');
+    expect(restarted.bulkSuccessfulResults).toEqual([failed]);
+    expect(restarted.bulkErrorResults[running]).toMatch(/RUNNING/);
+    const run = await api.workflow(failed);
+    expect(run.status).toBe('RUNNING');
+    expect(run.reasonForIncompletion ?? '').toBe('');
+  });
+
   it('operates once on an id listed twice', async () => {
     const id = await started();
     const result = await bulk('PUT', 'pause', [id, id]);

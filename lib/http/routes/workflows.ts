@@ -10,6 +10,7 @@ import { pathParams, stringValue } from '../contract.ts';
 import { emptyOk } from '../responses.ts';
 import { type RouteDef, route } from '../router.ts';
 import { bulkRoutes } from './workflows/bulk.ts';
+import { historyRoutes } from './workflows/history.ts';
 import { operationRoutes } from './workflows/operations.ts';
 import { retrievalRoutes } from './workflows/retrieval.ts';
 import { startRoutes } from './workflows/start.ts';
@@ -43,5 +44,6 @@ export function workflowRoutes(engine: WorkflowRouteDeps): RouteDef[] {
     decide(engine),
     ...operationRoutes(engine.operations, engine.reader),
     ...bulkRoutes(engine.operations),
+    ...historyRoutes(engine.operations),
   ];
 }

@@ -2,6 +2,7 @@
 import type { TaskTypeRegistry } from '../../engine/registry.ts';
 import type { Clock } from '../../model/clock.ts';
 import type { ExecutionStore, TaskQueue } from '../../store/ports.ts';
+import type { LatestDefinition } from './restart.ts';
 import type { RunMutator } from './run-mutator.ts';
 
 export interface OperationDeps {
@@ -10,4 +11,6 @@ export interface OperationDeps {
   queue: TaskQueue;
   registry: TaskTypeRegistry;
   clock: Clock;
+  /** The latest registered definition of a name (restart's useLatestDefinitions). */
+  latestDefinition: LatestDefinition;
 }

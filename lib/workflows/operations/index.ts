@@ -7,17 +7,43 @@ import type { WorkflowRecord } from '../../model/execution.ts';
 import type { OperationDeps } from './deps.ts';
 import { pause } from './pause.ts';
 import { type RemoveOptions, remove } from './remove.ts';
+import { type RerunRequest, rerun } from './rerun.ts';
 import { resetCallbacks } from './reset-callbacks.ts';
+import { type RestartOptions, restart } from './restart.ts';
 import { resume } from './resume.ts';
+import { type RetryOptions, retry } from './retry.ts';
 import { setVariables } from './set-variables.ts';
 import { type SkipTaskRequest, skipTask } from './skip-task.ts';
 import { type TerminateOptions, terminate, terminateRunning } from './terminate.ts';
 import { terminateRemove } from './terminate-remove.ts';
 
-export type { OperationDeps, RemoveOptions, SkipTaskRequest, TerminateOptions };
+export type {
+  OperationDeps,
+  RemoveOptions,
+  RerunRequest,
+  RestartOptions,
+  RetryOptions,
+  SkipTaskRequest,
+  TerminateOptions,
+};
 
 export class WorkflowOperations {
   constructor(private readonly deps: OperationDeps) {}
+
+  /** Runs an ended run again from its failed tasks (204); 409 when it is not ended or nothing failed. */
+  retry(workflowId: string, options: RetryOptions = {}): Promise<void> {
+    return retry(this.deps.mutator, workflowId, options);
+  }
+
+  /** Starts an ended run over under its id (204); 409 when it is still going. */
+  restart(workflowId: string, options: RestartOptions = {}): Promise<void> {
+    return restart(this.deps.mutator, this.deps.latestDefinition, workflowId, options);
+  }
+
+  /** Runs an ended run again from the start or from one of its tasks; answers the run's id. */
+  rerun(workflowId: string, request: RerunRequest): Promise<string> {
+    return rerun(this.deps.mutator, workflowId, request);
+  }
 
   /** PUT /workflow/{id}/pause; false when it was already PAUSED. */
   pause(workflowId: string): Promise<boolean> {

@@ -22,6 +22,15 @@ export interface RunEdit {
   tasks?: TaskRecord[];
   /** New task rows (a skipped task), created before the changed rows are written. */
   created?: TaskRecord[];
+  /** Task rows to delete (restart, rerun), before anything else is written. */
+  deleteTaskIds?: string[];
+}
+
+export interface MutateOptions {
+  /** An unknown run is a NotFoundError (the API's 404) instead of undefined. */
+  mustExist?: boolean;
+  /** Hand the change every task row of the run (restart, retry, rerun), not only its open ones. */
+  allRows?: boolean;
 }
 
 /**
@@ -41,39 +50,48 @@ export class RunMutator {
 
   /**
    * Applies `change` to the run; answers the committed run, or undefined when there was nothing to
-   * do. With `mustExist` an unknown run is a NotFoundError (the API's 404) instead of undefined.
+   * do (or, without `mustExist`, no such run).
    */
   async mutate(
     workflowId: string,
     change: RunChange,
-    options: { mustExist?: boolean } = {},
+    options: MutateOptions = {},
   ): Promise<WorkflowRecord | undefined> {
     try {
-      return await retryOnConflict(() => this.mutateOnce(workflowId, change, options.mustExist === true));
+      return await retryOnConflict(() => this.mutateOnce(workflowId, change, options));
     } catch (error) {
       if (!(error instanceof VersionConflictError)) throw error;
       throw new VersionConflictError(`Workflow ${workflowId} kept changing while it was being changed`);
     }
   }
 
+  /** The store runs are read from (operations that look at more than one run). */
+  get executions(): ExecutionStore {
+    return this.deps.executions;
+  }
+
   private async mutateOnce(
     workflowId: string,
     change: RunChange,
-    mustExist: boolean,
+    options: MutateOptions,
   ): Promise<WorkflowRecord | undefined> {
     const { executions, clock } = this.deps;
     const run = await executions.getWorkflow(workflowId);
     if (!run) {
-      if (mustExist) throw new NotFoundError(`No such workflow found by id: ${workflowId}`);
+      if (options.mustExist) throw new NotFoundError(`No such workflow found by id: ${workflowId}`);
       return undefined;
     }
     const open = run.tasks.filter((t) => !isTerminalTask(t.status));
-    const rows = await executions.getTasks(
-      workflowId,
-      open.map((t) => t.taskId),
-    );
+    const rows = options.allRows
+      ? await executions.listTasks(workflowId)
+      : await executions.getTasks(
+          workflowId,
+          open.map((t) => t.taskId),
+        );
     const edit = change(run, rows, clock.now());
     if (!edit) return undefined;
+    if (edit.deleteTaskIds && edit.deleteTaskIds.length > 0)
+      await executions.deleteTasks(workflowId, edit.deleteTaskIds);
     // An existing row (an earlier attempt that lost its commit) is adopted, as the executor does.
     if (edit.created?.length) await executions.createTasks(edit.created);
     for (const row of edit.tasks ?? []) await executions.updateTask({ ...row, rev: row.rev + 1 }, row.rev);

@@ -41,6 +41,20 @@ const BULK: readonly BulkSpec[] = [
   },
   {
     method: 'POST',
+    operation: 'restart',
+    summary: 'Restart many ended runs from their first task',
+    query: { useLatestDefinitions: booleanValue('Use the latest definitions (default false)') },
+    each: (ops, ctx) => (id) =>
+      ops.restart(id, { useLatestDefinitions: ctx.query.bool('useLatestDefinitions', false) }),
+  },
+  {
+    method: 'POST',
+    operation: 'retry',
+    summary: 'Retry the failed tasks of many ended runs',
+    each: (ops) => (id) => ops.retry(id, { resumeSubworkflowTasks: false }),
+  },
+  {
+    method: 'POST',
     operation: 'terminate',
     summary: 'Terminate many runs',
     query: {
