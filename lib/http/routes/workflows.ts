@@ -5,16 +5,20 @@
  */
 import type { WorkflowReader } from '../../workflows/service.ts';
 import type { WorkflowStarter } from '../../workflows/start.ts';
+import type { WorkflowTestRunner } from '../../workflows/test-run/runner.ts';
 import { pathParams, stringValue } from '../contract.ts';
 import { emptyOk } from '../responses.ts';
 import { type RouteDef, route } from '../router.ts';
 import { retrievalRoutes } from './workflows/retrieval.ts';
 import { startRoutes } from './workflows/start.ts';
+import { testRunRoutes } from './workflows/test-run.ts';
 
 /** What the workflow routes need; the engine provides it (lib/runtime/engine.ts). */
 export interface WorkflowRouteDeps {
   starter: WorkflowStarter;
   reader: WorkflowReader;
+  /** Test runs against mocked workers (POST /workflow/test). */
+  testRuns: Pick<WorkflowTestRunner, 'run'>;
   /** Asks for a decide of the run. */
   requestDecide(workflowId: string): Promise<void>;
 }
@@ -33,5 +37,10 @@ const decide = (engine: WorkflowRouteDeps) =>
   });
 
 export function workflowRoutes(engine: WorkflowRouteDeps): RouteDef[] {
-  return [...startRoutes(engine.starter), ...retrievalRoutes(engine.reader), decide(engine)];
+  return [
+    ...startRoutes(engine.starter),
+    ...retrievalRoutes(engine.reader),
+    decide(engine),
+    ...testRunRoutes(engine.testRuns),
+  ];
 }
