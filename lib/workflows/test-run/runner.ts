@@ -46,7 +46,7 @@ export class WorkflowTestRunner {
     // A registered definition left as it is starts by name, exactly as a real start would.
     const inline = start.workflowDef != null || tested !== def;
     const workflowId = await engine.starter.start({ ...start, workflowDef: inline ? tested : undefined });
-    await new Simulation(engine, decisions, clock).run(workflowId, new MockBook(plan));
+    await new Simulation(engine, decisions, clock, this.deps.clock).run(workflowId, new MockBook(plan));
     return engine.reader.get(workflowId, true);
   }
 

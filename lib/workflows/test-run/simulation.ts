@@ -15,7 +15,7 @@
  */
 import type { Executor } from '../../engine/executor.ts';
 import { queueNameOf } from '../../engine/queues.ts';
-import type { ManualClock } from '../../model/clock.ts';
+import type { Clock, ManualClock } from '../../model/clock.ts';
 import {
   isTerminalTask,
   isTerminalWorkflow,
@@ -43,6 +43,13 @@ export interface SimulationEngine {
 
 /** Conductor's bound on a test run's loop (reference/conductor.md §1.6, POST /workflow/test). */
 export const MAX_STEPS = 20_000;
+
+/**
+ * Wall-clock bound of one test run. A definition that loops on system tasks alone (a DO_WHILE
+ * whose condition never fails) grows with every decide, so the step bound alone could hold the
+ * request for minutes; this keeps it well under API Gateway's 29-second limit.
+ */
+export const MAX_RUN_MILLIS = 10_000;
 
 /** The worker id the simulated polls record. */
 export const TEST_WORKER = 'workflow-test';
@@ -72,12 +79,22 @@ export class Simulation {
     private readonly engine: SimulationEngine,
     private readonly decisions: SimulatedDecisionQueue,
     private readonly clock: ManualClock,
+    /** The host's clock, for the wall-clock bound (the simulated clock is `clock`). */
+    private readonly wallClock: Clock,
   ) {}
+
+  private deadline = 0;
+
+  /** Whether the step or time bound is reached: the run is answered as it stands then. */
+  private spent(): boolean {
+    return this.steps >= MAX_STEPS || this.wallClock.now() >= this.deadline;
+  }
 
   /** Runs the root run (already started) until it is over, stuck, or the step bound is reached. */
   async run(rootId: string, rootBook: MockBook): Promise<void> {
     this.books.set(rootId, rootBook);
-    while (this.steps < MAX_STEPS) {
+    this.deadline = this.wallClock.now() + MAX_RUN_MILLIS;
+    while (!this.spent()) {
       this.steps++;
       this.decisions.releaseDue(this.clock.now());
       await this.drainDecides();
@@ -94,7 +111,8 @@ export class Simulation {
 
   private async drainDecides(): Promise<void> {
     for (let id = this.decisions.next(); id !== undefined; id = this.decisions.next()) {
-      if (this.steps++ >= MAX_STEPS) return;
+      if (this.spent()) return;
+      this.steps++;
       await this.engine.executor.decide(id);
     }
   }
@@ -106,7 +124,10 @@ export class Simulation {
       const run = await this.engine.executions.getWorkflow(workflowId);
       if (!run || isTerminalWorkflow(run.status)) continue;
       const book = await this.bookOf(run);
-      for (const task of await this.engine.executions.listTasks(workflowId)) {
+      // The record's working set holds every task still being acted on (as the executor reads
+      // it): reading only those rows keeps a turn's cost independent of the run's history.
+      const ids = run.tasks.filter((t) => !t.executed).map((t) => t.taskId);
+      for (const task of await this.engine.executions.getTasks(workflowId, ids)) {
         if (!isTerminalTask(task.status)) out.push({ task, book });
       }
     }
