@@ -19,6 +19,10 @@ import { WorkflowOperations } from '../workflows/operations/index.ts';
 import { RunMutator } from '../workflows/operations/run-mutator.ts';
 import { WorkflowReader } from '../workflows/service.ts';
 import { WorkflowStarter } from '../workflows/start.ts';
+import { readOnlyTaskDefs } from '../workflows/test-run/read-only.ts';
+import { WorkflowTestRunner } from '../workflows/test-run/runner.ts';
+import type { SimulationEngine } from '../workflows/test-run/simulation.ts';
+import { createMemoryStores } from './stores.ts';
 
 export interface Engine {
   executor: Executor;
@@ -27,6 +31,8 @@ export interface Engine {
   reader: WorkflowReader;
   /** Operations on existing runs (terminate...), each a read-change-commit through RunMutator. */
   operations: WorkflowOperations;
+  /** Test runs against mocked workers (POST /workflow/test), each in a throwaway engine. */
+  testRuns: WorkflowTestRunner;
   /** Asks for a decide of the run (PUT /workflow/decide). */
   requestDecide(workflowId: string): Promise<void>;
   /** Waits until the run's record moves past `rev` (a decide committed) or the time is up. */
@@ -100,6 +106,12 @@ export function createEngine(deps: EngineDeps): Engine {
     }),
     reader: new WorkflowReader(stores.executions, registry),
     operations,
+    testRuns: new WorkflowTestRunner({
+      findWorkflowDef: (name, version) => deps.metadata.findWorkflowDef(name, version),
+      parseStart: (body) => starter.parseRequest(body),
+      simulationEngine: (simClock, simDecisions) => simulationEngine(deps, simClock, simDecisions),
+      clock,
+    }),
     requestDecide: (workflowId) => decisions.request(workflowId),
     waitForProgress: async (workflowId, rev, timeoutMs) => {
       const deadline = clock.now() + timeoutMs;
@@ -110,4 +122,14 @@ export function createEngine(deps: EngineDeps): Engine {
       }
     },
   };
+}
+
+/**
+ * A test run's engine: this same wiring over fresh memory stores and the run's own clock and
+ * decision queue. Registered definitions are read through (metadata; task definitions read-only).
+ */
+function simulationEngine(deps: EngineDeps, clock: Clock, decisions: DecisionQueue): SimulationEngine {
+  const stores = { ...createMemoryStores(), taskDefs: readOnlyTaskDefs(deps.stores.taskDefs) };
+  const engine = createEngine({ ...deps, stores, decisions, clock });
+  return { ...engine, executions: stores.executions, queue: stores.queue };
 }

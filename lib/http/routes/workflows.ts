@@ -6,6 +6,7 @@
 import type { WorkflowOperations } from '../../workflows/operations/index.ts';
 import type { WorkflowReader } from '../../workflows/service.ts';
 import type { WorkflowStarter } from '../../workflows/start.ts';
+import type { WorkflowTestRunner } from '../../workflows/test-run/runner.ts';
 import { pathParams, stringValue } from '../contract.ts';
 import { emptyOk } from '../responses.ts';
 import { type RouteDef, route } from '../router.ts';
@@ -14,12 +15,15 @@ import { historyRoutes } from './workflows/history.ts';
 import { operationRoutes } from './workflows/operations.ts';
 import { retrievalRoutes } from './workflows/retrieval.ts';
 import { startRoutes } from './workflows/start.ts';
+import { testRunRoutes } from './workflows/test-run.ts';
 
 /** What the workflow routes need; the engine provides it (lib/runtime/engine.ts). */
 export interface WorkflowRouteDeps {
   starter: WorkflowStarter;
   reader: WorkflowReader;
   operations: WorkflowOperations;
+  /** Test runs against mocked workers (POST /workflow/test). */
+  testRuns: Pick<WorkflowTestRunner, 'run'>;
   /** Asks for a decide of the run. */
   requestDecide(workflowId: string): Promise<void>;
 }
@@ -45,5 +49,6 @@ export function workflowRoutes(engine: WorkflowRouteDeps): RouteDef[] {
     ...operationRoutes(engine.operations, engine.reader),
     ...bulkRoutes(engine.operations),
     ...historyRoutes(engine.operations),
+    ...testRunRoutes(engine.testRuns),
   ];
 }

@@ -1,0 +1,19 @@
+/**
+ * The service's task definitions as a test run's throwaway engine sees them: readable (a start
+ * embeds the registered definitions, so retries and timeouts behave as in a real run) and never
+ * writable, so no test run can change the service's metadata.
+ */
+import type { TaskDefStore } from '../../store/ports.ts';
+
+export function readOnlyTaskDefs(store: TaskDefStore): TaskDefStore {
+  const refuse = async (): Promise<never> => {
+    throw new Error('A test run cannot change task definitions');
+  };
+  return {
+    get: (name) => store.get(name),
+    getMany: (names) => store.getMany(names),
+    list: () => store.list(),
+    put: refuse,
+    delete: refuse,
+  };
+}
