@@ -3,11 +3,14 @@
  * (reference/conductor.md §1.6, SPEC.md "Workflow start API" and "Retrieval"), one file per
  * sub-resource under routes/workflows/.
  */
+import type { SyncExecution } from '../../workflows/execute.ts';
 import type { WorkflowReader } from '../../workflows/service.ts';
 import type { WorkflowStarter } from '../../workflows/start.ts';
 import { pathParams, stringValue } from '../contract.ts';
 import { emptyOk } from '../responses.ts';
 import { type RouteDef, route } from '../router.ts';
+import { correlatedBatchRoutes } from './workflows/correlated-batch.ts';
+import { executeRoutes } from './workflows/execute.ts';
 import { retrievalRoutes } from './workflows/retrieval.ts';
 import { startRoutes } from './workflows/start.ts';
 
@@ -15,6 +18,8 @@ import { startRoutes } from './workflows/start.ts';
 export interface WorkflowRouteDeps {
   starter: WorkflowStarter;
   reader: WorkflowReader;
+  /** Synchronous execution (routes/workflows/execute.ts). */
+  execution: SyncExecution;
   /** Asks for a decide of the run. */
   requestDecide(workflowId: string): Promise<void>;
 }
@@ -33,5 +38,11 @@ const decide = (engine: WorkflowRouteDeps) =>
   });
 
 export function workflowRoutes(engine: WorkflowRouteDeps): RouteDef[] {
-  return [...startRoutes(engine.starter), ...retrievalRoutes(engine.reader), decide(engine)];
+  return [
+    ...startRoutes(engine.starter),
+    ...retrievalRoutes(engine.reader),
+    decide(engine),
+    ...executeRoutes(engine.starter, engine.execution),
+    ...correlatedBatchRoutes(engine.reader),
+  ];
 }
