@@ -5,31 +5,12 @@
  * the same requestId never starts a second run; bad input is a 400.
  */
 import { describe, expect, it } from 'vitest';
-import { type Json, ref, script, uniqueName, worker } from '../helpers/fixtures.ts';
+import { type Json, script, uniqueName, worker } from '../helpers/fixtures.ts';
 import { errorBody, pathsOf, useTestServer } from '../helpers/server.ts';
+import { systemOnlyWorkflow } from '../helpers/system-only.ts';
 import { ExecutionApi, expectJson } from './execution-api.ts';
 
 const api = new ExecutionApi(useTestServer());
-
-/** Ten system tasks: INLINE and SET_VARIABLE in turn, each reading the one before. */
-export function systemOnlyWorkflow(name: string): Json {
-  const tasks: Json[] = [];
-  for (let i = 0; i < 10; i++) {
-    tasks.push(
-      i % 2 === 0
-        ? script(`step${i}`, '$.n + 1', {
-            n: i === 0 ? ref('workflow.input.n') : ref('workflow.variables.n'),
-          })
-        : {
-            name: `var${i}`,
-            taskReferenceName: `var${i}`,
-            type: 'SET_VARIABLE',
-            inputParameters: { n: ref(`step${i - 1}.output.result`) },
-          },
-    );
-  }
-  return { name, version: 1, tasks, outputParameters: { n: ref('workflow.variables.n') } };
-}
 
 const waitTask = (name = 'hold', extra: Json = {}): Json => ({
   name,
