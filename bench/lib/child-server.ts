@@ -22,7 +22,12 @@ export interface ChildServer {
 const REPO = resolve(import.meta.dirname, '..', '..');
 const LISTENING = /listening on (http:\/\/\S+)/;
 
-export async function startChildServer(options: { cpuProfDir?: string } = {}): Promise<ChildServer> {
+export async function startChildServer(
+  options: {
+    cpuProfDir?: string /** Overrides of the server's environment (another store). */;
+    env?: Record<string, string>;
+  } = {},
+): Promise<ChildServer> {
   const nodeArgs = options.cpuProfDir
     ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`, '--cpu-prof-interval=500']
     : [];
@@ -35,6 +40,7 @@ export async function startChildServer(options: { cpuProfDir?: string } = {}): P
       SERVICE_STORE: 'memory',
       SERVICE_LOG_LEVEL: 'warn',
       SERVICE_INSTANCE_ID: 'bench',
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

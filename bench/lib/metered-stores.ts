@@ -123,6 +123,17 @@ export function meteredExecutions(m: StoreMeter, inner: ExecutionStore): Executi
       m.query(t, () => Buffer.byteLength(JSON.stringify(found)));
       return found;
     },
+    claimIdempotencyKey: async (claim) => {
+      const t = m.call('executions.claimIdempotencyKey');
+      // A small conditional put; a lost claim reads the holder back.
+      m.written(t, 1, () => [120]);
+      const held = await inner.claimIdempotencyKey(claim);
+      if (held !== undefined) {
+        t.conflicts++;
+        t.reads++;
+      }
+      return held;
+    },
   };
 }
 

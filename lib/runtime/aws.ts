@@ -19,12 +19,16 @@ import { randomIds } from '../model/ids.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import { SqsDecisionQueue } from '../queue/sqs.ts';
 import { QUEUE_URL_PROPERTIES } from '../queue/work-queues.ts';
+import { LocalRunWatcher } from '../workflows/progress.ts';
 import { jobDepsOf } from './job-deps.ts';
 import { createRouter } from './router.ts';
 import { createServices, type Services } from './services.ts';
 import { createDynamoStores, tableNamesOf } from './stores.ts';
 
 let services: Promise<Services> | undefined;
+
+/** How often a waiting request re-reads its run on AWS: at most 4 reads a second per request. */
+const AWS_REREAD_MS = 250;
 
 export function awsServices(): Promise<Services> {
   services ??= (async () => {
@@ -45,6 +49,9 @@ export function awsServices(): Promise<Services> {
       decisions: decisionQueueFrom(config, systemClock),
       // Cheap to build: its worker thread starts on the first script, which only the decider runs.
       scripts: createQuickJsEvaluator(),
+      // Other Lambdas (the decider consumer, workers' updates) change runs this one waits on, and
+      // their commits are not published here: a waiting request also re-reads every 250 ms.
+      watcher: new LocalRunWatcher({ rereadMs: AWS_REREAD_MS }),
     });
   })();
   return services;

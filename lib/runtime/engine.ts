@@ -14,9 +14,16 @@ import type { IdGenerator } from '../model/ids.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { Stores } from '../store/ports.ts';
 import { TaskService } from '../tasks/service.ts';
+import { SyncExecution } from '../workflows/execute.ts';
 import { startFailureWorkflow } from '../workflows/failure-workflow.ts';
 import { WorkflowOperations } from '../workflows/operations/index.ts';
 import { RunMutator } from '../workflows/operations/run-mutator.ts';
+import {
+  LocalRunWatcher,
+  publishingExecutions,
+  type RunWatcher,
+  waitForRevision,
+} from '../workflows/progress.ts';
 import { WorkflowReader } from '../workflows/service.ts';
 import { WorkflowStarter } from '../workflows/start.ts';
 import { readOnlyTaskDefs } from '../workflows/test-run/read-only.ts';
@@ -33,6 +40,8 @@ export interface Engine {
   operations: WorkflowOperations;
   /** Test runs against mocked workers (POST /workflow/test), each in a throwaway engine. */
   testRuns: WorkflowTestRunner;
+  /** Synchronous execution (POST /api/workflow/execute). */
+  execution: SyncExecution;
   /** Asks for a decide of the run (PUT /workflow/decide). */
   requestDecide(workflowId: string): Promise<void>;
   /** Waits until the run's record moves past `rev` (a decide committed) or the time is up. */
@@ -47,13 +56,18 @@ export interface EngineDeps {
   clock: Clock;
   ids: IdGenerator;
   logger: Logger;
+  /** Commit notifications for waiting requests; default in-process only (lib/workflows/progress.ts). */
+  watcher?: RunWatcher;
 }
 
 export function createEngine(deps: EngineDeps): Engine {
   const { stores, decisions, clock, ids, logger } = deps;
+  const watcher = deps.watcher ?? new LocalRunWatcher();
+  // Every write the engine makes to a run is published to the requests waiting on it.
+  const executions = publishingExecutions(stores.executions, watcher);
   const registry = defaultRegistry({ scripts: deps.scripts, clock });
   const starter = new WorkflowStarter({
-    executions: stores.executions,
+    executions,
     taskDefs: stores.taskDefs,
     metadata: deps.metadata,
     decisions,
@@ -61,15 +75,15 @@ export function createEngine(deps: EngineDeps): Engine {
     ids,
   });
   const operations = new WorkflowOperations({
-    mutator: new RunMutator({ executions: stores.executions, decisions, clock }),
-    executions: stores.executions,
+    mutator: new RunMutator({ executions, decisions, clock }),
+    executions,
     queue: stores.queue,
     registry,
     clock,
     latestDefinition: (name) => starter.latestDefinition(name),
   });
   const executor = new Executor({
-    executions: stores.executions,
+    executions,
     queue: stores.queue,
     pollData: stores.pollData,
     decisions,
@@ -93,18 +107,19 @@ export function createEngine(deps: EngineDeps): Engine {
     startFailureWorkflow: (run) => startFailureWorkflow(starter, run),
     terminate: (workflowId, reason) => operations.terminateRunning(workflowId, reason),
   });
+  const reader = new WorkflowReader(executions, registry);
   return {
     executor,
     starter,
     tasks: new TaskService({
-      executions: stores.executions,
+      executions,
       queue: stores.queue,
       pollData: stores.pollData,
       decisions,
       registry,
       clock,
     }),
-    reader: new WorkflowReader(stores.executions, registry),
+    reader,
     operations,
     testRuns: new WorkflowTestRunner({
       findWorkflowDef: (name, version) => deps.metadata.findWorkflowDef(name, version),
@@ -112,15 +127,19 @@ export function createEngine(deps: EngineDeps): Engine {
       simulationEngine: (simClock, simDecisions) => simulationEngine(deps, simClock, simDecisions),
       clock,
     }),
+    execution: new SyncExecution({
+      starter,
+      reader,
+      registry,
+      watcher,
+      clock,
+      ids,
+      decide: (workflowId) => executor.decide(workflowId),
+      requestDecide: (workflowId) => decisions.request(workflowId),
+    }),
     requestDecide: (workflowId) => decisions.request(workflowId),
-    waitForProgress: async (workflowId, rev, timeoutMs) => {
-      const deadline = clock.now() + timeoutMs;
-      while (clock.now() < deadline) {
-        const record = await stores.executions.getWorkflow(workflowId);
-        if (!record || record.rev > rev) return;
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    },
+    waitForProgress: (workflowId, rev, timeoutMs) =>
+      waitForRevision({ executions, watcher, clock }, workflowId, rev, timeoutMs),
   };
 }
 

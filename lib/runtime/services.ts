@@ -11,6 +11,7 @@ import { MetadataService } from '../metadata/service.ts';
 import type { Clock } from '../model/clock.ts';
 import { type IdGenerator, randomIds } from '../model/ids.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
+import type { RunWatcher } from '../workflows/progress.ts';
 import { createEngine } from './engine.ts';
 import type { ServiceStores } from './stores.ts';
 import { SERVICE_VERSION } from './version.ts';
@@ -28,6 +29,8 @@ export interface ServiceDeps {
   decisions: DecisionQueue;
   scripts: ScriptEvaluator;
   ids?: IdGenerator;
+  /** Commit notifications for waiting requests (default: in-process only). */
+  watcher?: RunWatcher;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -40,6 +43,7 @@ export function createServices(deps: ServiceDeps): Services {
     clock: deps.clock,
     ids: deps.ids ?? randomIds,
     logger: deps.logger,
+    watcher: deps.watcher,
   });
   return { ...deps, metadata, engine, version: SERVICE_VERSION };
 }

@@ -63,6 +63,17 @@ export interface PollData {
   lastPollTime: number;
 }
 
+/** An idempotency key to point at a run (StartWorkflowRequest.idempotencyKey, execute's requestId). */
+export interface IdempotencyClaim {
+  /** Keys are scoped to a workflow name: the same key under two names claims two things. */
+  workflowName: string;
+  key: string;
+  /** The run the key is to point at. */
+  workflowId: string;
+  /** Move the key off this run (its successor starts); only if it still points there. */
+  replaces?: string;
+}
+
 export interface ExecutionStore {
   /** Stores a new run; a ConflictError when the id exists (a re-run start converges on the first). */
   createWorkflow(record: WorkflowRecord): Promise<void>;
@@ -106,6 +117,13 @@ export interface ExecutionStore {
 
   appendLogs(logs: TaskExecLog[]): Promise<void>;
   logs(taskId: string): Promise<TaskExecLog[]>;
+
+  /**
+   * Points the key at `claim.workflowId` if no run holds it (or, with `replaces`, if it still
+   * points at that run), as one conditional write: of concurrent claims exactly one wins. Answers
+   * undefined when the claim took, else the run the key points at.
+   */
+  claimIdempotencyKey(claim: IdempotencyClaim): Promise<string | undefined>;
 }
 
 export interface QueueEntry {

@@ -16,6 +16,12 @@ import type { IdGenerator } from '../model/ids.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { ExecutionStore, TaskDefStore } from '../store/ports.ts';
 import { ensureIsObject } from '../validation/shapes.ts';
+import {
+  IDEMPOTENCY_STRATEGIES,
+  type IdempotencyStrategy,
+  type StartOutcome,
+  startOnce,
+} from './idempotency.ts';
 
 export interface StartRequest {
   name: string;
@@ -26,11 +32,19 @@ export interface StartRequest {
   taskToDomain?: Record<string, string>;
   workflowDef?: unknown;
   externalInputPayloadStoragePath?: string;
+  /** One run per key and workflow name (lib/workflows/idempotency.ts); strategy default FAIL. */
+  idempotencyKey?: string;
+  idempotencyStrategy?: IdempotencyStrategy;
   /** Internal: set for children and failure workflows. */
   workflowId?: string;
   parentWorkflowId?: string;
   parentWorkflowTaskId?: string;
   event?: string;
+}
+
+export interface StartOptions {
+  /** Runs the new run's first decide (execute decides in the request); default: request one. */
+  decide?: (workflowId: string) => Promise<void>;
 }
 
 export interface StartDeps {
@@ -45,29 +59,34 @@ export interface StartDeps {
 export class WorkflowStarter {
   constructor(private readonly deps: StartDeps) {}
 
-  /** Validates a StartWorkflowRequest body (POST /api/workflow). */
+  /**
+   * Validates a StartWorkflowRequest body (POST /api/workflow, execute). Lenient where Conductor's
+   * JSON reader (Jackson) is: the official UI's Run Workflow form sends
+   * `{"name":"x","version":"1","correlationId":"","input":{},"idempotencyKey":""}`, so numeric
+   * strings are numbers and empty strings of optional fields are absent.
+   */
   parseRequest(body: unknown): StartRequest {
     const req = ensureIsObject(body, 'StartWorkflowRequest');
     const issues = new Issues();
-    if (typeof req.name !== 'string' || req.name.trim() === '') {
-      issues.add('name', 'Workflow name cannot be null or empty');
-    }
-    if (req.version != null && !(Number.isInteger(req.version) && (req.version as number) >= 0)) {
+    const inlineName = isNamed(req.workflowDef) ? req.workflowDef.name : undefined;
+    const name = typeof req.name === 'string' && req.name.trim() !== '' ? req.name.trim() : inlineName;
+    if (name === undefined) issues.add('name', 'Workflow name cannot be null or empty');
+    const version = lenientInteger(req.version);
+    if (version === INVALID || (version !== undefined && version < 0)) {
       issues.add('version', 'must be a non-negative integer', req.version);
     }
-    if (req.input === null && typeof req.externalInputPayloadStoragePath !== 'string') {
+    if (
+      req.input === null &&
+      (typeof req.externalInputPayloadStoragePath !== 'string' || req.externalInputPayloadStoragePath === '')
+    ) {
       // Conductor: a null input with no external payload path is a bad request (an absent one is {}).
       issues.add('input', 'must not be null without externalInputPayloadStoragePath');
     } else if (req.input != null && (typeof req.input !== 'object' || Array.isArray(req.input))) {
       issues.add('input', 'must be a JSON object');
     }
-    if (req.correlationId != null && typeof req.correlationId !== 'string') {
-      issues.add('correlationId', 'must be a string', req.correlationId);
-    }
-    if (
-      req.priority != null &&
-      !(Number.isInteger(req.priority) && (req.priority as number) >= 0 && (req.priority as number) <= 99)
-    ) {
+    const correlationId = optionalString(issues, req, 'correlationId');
+    const priority = lenientInteger(req.priority);
+    if (priority === INVALID || (priority !== undefined && (priority < 0 || priority > 99))) {
       issues.add('priority', 'priority: must be between 0 and 99', req.priority);
     }
     if (
@@ -76,22 +95,60 @@ export class WorkflowStarter {
     ) {
       issues.add('taskToDomain', 'must be a map of task name to domain');
     }
+    const externalPath = optionalString(issues, req, 'externalInputPayloadStoragePath');
+    const idempotencyKey = optionalString(issues, req, 'idempotencyKey');
+    const strategy = optionalString(issues, req, 'idempotencyStrategy');
+    if (strategy !== undefined && !IDEMPOTENCY_STRATEGIES.includes(strategy as IdempotencyStrategy)) {
+      issues.add('idempotencyStrategy', `must be one of ${IDEMPOTENCY_STRATEGIES.join(', ')}`, strategy);
+    }
     issues.throwIfAny('Invalid StartWorkflowRequest');
     return {
-      name: (req.name as string).trim(),
-      version: req.version == null || req.version === 0 ? undefined : (req.version as number),
+      name: name as string,
+      version: version === 0 ? undefined : (version as number | undefined),
       input: (req.input as Record<string, unknown> | undefined) ?? {},
-      correlationId: req.correlationId as string | undefined,
-      priority: (req.priority as number | undefined) ?? 0,
+      correlationId,
+      priority: (priority as number | undefined) ?? 0,
       taskToDomain: (req.taskToDomain as Record<string, string> | undefined) ?? {},
       workflowDef: req.workflowDef ?? undefined,
-      externalInputPayloadStoragePath: req.externalInputPayloadStoragePath as string | undefined,
+      externalInputPayloadStoragePath: externalPath,
+      idempotencyKey,
+      idempotencyStrategy:
+        idempotencyKey === undefined ? undefined : ((strategy ?? 'FAIL') as IdempotencyStrategy),
     };
   }
 
-  async start(request: StartRequest): Promise<string> {
+  async start(request: StartRequest, options: StartOptions = {}): Promise<string> {
+    return (await this.startRun(request, options)).workflowId;
+  }
+
+  /** Starts a run (or, by idempotency key, finds the one started before) and gets its first decide going. */
+  async startRun(request: StartRequest, options: StartOptions = {}): Promise<StartOutcome> {
     const def = await this.definitionFor(request);
+    const outcome = request.idempotencyKey
+      ? await startOnce(
+          this.deps.executions,
+          {
+            workflowName: def.name,
+            key: request.idempotencyKey,
+            strategy: request.idempotencyStrategy ?? 'FAIL',
+          },
+          (workflowId) => this.create(def, request, workflowId),
+        )
+      : await this.startById(def, request);
+    if (outcome.created) {
+      await (options.decide ?? ((id: string) => this.deps.decisions.request(id)))(outcome.workflowId);
+    }
+    return outcome;
+  }
+
+  private async startById(def: WorkflowDef, request: StartRequest): Promise<StartOutcome> {
     const workflowId = request.workflowId ?? this.deps.ids.random();
+    // A deterministic child id that already exists: an earlier attempt started it.
+    return { workflowId, created: await this.create(def, request, workflowId) };
+  }
+
+  /** Stores the new run; false when a run with that id exists and the id was not random. */
+  private async create(def: WorkflowDef, request: StartRequest, workflowId: string): Promise<boolean> {
     const now = this.deps.clock.now();
     const input = { ...(def.inputTemplate ?? {}), ...(request.input ?? {}) };
     const record: WorkflowRecord = {
@@ -124,14 +181,13 @@ export class WorkflowStarter {
     };
     try {
       await this.deps.executions.createWorkflow(record);
+      return true;
     } catch (error) {
-      // A deterministic child id that already exists: an earlier attempt started it. Any other
-      // error must reach the caller: a parent that went on would point at a child never stored.
-      if (!request.workflowId || !(error instanceof ConflictError)) throw error;
-      return workflowId;
+      // Any other error must reach the caller: a parent that went on would point at a child never
+      // stored. A random id that exists is not a re-run either.
+      if (!(error instanceof ConflictError) || (!request.workflowId && !request.idempotencyKey)) throw error;
+      return false;
     }
-    await this.deps.decisions.request(workflowId);
-    return workflowId;
   }
 
   /** The latest registered definition of a workflow as a new run would get it (restart's useLatestDefinitions). */
@@ -175,3 +231,33 @@ export class WorkflowStarter {
     return { ...def, tasks };
   }
 }
+
+const INVALID = Symbol('invalid');
+
+/**
+ * A JSON integer field read as Jackson reads one into an Integer: a number or a numeric string;
+ * absent, null or "" is undefined; anything else INVALID.
+ */
+function lenientInteger(value: unknown): number | undefined | typeof INVALID {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value === 'number') return Number.isInteger(value) ? value : INVALID;
+  if (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value)) return Number(value);
+  return INVALID;
+}
+
+/** An optional string field: "" means absent (the UI sends empty ids); other types are an issue. */
+function optionalString(issues: Issues, req: Record<string, unknown>, field: string): string | undefined {
+  const value = req[field];
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') {
+    issues.add(field, 'must be a string', value);
+    return undefined;
+  }
+  return value;
+}
+
+const isNamed = (value: unknown): value is { name: string } =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { name?: unknown }).name === 'string' &&
+  (value as { name: string }).name.trim() !== '';

@@ -472,5 +472,53 @@ export function executionStoreContract(name: string, factory: () => Promise<Stor
         expect(await store.logs('chatty')).toEqual(lines);
       });
     });
+
+    describe('idempotency keys', () => {
+      const claim = (
+        workflowId: string,
+        extra: { key?: string; workflowName?: string; replaces?: string } = {},
+      ) => store.claimIdempotencyKey({ workflowName: 'order_flow', key: 'k-1', workflowId, ...extra });
+
+      it('lets the first claim of a key take it and answers the holder to later claims', async () => {
+        expect(await claim('wf-first')).toBeUndefined();
+        expect(await claim('wf-second')).toBe('wf-first');
+        expect(await claim('wf-first')).toBe('wf-first');
+      });
+
+      it('scopes a key to its workflow name', async () => {
+        expect(await claim('wf-a')).toBeUndefined();
+        expect(await claim('wf-b', { workflowName: 'other_flow' })).toBeUndefined();
+        expect(await claim('wf-c', { key: 'k-2' })).toBeUndefined();
+        expect(await claim('wf-d', { workflowName: 'other_flow' })).toBe('wf-b');
+      });
+
+      it('replaces the holder only when the key still points at the run being replaced', async () => {
+        await claim('wf-old');
+        expect(await claim('wf-new', { replaces: 'wf-stale' })).toBe('wf-old');
+        expect(await claim('wf-new', { replaces: 'wf-old' })).toBeUndefined();
+        expect(await claim('wf-newer', { replaces: 'wf-old' })).toBe('wf-new');
+      });
+
+      it('gives a key to exactly one of 20 concurrent claims', async () => {
+        const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => claim(`wf-${i}`)));
+        const winners = answers.flatMap((held, i) => (held === undefined ? [`wf-${i}`] : []));
+        expect(winners).toHaveLength(1);
+        expect(new Set(answers.filter((a) => a !== undefined))).toEqual(new Set(winners));
+      });
+
+      it('gives a successor to exactly one of 20 concurrent replacements', async () => {
+        await claim('wf-ended');
+        const answers = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => claim(`wf-next-${i}`, { replaces: 'wf-ended' })),
+        );
+        expect(answers.filter((a) => a === undefined)).toHaveLength(1);
+      });
+
+      it('keeps a claimed key out of the run listings', async () => {
+        await claim('wf-claimed');
+        expect(await store.findWorkflows({ name: 'order_flow' })).toEqual([]);
+        expect(await store.dueWakeups(T0 * 2, 10)).toEqual([]);
+      });
+    });
   });
 }

@@ -3,6 +3,8 @@
  * (reference/conductor.md §1.6, SPEC.md "Workflow start API" and "Retrieval"), one file per
  * sub-resource under routes/workflows/.
  */
+
+import type { SyncExecution } from '../../workflows/execute.ts';
 import type { WorkflowOperations } from '../../workflows/operations/index.ts';
 import type { WorkflowReader } from '../../workflows/service.ts';
 import type { WorkflowStarter } from '../../workflows/start.ts';
@@ -11,6 +13,8 @@ import { pathParams, stringValue } from '../contract.ts';
 import { emptyOk } from '../responses.ts';
 import { type RouteDef, route } from '../router.ts';
 import { bulkRoutes } from './workflows/bulk.ts';
+import { correlatedBatchRoutes } from './workflows/correlated-batch.ts';
+import { executeRoutes } from './workflows/execute.ts';
 import { historyRoutes } from './workflows/history.ts';
 import { operationRoutes } from './workflows/operations.ts';
 import { retrievalRoutes } from './workflows/retrieval.ts';
@@ -24,6 +28,8 @@ export interface WorkflowRouteDeps {
   operations: WorkflowOperations;
   /** Test runs against mocked workers (POST /workflow/test). */
   testRuns: Pick<WorkflowTestRunner, 'run'>;
+  /** Synchronous execution (routes/workflows/execute.ts). */
+  execution: SyncExecution;
   /** Asks for a decide of the run. */
   requestDecide(workflowId: string): Promise<void>;
 }
@@ -50,5 +56,7 @@ export function workflowRoutes(engine: WorkflowRouteDeps): RouteDef[] {
     ...bulkRoutes(engine.operations),
     ...historyRoutes(engine.operations),
     ...testRunRoutes(engine.testRuns),
+    ...executeRoutes(engine.starter, engine.execution),
+    ...correlatedBatchRoutes(engine.reader),
   ];
 }

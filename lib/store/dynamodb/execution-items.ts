@@ -30,6 +30,11 @@ export const taskKey = (workflowId: string, taskId: string) => ({
   pk: workflowId,
   sk: `${TASK_PREFIX}${taskId}`,
 });
+/** An idempotency key's item; JSON keeps the name and the key apart whatever characters they hold. */
+export const idempotencyKey = (workflowName: string, key: string) => ({
+  pk: `IDEM#${JSON.stringify([workflowName, key])}`,
+  sk: 'IDEM',
+});
 export const logPk = (taskId: string) => `LOG#${taskId}`;
 const digits = (value: number, width: number) => String(Math.max(0, Math.floor(value))).padStart(width, '0');
 export const bodyOf = <T>(item: Item): T => JSON.parse(String(item.body)) as T;

@@ -13,11 +13,12 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
-import type { ExecutionStore, TaskExecLog } from '../ports.ts';
+import type { ExecutionStore, IdempotencyClaim, TaskExecLog } from '../ports.ts';
 import { isConditionFailure, translate } from './errors.ts';
 import {
   bodyOf,
   byNameQuery,
+  idempotencyKey,
   logItem,
   logPk,
   runOf,
@@ -59,6 +60,37 @@ export class DynamoExecutionStore implements ExecutionStore {
       if (isConditionFailure(error)) throw new ConflictError(`Workflow ${record.workflowId} already exists`);
       translate(error, 'workflow create');
     }
+  }
+
+  async claimIdempotencyKey(claim: IdempotencyClaim): Promise<string | undefined> {
+    const key = idempotencyKey(claim.workflowName, claim.key);
+    for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
+      try {
+        await this.client.send(
+          new PutCommand({
+            TableName: this.table,
+            // No workflowName, taskId or wakeShard attribute: the item stays out of every index.
+            Item: { ...key, workflowId: claim.workflowId },
+            // One run per key: the first claim wins, and a successor replaces only the run it read.
+            ConditionExpression:
+              claim.replaces === undefined
+                ? 'attribute_not_exists(pk)'
+                : 'attribute_not_exists(pk) OR workflowId = :replaces',
+            ...(claim.replaces === undefined
+              ? {}
+              : { ExpressionAttributeValues: { ':replaces': claim.replaces } }),
+          }),
+        );
+        return undefined;
+      } catch (error) {
+        if (!isConditionFailure(error)) translate(error, 'idempotency claim');
+      }
+      const held = await this.client
+        .send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }))
+        .catch((e: unknown) => translate(e, 'idempotency claim'));
+      if (typeof held.Item?.workflowId === 'string') return held.Item.workflowId;
+    }
+    throw new ConflictError(`Idempotency key ${claim.key} kept changing while it was claimed`);
   }
 
   async getWorkflow(workflowId: string): Promise<WorkflowRecord | undefined> {

@@ -7,7 +7,7 @@
 import type { WorkflowDef } from '../../model/definitions.ts';
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
-import type { ExecutionStore, TaskExecLog } from '../ports.ts';
+import type { ExecutionStore, IdempotencyClaim, TaskExecLog } from '../ports.ts';
 import { decodeRun, encodeRun, freezeDefinition } from '../run-codec.ts';
 
 const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -63,6 +63,8 @@ export class MemoryExecutionStore implements ExecutionStore {
   private readonly tasks = new Map<string, Map<string, StoredTask>>();
   private readonly taskOwner = new Map<string, string>();
   private readonly taskLogs = new Map<string, TaskExecLog[]>();
+  /** Idempotency keys (by workflow name and key) to the run each points at. */
+  private readonly idempotencyKeys = new Map<string, string>();
 
   async createWorkflow(record: WorkflowRecord): Promise<void> {
     if (this.workflows.has(record.workflowId))
@@ -179,6 +181,15 @@ export class MemoryExecutionStore implements ExecutionStore {
 
   async logs(taskId: string): Promise<TaskExecLog[]> {
     return copy(this.taskLogs.get(taskId) ?? []);
+  }
+
+  async claimIdempotencyKey(claim: IdempotencyClaim): Promise<string | undefined> {
+    // JSON keeps the name and the key apart whatever characters they hold.
+    const id = JSON.stringify([claim.workflowName, claim.key]);
+    const held = this.idempotencyKeys.get(id);
+    if (held !== undefined && held !== claim.replaces) return held;
+    this.idempotencyKeys.set(id, claim.workflowId);
+    return undefined;
   }
 
   private rowsOf(workflowId: string): Map<string, StoredTask> {

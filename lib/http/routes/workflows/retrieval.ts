@@ -49,7 +49,11 @@ const get = (reader: WorkflowReader) =>
     summary: 'Read a run',
     request: {
       params: workflowIdParam,
-      query: paramsOf({ includeTasks: booleanValue('Include its tasks (default true)') }),
+      query: paramsOf({
+        includeTasks: booleanValue('Include its tasks (default true)'),
+        // The Orkes UI's execution page asks for a summary; the full run is a valid answer.
+        summarize: booleanValue('Accepted and ignored (Orkes UI)'),
+      }),
     },
     responds: 'application/json',
     handler: async (ctx) =>
