@@ -3,11 +3,13 @@
  * (reference/conductor.md §1.6, SPEC.md "Workflow start API" and "Retrieval"), one file per
  * sub-resource under routes/workflows/.
  */
+import type { PayloadLocations } from '../../payloads/locations.ts';
 import type { WorkflowReader } from '../../workflows/service.ts';
 import type { WorkflowStarter } from '../../workflows/start.ts';
 import { pathParams, stringValue } from '../contract.ts';
 import { emptyOk } from '../responses.ts';
 import { type RouteDef, route } from '../router.ts';
+import { localPayloadRoutes, storageLocationRoutes } from './external-storage.ts';
 import { retrievalRoutes } from './workflows/retrieval.ts';
 import { startRoutes } from './workflows/start.ts';
 
@@ -17,6 +19,8 @@ export interface WorkflowRouteDeps {
   reader: WorkflowReader;
   /** Asks for a decide of the run. */
   requestDecide(workflowId: string): Promise<void>;
+  /** Large payload locations (externalstoragelocation, the local payload route). */
+  payloads: PayloadLocations;
 }
 
 const decide = (engine: WorkflowRouteDeps) =>
@@ -33,5 +37,11 @@ const decide = (engine: WorkflowRouteDeps) =>
   });
 
 export function workflowRoutes(engine: WorkflowRouteDeps): RouteDef[] {
-  return [...startRoutes(engine.starter), ...retrievalRoutes(engine.reader), decide(engine)];
+  return [
+    ...startRoutes(engine.starter),
+    ...retrievalRoutes(engine.reader),
+    decide(engine),
+    ...storageLocationRoutes('/api/workflow', engine.payloads),
+    ...localPayloadRoutes(engine.payloads),
+  ];
 }
