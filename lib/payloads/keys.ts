@@ -10,6 +10,12 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 
+/**
+ * Where payloads live in the stack's files bucket (lib/payloads/s3.ts); the IAM grant of the
+ * functions that read and write runs names exactly this prefix (infra/constructs/data.ts).
+ */
+export const PAYLOAD_PREFIX = 'payloads/';
+
 export const PAYLOAD_TYPES = ['WORKFLOW_INPUT', 'WORKFLOW_OUTPUT', 'TASK_INPUT', 'TASK_OUTPUT'] as const;
 export type PayloadType = (typeof PAYLOAD_TYPES)[number];
 

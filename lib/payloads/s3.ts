@@ -5,10 +5,8 @@
  */
 import { GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { PAYLOAD_PREFIX } from './keys.ts';
 import type { PayloadOperation, PayloadStore } from './ports.ts';
-
-/** Where in the bucket payloads live; the IAM grant names the same prefix. */
-export const PAYLOAD_PREFIX = 'payloads/';
 
 export class S3PayloadStore implements PayloadStore {
   constructor(
@@ -34,7 +32,11 @@ export class S3PayloadStore implements PayloadStore {
       );
       return (await object.Body?.transformToString('utf-8')) ?? '';
     } catch (error) {
-      if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return undefined;
+      // The role may not list the bucket (infra/constructs/data.ts), and without s3:ListBucket S3
+      // answers a missing key with 403 rather than 404: here both mean absent. A role lacking the
+      // grant altogether still fails loudly, on its first put.
+      const name = (error as { name?: string }).name;
+      if (error instanceof NoSuchKey || name === 'NoSuchKey' || name === 'AccessDenied') return undefined;
       throw error;
     }
   }

@@ -10,10 +10,10 @@ import { S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FilesystemPayloadStore } from '../../lib/payloads/filesystem.ts';
-import { contentKey, uploadKey } from '../../lib/payloads/keys.ts';
+import { contentKey, PAYLOAD_PREFIX, uploadKey } from '../../lib/payloads/keys.ts';
 import { MemoryPayloadStore } from '../../lib/payloads/memory.ts';
 import type { PayloadStore } from '../../lib/payloads/ports.ts';
-import { PAYLOAD_PREFIX, S3PayloadStore } from '../../lib/payloads/s3.ts';
+import { S3PayloadStore } from '../../lib/payloads/s3.ts';
 
 const BUCKET = 'payload-tests';
 const dirs: string[] = [];
