@@ -582,7 +582,8 @@ describe('ConductorStack large payloads', () => {
   beforeAll(() => {
     template = synth();
     const output = template.findOutputs('FilesBucketName').FilesBucketName;
-    bucketId = (output?.Value as { Ref: string }).Ref;
+    if (output === undefined) throw new Error('No output FilesBucketName');
+    bucketId = (output.Value as { Ref: string }).Ref;
   });
 
   const s3StatementsOf = (name: string): Statement[] =>
