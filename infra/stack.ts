@@ -55,8 +55,8 @@ export class ConductorStack extends Stack {
     this.gates = props.gates;
 
     this.data = new ServiceData(this, 'Data');
-    // The bucket is neither passed to nor granted to any function yet: no `service.*` property
-    // names it until the S3 file-storage backend exists. Grant it next to that backend's functions.
+    // The bucket's `payloads/` prefix is granted to the functions that read and write runs
+    // (FunctionGrants.payloads); file storage will grant its own prefix next to its functions.
     const api = new ServiceApi(this, 'Api');
     const consumers = CONSUMERS.filter((consumer) => gateOn(consumer, props.gates));
     this.queues = new WorkQueues(this, 'Queues', { consumers });
@@ -128,18 +128,19 @@ export class ConductorStack extends Stack {
     const fn = new ServiceFunction(this, id, { ...props, environment: this.serviceEnvironment(grants) });
     for (const { table, access } of grants.tables) this.data.grantTable(fn, table, access);
     for (const queue of grants.sends) this.queues.grantSend(fn, queue);
+    if (grants.payloads) this.data.grantPayloads(fn, grants.payloads);
     return fn;
   }
 
   /**
    * The `service.*` properties a function gets, as the environment variables lib/config/load.ts
-   * reads: the same for every function but for the table names it may use and the queue URLs of
-   * functions that send to a work queue. Those are told every queue's URL: the decision queue is
+   * reads: the same for every function but for the table names it may use, the queue URLs of
+   * functions that send to a work queue and the payload bucket of functions granted it. Those are told every queue's URL: the decision queue is
    * one adapter over two queues (lib/runtime/aws.ts builds it from both URLs), and the role, not
    * the environment, limits where a function may send. Only properties that exist in properties.ts: a typo, or a
    * table the service cannot be told the name of, fails the synth.
    */
-  private serviceEnvironment({ tables, sends }: FunctionGrants): Record<string, string> {
+  private serviceEnvironment({ tables, sends, payloads }: FunctionGrants): Record<string, string> {
     const properties: Record<string, string> = {
       'service.store': 'dynamodb',
       'service.log.format': 'json',
@@ -155,6 +156,7 @@ export class ConductorStack extends Stack {
         properties[QUEUE_URL_PROPERTIES[queue]] = this.queues.queue(queue).queueUrl;
       }
     }
+    if (payloads) properties['service.aws.payload-bucket'] = this.data.bucket.bucketName;
     for (const gate of Object.keys(GATES) as GateName[]) {
       properties[GATES[gate]] = String(this.gates[gate]);
     }

@@ -36,6 +36,12 @@ export interface TableGrant {
 export interface FunctionGrants {
   tables: readonly TableGrant[];
   sends: readonly WorkQueueName[];
+  /**
+   * The large-payload store (the files bucket's `payloads/` prefix, lib/payloads): every function
+   * that reads or writes runs needs it, since a run's inputs and outputs may live there. The
+   * function is also told the bucket's name (`service.aws.payload-bucket`).
+   */
+  payloads?: TableAccess;
 }
 
 /** The capability's own stores, built by whichever store backend the host chose. */

@@ -12,11 +12,12 @@ import {
   Table,
   TableEncryption,
 } from 'aws-cdk-lib/aws-dynamodb';
-import type { IGrantable } from 'aws-cdk-lib/aws-iam';
+import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { TABLES } from '../../lib/capabilities.ts';
 import type { TableAccess } from '../../lib/capability.ts';
+import { PAYLOAD_PREFIX } from '../../lib/payloads/keys.ts';
 import {
   type IndexProjection,
   keyAttributeTypes,
@@ -40,6 +41,20 @@ export class ServiceData extends Construct {
   grantTable(grantee: IGrantable, spec: TableSpec, access: TableAccess): void {
     if (access === 'readWrite') this.tableOf(spec).grantReadWriteData(grantee);
     else this.tableOf(spec).grantReadData(grantee);
+  }
+
+  /**
+   * Grants the large-payload prefix of the files bucket only (lib/payloads): objects are read and
+   * put, never listed, deleted or touched outside `payloads/` (the bucket's grantRead would also
+   * allow listing the whole bucket, files included).
+   */
+  grantPayloads(grantee: IGrantable, access: TableAccess): void {
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: access === 'readWrite' ? ['s3:GetObject', 's3:PutObject'] : ['s3:GetObject'],
+        resources: [this.bucket.arnForObjects(`${PAYLOAD_PREFIX}*`)],
+      }),
+    );
   }
 
   /** The table of a spec; a spec no capability lists is a bug in the capability list. */

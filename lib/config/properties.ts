@@ -97,6 +97,33 @@ const DECLARED = [
     description:
       'Name of one table, by table id (definitions, executions, queues, ...: lib/capabilities.ts TABLES); default: prefix + id',
   },
+  // Large payloads (lib/payloads)
+  {
+    name: 'service.external-payload.threshold-bytes',
+    type: int(1),
+    default: 64 * 1024,
+    description:
+      'An input or output whose JSON is larger is kept in the payload store, its external...PayloadStoragePath set (DynamoDB items cap at 400 KB)',
+  },
+  {
+    name: 'service.external-payload.record-budget-bytes',
+    type: int(1),
+    default: 256 * 1024,
+    description:
+      'Inline payloads a run record (which embeds its tasks) may hold together; the largest beyond go external',
+  },
+  {
+    name: 'service.external-payload.url-expiration-seconds',
+    type: int(1, 604800),
+    default: 3600,
+    description: 'Validity of the presigned S3 URLs of externalstoragelocation (AWS)',
+  },
+  {
+    name: 'service.aws.payload-bucket',
+    type: str,
+    description:
+      'S3 bucket of large payloads (under payloads/); the CDK stack sets it for functions that read runs',
+  },
   // Decision queue on AWS (lib/queue/sqs.ts); the CDK stack sets these for every function that sends
   {
     name: 'service.aws.decision-queue-url',

@@ -27,6 +27,11 @@ export function json(body: unknown, status = 200, headers?: Record<string, strin
   return withText(JSON.stringify(body), { status, headers: { 'content-type': JSON_TYPE, ...headers } });
 }
 
+/** A JSON body that is already serialized (a stored document), sent as it is. */
+export function jsonText(body: string, status = 200): Response {
+  return withText(body, { status, headers: { 'content-type': JSON_TYPE } });
+}
+
 /** A plain-text body, e.g. the workflow id answered by a start (read raw by the SDKs, never quoted). */
 export function text(body: string, status = 200): Response {
   return withText(body, { status, headers: { 'content-type': TEXT_TYPE } });

@@ -50,6 +50,8 @@ export const decider: Consumer<DecisionMessage> = {
       { table: QUEUES_TABLE, access: 'readWrite' },
     ],
     sends: ['decisions', 'timers'],
+    // Templating reads whole outputs; large task inputs and workflow outputs are stored.
+    payloads: 'readWrite',
   },
 };
 

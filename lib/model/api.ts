@@ -42,6 +42,8 @@ export interface ApiTask {
   iteration: number;
   loopOverTask: boolean;
   subWorkflowId?: string;
+  externalInputPayloadStoragePath?: string;
+  externalOutputPayloadStoragePath?: string;
   queueWaitTime: number;
 }
 
@@ -69,6 +71,7 @@ export interface ApiWorkflow {
   reRunFromWorkflowId?: string;
   event?: string;
   externalInputPayloadStoragePath?: string;
+  externalOutputPayloadStoragePath?: string;
   workflowDefinition: WorkflowDef;
   tasks: ApiTask[];
 }
@@ -99,6 +102,7 @@ export function toApiWorkflow(record: WorkflowRecord, tasks: TaskRecord[] | unde
     reRunFromWorkflowId: record.reRunFromWorkflowId,
     event: record.event,
     externalInputPayloadStoragePath: record.externalInputPayloadStoragePath,
+    externalOutputPayloadStoragePath: record.externalOutputPayloadStoragePath,
     workflowDefinition: record.workflowDefinition,
     tasks: (tasks ?? []).map(toApiTask),
   };
@@ -141,6 +145,8 @@ export function toApiTask(task: TaskRecord): ApiTask {
     iteration: task.iteration,
     loopOverTask: task.iteration > 0,
     subWorkflowId: task.subWorkflowId,
+    externalInputPayloadStoragePath: task.externalInputPayloadStoragePath,
+    externalOutputPayloadStoragePath: task.externalOutputPayloadStoragePath,
     queueWaitTime: task.startTime > 0 ? Math.max(0, task.startTime - task.scheduledTime) : 0,
   };
 }

@@ -78,6 +78,12 @@ export interface TaskRecord {
   rateLimitFrequencyInSeconds: number;
   iteration: number;
   subWorkflowId?: string;
+  /**
+   * Where `inputData` / `outputData` are kept when too large for the record (lib/payloads). Stored
+   * records then hold `{}` there; every read through the store gives the whole payload back.
+   */
+  externalInputPayloadStoragePath?: string;
+  externalOutputPayloadStoragePath?: string;
   /** The DO_WHILE or FORK task this one runs under (internal). */
   parentTaskId?: string;
   /** Internal: when the first attempt of this reference was scheduled (totalTimeoutSeconds clock). */
@@ -112,7 +118,9 @@ export interface WorkflowRecord {
   lastRetriedTime: number;
   reRunFromWorkflowId?: string;
   event?: string;
+  /** Where `input` / `output` are kept when too large for the record (lib/payloads), as for tasks. */
   externalInputPayloadStoragePath?: string;
+  externalOutputPayloadStoragePath?: string;
   /** The definition snapshot this run executes; later edits to the definition do not affect it. */
   workflowDefinition: WorkflowDef;
   /** Internal: commit revision of the record; every commit is conditional on it. */

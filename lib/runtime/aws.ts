@@ -4,6 +4,7 @@
  * reused; every function (HTTP route group, queue consumer, periodic job) gets its handler here.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { loadConfig } from '../config/load.ts';
@@ -16,6 +17,8 @@ import type { ConsumerName, JobName } from '../jobs/types.ts';
 import { createLogger, LOG_LEVELS } from '../log/logger.ts';
 import { type Clock, systemClock } from '../model/clock.ts';
 import { randomIds } from '../model/ids.ts';
+import type { PayloadStore } from '../payloads/ports.ts';
+import { S3PayloadStore } from '../payloads/s3.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import { SqsDecisionQueue } from '../queue/sqs.ts';
 import { QUEUE_URL_PROPERTIES } from '../queue/work-queues.ts';
@@ -47,6 +50,7 @@ export function awsServices(): Promise<Services> {
       clock: systemClock,
       stores: createDynamoStores(client, tables),
       decisions: decisionQueueFrom(config, systemClock),
+      payloads: payloadStoreFrom(config),
       // Cheap to build: its worker thread starts on the first script, which only the decider runs.
       scripts: createQuickJsEvaluator(),
       // Other Lambdas (the decider consumer, workers' updates) change runs this one waits on, and
@@ -75,6 +79,18 @@ function decisionQueueFrom(config: ServiceConfig, clock: Clock): DecisionQueue {
     return { request: unwired, wakeAt: unwired };
   }
   return new SqsDecisionQueue(new SQSClient({}), { decisions, timers }, clock, randomIds);
+}
+
+/**
+ * The stack names the payload bucket (and grants its `payloads/` prefix) only to functions that
+ * read and write runs (FunctionGrants.payloads); elsewhere a use is a wiring bug, reported as such.
+ */
+function payloadStoreFrom(config: ServiceConfig): PayloadStore {
+  const bucket = config.string('service.aws.payload-bucket');
+  if (bucket !== undefined) return new S3PayloadStore(new S3Client({}), bucket);
+  const unwired = (): Promise<never> =>
+    Promise.reject(new Error('This function was not given service.aws.payload-bucket'));
+  return { put: unwired, get: unwired };
 }
 
 /** The Lambda handler of one capability's routes (functions/<capability>.ts). */

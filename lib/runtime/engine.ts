@@ -11,6 +11,7 @@ import type { Logger } from '../log/logger.ts';
 import type { MetadataService } from '../metadata/service.ts';
 import type { Clock } from '../model/clock.ts';
 import type { IdGenerator } from '../model/ids.ts';
+import type { PayloadLocations } from '../payloads/locations.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { Stores } from '../store/ports.ts';
 import { TaskService } from '../tasks/service.ts';
@@ -46,10 +47,13 @@ export interface Engine {
   requestDecide(workflowId: string): Promise<void>;
   /** Waits until the run's record moves past `rev` (a decide committed) or the time is up. */
   waitForProgress(workflowId: string, rev: number, timeoutMs: number): Promise<void>;
+  /** External storage locations of large payloads (externalstoragelocation routes). */
+  payloads: PayloadLocations;
 }
 
 export interface EngineDeps {
   stores: Stores;
+  payloads: PayloadLocations;
   metadata: MetadataService;
   decisions: DecisionQueue;
   scripts: ScriptEvaluator;
@@ -137,6 +141,7 @@ export function createEngine(deps: EngineDeps): Engine {
       decide: (workflowId) => executor.decide(workflowId),
       requestDecide: (workflowId) => decisions.request(workflowId),
     }),
+    payloads: deps.payloads,
     requestDecide: (workflowId) => decisions.request(workflowId),
     waitForProgress: (workflowId, rev, timeoutMs) =>
       waitForRevision({ executions, watcher, clock }, workflowId, rev, timeoutMs),

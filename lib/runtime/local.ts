@@ -15,6 +15,9 @@ import { JOBS } from '../jobs/index.ts';
 import { LocalJobRunner } from '../jobs/local-runner.ts';
 import { createLogger, LOG_LEVELS, type Logger } from '../log/logger.ts';
 import { type Clock, systemClock } from '../model/clock.ts';
+import { FilesystemPayloadStore } from '../payloads/filesystem.ts';
+import { MemoryPayloadStore } from '../payloads/memory.ts';
+import type { PayloadStore } from '../payloads/ports.ts';
 import { LocalDecisionQueue } from '../queue/local.ts';
 import { dynamoClient, startEmbeddedDynamo } from '../store/dynamodb/embedded.ts';
 import { jobDepsOf } from './job-deps.ts';
@@ -66,6 +69,15 @@ export async function createLocalStores(config: ServiceConfig, logger: Logger): 
   return createDynamoStores(client, tables, () => embedded.close());
 }
 
+/**
+ * Large payloads live beside the records: in memory with the memory store, else in files under the
+ * data directory, so they outlive a restart as the records pointing at them do.
+ */
+export function createLocalPayloads(config: ServiceConfig): PayloadStore {
+  if (config.string('service.store') === 'memory') return new MemoryPayloadStore();
+  return new FilesystemPayloadStore(resolve(config.requireString('service.local.data-dir'), 'payloads'));
+}
+
 export async function startLocalServer(
   config: ServiceConfig,
   options: LocalServerOptions = {},
@@ -80,7 +92,8 @@ export async function startLocalServer(
   const stores = options.stores ?? (await createLocalStores(config, logger));
   const decisions = new LocalDecisionQueue(clock, logger);
   const scripts = createQuickJsEvaluator();
-  const services = createServices({ config, logger, clock, stores, decisions, scripts });
+  const payloads = createLocalPayloads(config);
+  const services = createServices({ config, logger, clock, stores, decisions, scripts, payloads });
   decisions.bind((workflowId) => services.engine.executor.decide(workflowId));
   // The first tick catches up (lib/jobs/sweeper.ts): every run with a stored wake-up is decided,
   // which re-arms the in-process timers the last process took with it.

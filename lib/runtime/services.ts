@@ -10,6 +10,10 @@ import type { Logger } from '../log/logger.ts';
 import { MetadataService } from '../metadata/service.ts';
 import type { Clock } from '../model/clock.ts';
 import { type IdGenerator, randomIds } from '../model/ids.ts';
+import { ExternalizingExecutionStore } from '../payloads/externalizing-store.ts';
+import { PayloadLocations } from '../payloads/locations.ts';
+import { MemoryPayloadStore } from '../payloads/memory.ts';
+import type { PayloadStore } from '../payloads/ports.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { RunWatcher } from '../workflows/progress.ts';
 import { createEngine } from './engine.ts';
@@ -19,6 +23,8 @@ import { SERVICE_VERSION } from './version.ts';
 /** Every capability's routes see these (ServiceContext), with every capability's stores. */
 export interface Services extends ServiceContext<CapabilityStores> {
   stores: ServiceStores;
+  /** Large inputs and outputs (lib/payloads); `stores.executions` keeps them there. */
+  payloads: PayloadStore;
 }
 
 export interface ServiceDeps {
@@ -28,15 +34,32 @@ export interface ServiceDeps {
   stores: ServiceStores;
   decisions: DecisionQueue;
   scripts: ScriptEvaluator;
+  /** Where large payloads go; the hosts give their own, tests may leave it to memory. */
+  payloads?: PayloadStore;
   ids?: IdGenerator;
   /** Commit notifications for waiting requests (default: in-process only). */
   watcher?: RunWatcher;
 }
 
 export function createServices(deps: ServiceDeps): Services {
-  const metadata = new MetadataService(deps.stores.workflowDefs, deps.stores.taskDefs, deps.clock);
+  const { config } = deps;
+  const payloads = deps.payloads ?? new MemoryPayloadStore();
+  // Every reader and writer of runs goes through this one decorator: records stay small, readers
+  // see whole payloads (lib/payloads/externalizing-store.ts).
+  const stores: ServiceStores = {
+    ...deps.stores,
+    executions: new ExternalizingExecutionStore(deps.stores.executions, payloads, {
+      thresholdBytes: config.number('service.external-payload.threshold-bytes'),
+      recordBudgetBytes: config.number('service.external-payload.record-budget-bytes'),
+    }),
+  };
+  const metadata = new MetadataService(stores.workflowDefs, stores.taskDefs, deps.clock);
   const engine = createEngine({
-    stores: deps.stores,
+    stores,
+    payloads: new PayloadLocations(
+      payloads,
+      config.number('service.external-payload.url-expiration-seconds'),
+    ),
     metadata,
     decisions: deps.decisions,
     scripts: deps.scripts,
@@ -45,5 +68,5 @@ export function createServices(deps: ServiceDeps): Services {
     logger: deps.logger,
     watcher: deps.watcher,
   });
-  return { ...deps, metadata, engine, version: SERVICE_VERSION };
+  return { ...deps, stores, payloads, metadata, engine, version: SERVICE_VERSION };
 }

@@ -34,5 +34,7 @@ export const tasksCapability: Capability<TaskStores> = {
     ],
     // A task update requests a decide now; a callbackAfterSeconds arms a later one.
     sends: ['decisions', 'timers'],
+    // Polls hand out whole inputs; large worker outputs are stored (and their URLs signed).
+    payloads: 'readWrite',
   },
 };

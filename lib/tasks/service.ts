@@ -152,6 +152,10 @@ export class TaskService {
       ...task,
       status,
       outputData: result.outputData ?? task.outputData,
+      // A worker's large output, uploaded through a WRITE location: the store reads it from there
+      // (lib/payloads/externalizing-store.ts).
+      externalOutputPayloadStoragePath:
+        result.externalOutputPayloadStoragePath ?? task.externalOutputPayloadStoragePath,
       reasonForIncompletion: result.reasonForIncompletion ?? task.reasonForIncompletion,
       workerId: result.workerId ?? task.workerId,
       callbackAfterSeconds: result.callbackAfterSeconds ?? 0,

@@ -34,5 +34,7 @@ export const workflowsCapability: Capability<WorkflowStores> = {
     // Starts and the decide endpoint request decides now; operations that decide inside the request
     // (sync execute) go through the executor, which arms the run's next wake-up after each commit.
     sends: ['decisions', 'timers'],
+    // Runs read back whole, large starts stored, and presigned payload URLs signed by this role.
+    payloads: 'readWrite',
   },
 };

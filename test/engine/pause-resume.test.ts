@@ -58,6 +58,8 @@ describe('pause and resume', () => {
       'Workflow is RUNNING; only a PAUSED workflow can be resumed',
     );
     expect(await ops.pause(id)).toBe(true);
+    // The decide requested at start may still be pending: let it commit before reading the rev.
+    await h.settle();
     const rev = (await h.run(id)).rev;
     expect(await ops.pause(id)).toBe(false);
     expect((await h.run(id)).rev).toBe(rev);

@@ -11,6 +11,7 @@ import { LocalJobRunner } from '../../lib/jobs/local-runner.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
 import { ManualClock } from '../../lib/model/clock.ts';
 import type { TaskRecord, WorkflowRecord } from '../../lib/model/execution.ts';
+import type { PayloadStore } from '../../lib/payloads/ports.ts';
 import { LocalDecisionQueue } from '../../lib/queue/local.ts';
 import { jobDepsOf } from '../../lib/runtime/job-deps.ts';
 import { createServices, type Services } from '../../lib/runtime/services.ts';
@@ -61,6 +62,10 @@ export interface EngineHarnessOptions {
   clock?: ManualClock;
   /** Stores to run over instead of fresh memory stores (e.g. fault-injecting wrappers). */
   stores?: Stores;
+  /** Where large payloads go (default: in memory). */
+  payloads?: PayloadStore;
+  /** Extra `service.*` properties (e.g. a small external-payload threshold). */
+  properties?: Record<string, string | number | boolean>;
 }
 
 export async function engineHarness(options: EngineHarnessOptions = {}): Promise<EngineHarness> {
@@ -70,12 +75,13 @@ export async function engineHarness(options: EngineHarnessOptions = {}): Promise
   const ownScripts = options.scripts === undefined;
   const scripts = options.scripts ?? createQuickJsEvaluator();
   const services = createServices({
-    config: configOf({ 'service.store': 'memory', 'service.instance-id': 'test' }),
+    config: configOf({ 'service.store': 'memory', 'service.instance-id': 'test', ...options.properties }),
     logger: silentLogger,
     clock,
     stores,
     decisions,
     scripts,
+    payloads: options.payloads,
   });
   decisions.bind((id) => services.engine.executor.decide(id));
   const { engine } = services;
@@ -84,7 +90,8 @@ export async function engineHarness(options: EngineHarnessOptions = {}): Promise
 
   const harness: EngineHarness = {
     clock,
-    stores,
+    // What the services run over: the executions store reads large payloads back whole.
+    stores: services.stores,
     services,
     async register(def) {
       await services.metadata.registerWorkflowDef(def, true);
@@ -99,13 +106,13 @@ export async function engineHarness(options: EngineHarnessOptions = {}): Promise
     },
     settle: () => decisions.idle(),
     async run(workflowId) {
-      const run = await stores.executions.getWorkflow(workflowId);
+      const run = await services.stores.executions.getWorkflow(workflowId);
       if (!run) throw new Error(`no run ${workflowId}`);
       return run;
     },
-    tasks: (workflowId) => stores.executions.listTasks(workflowId),
+    tasks: (workflowId) => services.stores.executions.listTasks(workflowId),
     async task(workflowId, ref) {
-      const rows = await stores.executions.listTasks(workflowId);
+      const rows = await services.stores.executions.listTasks(workflowId);
       return rows.filter((t) => t.referenceTaskName === ref).at(-1);
     },
     async poll(taskType, workerId = 'test-worker') {

@@ -575,6 +575,44 @@ describe('ConductorStack decision pipeline', () => {
   });
 });
 
+describe('ConductorStack large payloads', () => {
+  let template: Template;
+  let bucketId: string;
+
+  beforeAll(() => {
+    template = synth();
+    const output = template.findOutputs('FilesBucketName').FilesBucketName;
+    if (output === undefined) throw new Error('No output FilesBucketName');
+    bucketId = (output.Value as { Ref: string }).Ref;
+  });
+
+  const s3StatementsOf = (name: string): Statement[] =>
+    statementsOf(template, name).filter((s) => actionsOf(s).some((action) => action.startsWith('s3:')));
+
+  it.each(['workflows', 'tasks', 'decider'])(
+    'lets the %s function read and put objects under payloads/ of the files bucket, and nothing else there',
+    (name) => {
+      const statements = s3StatementsOf(name);
+      expect(statements).toHaveLength(1);
+      const [statement] = statements;
+      expect(statement?.Effect).toBe('Allow');
+      expect(actionsOf(statement as Statement).sort()).toEqual(['s3:GetObject', 's3:PutObject']);
+      expect(statement?.Resource).toEqual({
+        'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/payloads/*']],
+      });
+      expect(environmentOf(template, name).SERVICE_AWS_PAYLOAD_BUCKET).toEqual({ Ref: bucketId });
+    },
+  );
+
+  it.each(['metadata', 'system', 'sweeper', 'timer'])(
+    'gives the %s function neither the bucket nor its name',
+    (name) => {
+      expect(s3StatementsOf(name)).toEqual([]);
+      expect(environmentOf(template, name).SERVICE_AWS_PAYLOAD_BUCKET).toBeUndefined();
+    },
+  );
+});
+
 describe('ConductorStack gates', () => {
   // The metadata capability served behind the scheduler gate: a stand-in for a future gated group
   // (CAPABILITIES has none yet), pointing at a real handler file so the function synthesizes.

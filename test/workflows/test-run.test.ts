@@ -9,6 +9,8 @@ import { silentLogger } from '../../lib/log/logger.ts';
 import { MetadataService } from '../../lib/metadata/service.ts';
 import { ManualClock } from '../../lib/model/clock.ts';
 import { randomIds } from '../../lib/model/ids.ts';
+import { PayloadLocations } from '../../lib/payloads/locations.ts';
+import { MemoryPayloadStore } from '../../lib/payloads/memory.ts';
 import { createEngine } from '../../lib/runtime/engine.ts';
 import { createMemoryStores } from '../../lib/runtime/stores.ts';
 import { SimulatedDecisionQueue } from '../../lib/workflows/test-run/decision-queue.ts';
@@ -152,6 +154,7 @@ describe('a test run', () => {
       clock: { now: () => (now += 1000) },
       ids: randomIds,
       logger: silentLogger,
+      payloads: new PayloadLocations(new MemoryPayloadStore(), 3600),
     });
     const run = await engine.testRuns.run({
       workflowDef: {

@@ -4,6 +4,7 @@
  * updates answer the task id as text/plain.
  */
 import type { RouteDef } from '../router.ts';
+import { storageLocationRoutes } from './external-storage.ts';
 import { pollRoutes } from './tasks/poll.ts';
 import type { TaskRouteDeps } from './tasks/progress.ts';
 import { queueRoutes } from './tasks/queues.ts';
@@ -19,5 +20,6 @@ export function taskRoutes(engine: TaskRouteDeps): RouteDef[] {
     ...signalRoutes(engine),
     ...taskLogRoutes(engine.tasks),
     ...queueRoutes(engine.tasks),
+    ...storageLocationRoutes('/api/tasks', engine.payloads),
   ];
 }

@@ -4,6 +4,7 @@
  * sub-resource under routes/workflows/.
  */
 
+import type { PayloadLocations } from '../../payloads/locations.ts';
 import type { SyncExecution } from '../../workflows/execute.ts';
 import type { WorkflowOperations } from '../../workflows/operations/index.ts';
 import type { WorkflowReader } from '../../workflows/service.ts';
@@ -12,6 +13,7 @@ import type { WorkflowTestRunner } from '../../workflows/test-run/runner.ts';
 import { pathParams, stringValue } from '../contract.ts';
 import { emptyOk } from '../responses.ts';
 import { type RouteDef, route } from '../router.ts';
+import { localPayloadRoutes, storageLocationRoutes } from './external-storage.ts';
 import { bulkRoutes } from './workflows/bulk.ts';
 import { correlatedBatchRoutes } from './workflows/correlated-batch.ts';
 import { executeRoutes } from './workflows/execute.ts';
@@ -32,6 +34,8 @@ export interface WorkflowRouteDeps {
   execution: SyncExecution;
   /** Asks for a decide of the run. */
   requestDecide(workflowId: string): Promise<void>;
+  /** Large payload locations (externalstoragelocation, the local payload route). */
+  payloads: PayloadLocations;
 }
 
 const decide = (engine: WorkflowRouteDeps) =>
@@ -58,5 +62,7 @@ export function workflowRoutes(engine: WorkflowRouteDeps): RouteDef[] {
     ...testRunRoutes(engine.testRuns),
     ...executeRoutes(engine.starter, engine.execution),
     ...correlatedBatchRoutes(engine.reader),
+    ...storageLocationRoutes('/api/workflow', engine.payloads),
+    ...localPayloadRoutes(engine.payloads),
   ];
 }

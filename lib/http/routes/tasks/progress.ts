@@ -2,6 +2,7 @@
  * What the synchronous task routes need besides the task service: reading a run back and waiting
  * for its next decide. The engine provides both.
  */
+import type { PayloadLocations } from '../../../payloads/locations.ts';
 import type { TaskService } from '../../../tasks/service.ts';
 import type { WorkflowReader } from '../../../workflows/service.ts';
 
@@ -10,4 +11,6 @@ export interface TaskRouteDeps {
   reader: WorkflowReader;
   /** Waits until the run's record moves past `rev` (a decide committed) or the time is up. */
   waitForProgress(workflowId: string, rev: number, timeoutMs: number): Promise<void>;
+  /** Large payload locations (externalstoragelocation). */
+  payloads: PayloadLocations;
 }

@@ -1,0 +1,277 @@
+/**
+ * Large payloads at the store boundary: an ExecutionStore decorator that keeps inputs and outputs
+ * over a threshold in the payload store (with Conductor's `external...PayloadStoragePath` set and
+ * `{}` in the record) and puts them back on every read. Everything above the store (the decider and
+ * its templating, the API views, polls, operations) sees whole payloads and needs no change; what a
+ * DynamoDB item holds stays far below its 400 KB cap. Resolving on read is the one point every
+ * reader passes; payloads are immutable under their content key, so a per-process cache makes a
+ * run's repeated reads cost one parse each, not one fetch.
+ *
+ * On write the path fields are derived from the data, never trusted: an engine copy of a task
+ * (a retry, a reset) that carries an old path with new data stores the new data. Two exceptions
+ * take a path as the data's source: an upload key (a client wrote the payload through a WRITE
+ * location and sent the path: a worker's large output, a start's large input), and, when a run is
+ * created, any payload key (a client starting a run with the input of an earlier one).
+ */
+import { ValidationError } from '../model/errors.ts';
+import type { TaskRecord, WorkflowRecord } from '../model/execution.ts';
+import type { ExecutionStore, IdempotencyClaim, TaskExecLog } from '../store/ports.ts';
+import { contentKey, isContentKey, isPayloadKey, isUploadKey } from './keys.ts';
+import type { PayloadStore } from './ports.ts';
+
+export interface ExternalizeOptions {
+  /** A payload whose JSON is larger than this many bytes is stored externally. */
+  thresholdBytes: number;
+  /**
+   * The run record embeds its tasks: when its inline payloads together exceed this, the largest
+   * go external too, so many payloads just under the threshold cannot outgrow an item either.
+   */
+  recordBudgetBytes: number;
+  /** Bytes of payload JSON kept in the per-process read cache. */
+  cacheBytes?: number;
+}
+
+type Payload = Record<string, unknown>;
+type DataKey = 'input' | 'output' | 'inputData' | 'outputData';
+type PathKey = 'externalInputPayloadStoragePath' | 'externalOutputPayloadStoragePath';
+const RUN_PAIRS: readonly [DataKey, PathKey][] = [
+  ['input', 'externalInputPayloadStoragePath'],
+  ['output', 'externalOutputPayloadStoragePath'],
+];
+const TASK_PAIRS: readonly [DataKey, PathKey][] = [
+  ['inputData', 'externalInputPayloadStoragePath'],
+  ['outputData', 'externalOutputPayloadStoragePath'],
+];
+
+/** A payload left inline by a write, with its size, in case the record budget needs it moved. */
+interface Inline {
+  owner: Record<string, unknown>;
+  pair: readonly [DataKey, PathKey];
+  json: string;
+  bytes: number;
+}
+
+export class ExternalizingExecutionStore implements ExecutionStore {
+  private readonly cache: PayloadCache;
+
+  constructor(
+    private readonly inner: ExecutionStore,
+    private readonly payloads: PayloadStore,
+    private readonly options: ExternalizeOptions,
+  ) {
+    this.cache = new PayloadCache(options.cacheBytes ?? 32 * 1024 * 1024);
+  }
+
+  async createWorkflow(record: WorkflowRecord): Promise<void> {
+    await this.inner.createWorkflow(await this.slimRun(record, true));
+  }
+
+  async getWorkflow(workflowId: string): Promise<WorkflowRecord | undefined> {
+    const record = await this.inner.getWorkflow(workflowId);
+    return record && this.resolveRun(record);
+  }
+
+  async commitWorkflow(record: WorkflowRecord, expectedRev: number): Promise<void> {
+    await this.inner.commitWorkflow(await this.slimRun(record, false), expectedRev);
+  }
+
+  removeWorkflow(workflowId: string): Promise<void> {
+    // Payloads stay: a content key may be shared with other runs (the bucket's lifecycle, not a
+    // reference count, is what would reclaim them).
+    return this.inner.removeWorkflow(workflowId);
+  }
+
+  async createTasks(tasks: TaskRecord[]): Promise<TaskRecord[]> {
+    const slim = await Promise.all(tasks.map(async (task) => (await this.slimTask(task)).record));
+    return Promise.all((await this.inner.createTasks(slim)).map((row) => this.resolveTask(row)));
+  }
+
+  async updateTask(task: TaskRecord, expectedRev: number): Promise<void> {
+    await this.inner.updateTask((await this.slimTask(task)).record, expectedRev);
+  }
+
+  async getTask(workflowId: string, taskId: string): Promise<TaskRecord | undefined> {
+    const row = await this.inner.getTask(workflowId, taskId);
+    return row && this.resolveTask(row);
+  }
+
+  async getTasks(workflowId: string, taskIds: readonly string[]): Promise<TaskRecord[]> {
+    return Promise.all((await this.inner.getTasks(workflowId, taskIds)).map((row) => this.resolveTask(row)));
+  }
+
+  async findTask(taskId: string): Promise<TaskRecord | undefined> {
+    const row = await this.inner.findTask(taskId);
+    return row && this.resolveTask(row);
+  }
+
+  async listTasks(workflowId: string): Promise<TaskRecord[]> {
+    return Promise.all((await this.inner.listTasks(workflowId)).map((row) => this.resolveTask(row)));
+  }
+
+  deleteTasks(workflowId: string, taskIds: readonly string[]): Promise<void> {
+    return this.inner.deleteTasks(workflowId, taskIds);
+  }
+
+  async findWorkflows(query: Parameters<ExecutionStore['findWorkflows']>[0]): Promise<WorkflowRecord[]> {
+    return Promise.all((await this.inner.findWorkflows(query)).map((run) => this.resolveRun(run)));
+  }
+
+  dueWakeups(now: number, limit: number): Promise<{ workflowId: string; wakeAt: number }[]> {
+    return this.inner.dueWakeups(now, limit);
+  }
+
+  claimIdempotencyKey(claim: IdempotencyClaim): Promise<string | undefined> {
+    return this.inner.claimIdempotencyKey(claim);
+  }
+
+  appendLogs(logs: TaskExecLog[]): Promise<void> {
+    return this.inner.appendLogs(logs);
+  }
+
+  logs(taskId: string): Promise<TaskExecLog[]> {
+    return this.inner.logs(taskId);
+  }
+
+  // ---- write: externalize ----
+
+  /** A copy of the run to store; the caller's record (and its tasks) are left untouched. */
+  private async slimRun(record: WorkflowRecord, creating: boolean): Promise<WorkflowRecord> {
+    const run = await this.slim(record, RUN_PAIRS, creating);
+    const tasks = await Promise.all(record.tasks.map((task) => this.slimTask(task)));
+    const inline = [...run.inline, ...tasks.flatMap((t) => t.inline)];
+    let total = inline.reduce((sum, field) => sum + field.bytes, 0);
+    // Largest first: the fewest payloads moved out to fit the record in its budget.
+    for (const field of inline.sort((a, b) => b.bytes - a.bytes)) {
+      if (total <= this.options.recordBudgetBytes) break;
+      await this.externalize(field);
+      total -= field.bytes;
+    }
+    return { ...run.record, tasks: tasks.map((t) => t.record) };
+  }
+
+  private slimTask(task: TaskRecord): Promise<{ record: TaskRecord; inline: Inline[] }> {
+    return this.slim(task, TASK_PAIRS, false);
+  }
+
+  private async slim<T extends object>(
+    source: T,
+    pairs: readonly (readonly [DataKey, PathKey])[],
+    creating: boolean,
+  ): Promise<{ record: T; inline: Inline[] }> {
+    const owner = { ...source } as Record<string, unknown>;
+    const inline: Inline[] = [];
+    for (const pair of pairs) {
+      const [dataKey, pathKey] = pair;
+      const path = owner[pathKey];
+      let data = (owner[dataKey] ?? {}) as Payload;
+      delete owner[pathKey];
+      if (typeof path === 'string' && path !== '') {
+        if (!isPayloadKey(path)) {
+          throw new ValidationError(`${pathKey} '${path}' is not a payload path issued by this server`);
+        }
+        // A client's upload (or, for a new run, any payload) is the data's source; a content key on
+        // any other write is only what the data was when read, and is derived again below.
+        if (isUploadKey(path) || creating) data = { ...data, ...(await this.readSource(path, pathKey)) };
+      }
+      const json = JSON.stringify(data);
+      const field: Inline = { owner, pair, json, bytes: Buffer.byteLength(json) };
+      owner[dataKey] = data;
+      if (field.bytes > this.options.thresholdBytes) await this.externalize(field);
+      else inline.push(field);
+    }
+    return { record: owner as T, inline };
+  }
+
+  private async externalize(field: Inline): Promise<void> {
+    const key = contentKey(field.json);
+    // Content keys never change meaning, so a key this process wrote or read needs no second put.
+    if (!this.cache.has(key)) await this.payloads.put(key, field.json);
+    this.cache.set(key, field.json);
+    field.owner[field.pair[0]] = {};
+    field.owner[field.pair[1]] = key;
+  }
+
+  private async readSource(path: string, field: PathKey): Promise<Payload> {
+    const json = await this.read(path);
+    if (json === undefined) throw new ValidationError(`${field}: no payload stored at '${path}'`);
+    const value: unknown = JSON.parse(json);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw new ValidationError(`${field}: the payload at '${path}' is not a JSON object`);
+    }
+    return value as Payload;
+  }
+
+  // ---- read: resolve ----
+
+  private async resolveRun(record: WorkflowRecord): Promise<WorkflowRecord> {
+    await Promise.all([
+      this.resolve(record, RUN_PAIRS),
+      ...record.tasks.map((task) => this.resolve(task, TASK_PAIRS)),
+    ]);
+    return record;
+  }
+
+  private async resolveTask(task: TaskRecord): Promise<TaskRecord> {
+    await this.resolve(task, TASK_PAIRS);
+    return task;
+  }
+
+  /** Puts the payloads back in place, in the record the inner store just handed out (not shared). */
+  private async resolve(record: object, pairs: readonly (readonly [DataKey, PathKey])[]): Promise<void> {
+    const owner = record as Record<string, unknown>;
+    await Promise.all(
+      pairs.map(async ([dataKey, pathKey]) => {
+        const path = owner[pathKey];
+        if (typeof path !== 'string' || !isPayloadKey(path)) return;
+        const json = await this.read(path);
+        // A payload gone missing leaves `{}` with the path shown, rather than failing every read.
+        if (json !== undefined) owner[dataKey] = JSON.parse(json);
+      }),
+    );
+  }
+
+  private async read(key: string): Promise<string | undefined> {
+    const cached = this.cache.get(key);
+    if (cached !== undefined) return cached;
+    const json = await this.payloads.get(key);
+    // Only content keys are immutable; an upload key may be written again by its client.
+    if (json !== undefined && isContentKey(key)) this.cache.set(key, json);
+    return json;
+  }
+}
+
+/** Least recently used payload JSON, bounded by total length. */
+class PayloadCache {
+  private readonly entries = new Map<string, string>();
+  private size = 0;
+
+  constructor(private readonly capacity: number) {}
+
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
+  get(key: string): string | undefined {
+    const json = this.entries.get(key);
+    if (json === undefined) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, json);
+    return json;
+  }
+
+  set(key: string, json: string): void {
+    if (json.length > this.capacity) return;
+    const previous = this.entries.get(key);
+    if (previous !== undefined) {
+      this.entries.delete(key);
+      this.size -= previous.length;
+    }
+    this.entries.set(key, json);
+    this.size += json.length;
+    for (const [oldest, value] of this.entries) {
+      if (this.size <= this.capacity) break;
+      this.entries.delete(oldest);
+      this.size -= value.length;
+    }
+  }
+}

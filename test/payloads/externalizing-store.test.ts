@@ -1,0 +1,120 @@
+/**
+ * The externalizing execution store under the engine: what the underlying store holds (only paths
+ * for large payloads, every record under DynamoDB's item cap), what readers get back (whole
+ * payloads), and the write rules (paths derived from the data, uploads adopted, the run record's
+ * budget, content keys stored once).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { contentKey } from '../../lib/payloads/keys.ts';
+import { MemoryPayloadStore } from '../../lib/payloads/memory.ts';
+import { createMemoryStores } from '../../lib/runtime/stores.ts';
+import type { Stores } from '../../lib/store/ports.ts';
+import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
+import { ref, worker } from '../helpers/fixtures.ts';
+
+const THRESHOLD = 1024;
+let h: EngineHarness;
+let raw: Stores;
+let payloads: MemoryPayloadStore;
+
+async function harness(properties: Record<string, number> = {}): Promise<EngineHarness> {
+  raw = createMemoryStores();
+  payloads = new MemoryPayloadStore();
+  h = await engineHarness({
+    stores: raw,
+    payloads,
+    properties: { 'service.external-payload.threshold-bytes': THRESHOLD, ...properties },
+  });
+  await h.register({
+    name: 'pipeline',
+    tasks: [worker('produce'), worker('consume', { inputParameters: { whole: ref('produce.output') } })],
+    outputParameters: { all: ref('produce.output.items') },
+  });
+  return h;
+}
+
+afterEach(() => h.close());
+
+const big = (n: number) => ({ items: Array.from({ length: n }, (_, i) => `item number ${i}`) });
+
+describe('the externalizing store', () => {
+  it('keeps only the path in stored records, and gives readers (and the decider) the whole payload', async () => {
+    await harness();
+    const output = big(500);
+    const id = await h.start('pipeline', { small: true });
+    const produced = await h.work('produce', output);
+
+    const storedRow = await raw.executions.getTask(id, produced.taskId);
+    expect(storedRow?.outputData).toEqual({});
+    expect(storedRow?.externalOutputPayloadStoragePath).toBe(contentKey(JSON.stringify(output)));
+    const storedRun = await raw.executions.getWorkflow(id);
+    const embedded = storedRun?.tasks.find((t) => t.taskId === produced.taskId);
+    expect(embedded?.outputData).toEqual({});
+    expect(JSON.stringify(storedRun).length).toBeLessThan(10_000);
+
+    // Templated whole into the next task's input: the same content, so the same key, stored once.
+    const consume = await h.poll('consume');
+    expect(consume?.inputData).toEqual({ whole: output });
+    expect((await h.task(id, 'produce'))?.outputData).toEqual(output);
+    const sizeBefore = payloads.size;
+    if (!consume) throw new Error('no consume task');
+    await h.complete(consume, { ok: true });
+    const run = await h.run(id);
+    expect(run.status).toBe('COMPLETED');
+    expect(run.output).toEqual({ all: output.items });
+    expect(run.externalOutputPayloadStoragePath).toMatch(/^sha256\//);
+    expect((await raw.executions.getWorkflow(id))?.output).toEqual({});
+    expect(payloads.size).toBe(sizeBefore + 1);
+    expect(run.input).toEqual({ small: true });
+    expect(run.externalInputPayloadStoragePath).toBeUndefined();
+  });
+
+  it('derives the path from the data on every write: a copy with new data drops the old path', async () => {
+    await harness();
+    const id = await h.start('pipeline', {});
+    const produced = await h.work('produce', big(500));
+    const row = await h.stores.executions.getTask(id, produced.taskId);
+    if (!row) throw new Error('no row');
+    await h.stores.executions.updateTask({ ...row, outputData: { reset: true }, rev: row.rev + 1 }, row.rev);
+    const read = await h.stores.executions.getTask(id, produced.taskId);
+    expect(read?.outputData).toEqual({ reset: true });
+    expect(read?.externalOutputPayloadStoragePath).toBeUndefined();
+  });
+
+  it('moves the largest inline payloads out when the run record would exceed its budget', async () => {
+    await harness({ 'service.external-payload.record-budget-bytes': 1500 });
+    const id = await h.start('pipeline', {});
+    // Each under the threshold, together over the record budget.
+    await h.work('produce', { items: ['a'.repeat(900)] });
+    const storedRun = await raw.executions.getWorkflow(id);
+    const consume = storedRun?.tasks.find((t) => t.referenceTaskName === 'consume');
+    const produce = storedRun?.tasks.find((t) => t.referenceTaskName === 'produce');
+    const external = [produce?.externalOutputPayloadStoragePath, consume?.externalInputPayloadStoragePath];
+    expect(external.filter(Boolean).length).toBeGreaterThan(0);
+    // The task rows themselves are within the threshold, so they keep their data inline.
+    const rows = await raw.executions.listTasks(id);
+    expect(rows.every((t) => t.externalOutputPayloadStoragePath === undefined)).toBe(true);
+    expect((await h.task(id, 'consume'))?.inputData).toEqual({ whole: { items: ['a'.repeat(900)] } });
+  });
+
+  it('adopts a payload uploaded by a client and stores it under its content key', async () => {
+    await harness();
+    const upload = 'task-output/11111111-2222-4333-8444-555555555555.json';
+    const output = big(300);
+    await payloads.put(upload, JSON.stringify(output));
+    const id = await h.start('pipeline', {});
+    const task = await h.poll('produce');
+    if (!task) throw new Error('no task');
+    await h.services.engine.tasks.update({
+      workflowInstanceId: id,
+      taskId: task.taskId,
+      status: 'COMPLETED',
+      externalOutputPayloadStoragePath: upload,
+    });
+    await h.settle();
+    const stored = await raw.executions.getTask(id, task.taskId);
+    expect(stored?.externalOutputPayloadStoragePath).toBe(contentKey(JSON.stringify(output)));
+    expect((await h.task(id, 'produce'))?.outputData).toEqual(output);
+    expect((await h.poll('consume'))?.inputData).toEqual({ whole: output });
+  });
+});
