@@ -6,7 +6,7 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Issues } from '../metadata/issues.ts';
-import { ValidationError } from '../model/errors.ts';
+import { quote, ValidationError } from '../model/errors.ts';
 import { ensureIsArray, ensureIsObject } from '../validation/shapes.ts';
 import type { BodyContract, JsonSchema, ParamsSchema, RequestContract } from './contract.ts';
 
@@ -90,17 +90,17 @@ function queryError(name: string, property: JsonSchema, error: ErrorObject, raw:
     );
   }
   if (property.type === 'boolean') {
-    return new ValidationError(`Query parameter '${name}' must be true or false, got '${String(raw)}'`, [
+    return new ValidationError(`Query parameter '${name}' must be true or false, got '${quote(raw)}'`, [
       { path: name, message: 'must be a boolean', invalidValue: raw },
     ]);
   }
   if (property.type === 'integer') {
-    return new ValidationError(`Query parameter '${name}' must be an integer, got '${String(raw)}'`, [
+    return new ValidationError(`Query parameter '${name}' must be an integer, got '${quote(raw)}'`, [
       { path: name, message: 'must be an integer', invalidValue: raw },
     ]);
   }
   const message = describe(property, error);
-  return new ValidationError(`Query parameter '${name}' ${message}, got '${String(raw)}'`, [
+  return new ValidationError(`Query parameter '${name}' ${message}, got '${quote(raw)}'`, [
     { path: name, message, invalidValue: raw },
   ]);
 }
@@ -110,10 +110,13 @@ function pathError(name: string, property: JsonSchema, raw: unknown): Validation
   const message =
     typeof property.description === 'string' ? `must be ${property.description}` : 'is not valid';
   const label = name.charAt(0).toUpperCase() + name.slice(1);
-  return new ValidationError(`${label} ${message}, got '${String(raw)}'`, [
+  return new ValidationError(`${label} ${message}, got '${quote(raw)}'`, [
     { path: name, message, invalidValue: raw },
   ]);
 }
+
+/** Most items a list body holds unless its schema declares `maxItems` (bounded work per request). */
+export const MAX_BODY_LIST_ITEMS = 1000;
 
 /**
  * Validates a parsed body. The root shape is answered as ensureIsObject/ensureIsArray always
@@ -121,8 +124,14 @@ function pathError(name: string, property: JsonSchema, raw: unknown): Validation
  */
 export function checkBody(contract: BodyContract, validate: ValidateFunction, body: unknown): void {
   const rootType = contract.schema.type;
-  if (rootType === 'array') ensureIsArray(body, contract.title);
-  else if (body === undefined) {
+  if (rootType === 'array') {
+    const max = Number(contract.schema.maxItems ?? MAX_BODY_LIST_ITEMS);
+    if (ensureIsArray(body, contract.title).length > max) {
+      throw new ValidationError(`Request body holds more than the limit of ${max} items: ${contract.title}`, [
+        { path: 'body', message: `must hold at most ${max} items` },
+      ]);
+    }
+  } else if (body === undefined) {
     if (contract.required) ensureIsObject(body, contract.title);
     return;
   }

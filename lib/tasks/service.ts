@@ -8,7 +8,7 @@ import { queueName, queueNameOf } from '../engine/queues.ts';
 import type { TaskTypeRegistry } from '../engine/registry.ts';
 import type { Clock } from '../model/clock.ts';
 import { baseRef } from '../model/definition-graph.ts';
-import { NotFoundError, VersionConflictError } from '../model/errors.ts';
+import { NotFoundError, quote, VersionConflictError } from '../model/errors.ts';
 import { isTerminalTask, type TaskRecord, type TaskStatus } from '../model/execution.ts';
 import { retryOnConflict } from '../model/retry-on-conflict.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
@@ -119,8 +119,9 @@ export class TaskService {
       const task = await executions.getTask(result.workflowInstanceId, result.taskId);
       if (!task) {
         const run = await executions.getWorkflow(result.workflowInstanceId);
-        if (!run) throw new NotFoundError(`No such workflow found by id: ${result.workflowInstanceId}`);
-        throw new NotFoundError(`Task not found for taskId: ${result.taskId}`);
+        if (!run)
+          throw new NotFoundError(`No such workflow found by id: ${quote(result.workflowInstanceId)}`);
+        throw new NotFoundError(`Task not found for taskId: ${quote(result.taskId)}`);
       }
       if (result.logs?.length)
         await this.appendLogs(
@@ -243,7 +244,7 @@ export class TaskService {
     match: (t: TaskRecord) => boolean,
   ): Promise<TaskRecord | undefined> {
     const run = await this.deps.executions.getWorkflow(workflowId);
-    if (!run) throw new NotFoundError(`No such workflow found by id: ${workflowId}`);
+    if (!run) throw new NotFoundError(`No such workflow found by id: ${quote(workflowId)}`);
     const candidates = run.tasks.filter((t) => match(t) && !t.retried);
     const rows = await this.deps.executions.getTasks(
       workflowId,
@@ -254,7 +255,7 @@ export class TaskService {
 
   async getTask(taskId: string): Promise<TaskRecord> {
     const task = await this.deps.executions.findTask(taskId);
-    if (!task) throw new NotFoundError(`Task not found for taskId: ${taskId}`);
+    if (!task) throw new NotFoundError(`Task not found for taskId: ${quote(taskId)}`);
     if (!needsRunRows(this.deps.registry, task)) return task;
     // The type's output view needs the run's other rows (a DO_WHILE rebuilds its iterations).
     const run = await this.deps.executions.getWorkflow(task.workflowInstanceId);
