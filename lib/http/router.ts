@@ -7,7 +7,7 @@
  */
 import type { Logger } from '../log/logger.ts';
 import { MethodNotAllowedError, NotFoundError, quote, ValidationError } from '../model/errors.ts';
-import type { PathParams, RequestContract, ResponseType } from './contract.ts';
+import type { BodyContract, PathParams, RequestContract, ResponseType } from './contract.ts';
 import {
   type CompiledContract,
   checkBody,
@@ -174,7 +174,11 @@ export class Router {
         },
         query: checkedQuery(endpoint, url.searchParams),
         text: readText,
-        json: async () => parseJsonBody(await readText(), this.options.maxJsonDepth),
+        json: async () =>
+          boundedList(
+            parseJsonBody(await readText(), this.options.maxJsonDepth),
+            endpoint.route.request?.body,
+          ),
       };
       const body = endpoint.route.request?.body;
       if (body && endpoint.contract.body) {
@@ -186,6 +190,19 @@ export class Router {
       return errorResponse(error, this.options.instance, this.options.logger, where);
     }
   }
+}
+
+/** A list body longer than its schema's `maxItems` (MAX_LIST_ITEMS when it declares none) is a 400. */
+function boundedList(body: unknown, contract: BodyContract | undefined): unknown {
+  if (!Array.isArray(body)) return body;
+  const max = Number(contract?.schema.maxItems ?? MAX_LIST_ITEMS);
+  if (body.length > max) {
+    const what = contract ? `: ${contract.title}` : '';
+    throw new ValidationError(`Request body holds more than the limit of ${max} items${what}`, [
+      { path: 'body', message: `must hold at most ${max} items` },
+    ]);
+  }
+  return body;
 }
 
 function checkPath(endpoint: Endpoint, params: Record<string, string>): void {

@@ -123,25 +123,31 @@ export class TaskService {
           throw new NotFoundError(`No such workflow found by id: ${quote(result.workflowInstanceId)}`);
         throw new NotFoundError(`Task not found for taskId: ${quote(result.taskId)}`);
       }
-      if (result.logs?.length)
-        await this.appendLogs(
-          task.taskId,
-          result.logs.map((l) => l.log),
-        );
       // A run that ends cancels its open tasks before its status changes (the decider and
       // Executor.terminate both do), so a task row that is still open belongs to a running run:
       // the row alone tells whether this update comes too late (§4.4 "Already finished").
       if (isTerminalTask(task.status)) {
         // Already over: accepted and ignored. Still nudge the decider: the run may be waiting on it.
+        await this.appendResultLogs(task, result);
         await this.deps.queue.remove(queueNameOf(task), task.taskId);
         await this.deps.decisions.request(task.workflowInstanceId);
         return undefined;
       }
       const next = this.applyResult(task, result);
       await executions.updateTask(next, task.rev);
+      // Logs only once the update is stored: a refused or retried update writes none, or none twice.
+      await this.appendResultLogs(task, result);
       await this.afterUpdate(task, next, result.extendLease === true);
       return next;
     }, MAX_UPDATE_ATTEMPTS);
+  }
+
+  private async appendResultLogs(task: TaskRecord, result: TaskResult): Promise<void> {
+    if (result.logs?.length)
+      await this.appendLogs(
+        task.taskId,
+        result.logs.map((l) => l.log),
+      );
   }
 
   private applyResult(task: TaskRecord, result: TaskResult): TaskRecord {
