@@ -66,8 +66,8 @@ export function headerBytesOf(headers: Iterable<[string, string]>): number {
 }
 
 /** Parser error codes of node:http mapped to the status a well-behaved server answers. */
-export function clientErrorStatus(code: string | undefined, requestLineBytes: number): number {
-  if (code === 'HPE_HEADER_OVERFLOW') return requestLineBytes > MAX_URL_BYTES ? 414 : 431;
+export function clientErrorStatus(code: string | undefined, inRequestLine: boolean): number {
+  if (code === 'HPE_HEADER_OVERFLOW') return inRequestLine ? 414 : 431;
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return 408;
   return 400;
 }

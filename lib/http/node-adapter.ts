@@ -69,11 +69,21 @@ export function clientErrorHandler(instance: string) {
       socket.destroy();
       return;
     }
-    const packet = error.rawPacket;
-    const lineEnd = packet ? packet.indexOf('\r\n') : -1;
-    const requestLine = packet ? (lineEnd >= 0 ? lineEnd : packet.length) : 0;
-    socket.end(clientErrorResponse(clientErrorStatus(error.code, requestLine), instance));
+    socket.end(clientErrorResponse(clientErrorStatus(error.code, inRequestLine(error.rawPacket)), instance));
   };
+}
+
+/**
+ * Whether the parser overflowed inside the request line (414) rather than the headers (431). It
+ * hands over only the chunk it failed in: the request line's start, its end (` HTTP/1.1`), or a
+ * chunk with neither a line end nor a header separator (the middle of an overlong target).
+ */
+function inRequestLine(packet: Buffer | undefined): boolean {
+  if (!packet) return false;
+  const end = packet.indexOf('\r\n');
+  const line = packet.subarray(0, end >= 0 ? end : packet.length).toString('latin1');
+  if (/^[A-Z]+ \//.test(line) || / HTTP\/\d\.\d$/.test(line)) return true;
+  return end < 0 && !line.includes(': ');
 }
 
 /** A web Request; a textual body is also handed over as the string it already is. */
