@@ -6,6 +6,7 @@ import { defineConfig } from 'vitest/config';
  * - metadata-encoded-names: API Gateway decodes the path, so a name with an encoded '/' cannot be
  *   addressed through Lambda (an AWS limitation);
  * - persistence, restart-mid-workflow: they restart the local server on its on-disk store;
+ * - http-edge: raw sockets reach node's own parser; it builds its Lambda events by hand;
  * - router, lambda-adapter, api-gateway-transport: they start no server (they call the router, the
  *   adapter and the test-side API Gateway emulation directly).
  * The SDK suite is node only too: it lives outside test/http and talks to a real URL.
@@ -16,6 +17,7 @@ const NODE_ONLY_HTTP = [
   'test/http/persistence.test.ts',
   'test/http/restart-mid-workflow.test.ts',
   'test/http/router.test.ts',
+  'test/http/http-edge.test.ts',
   'test/http/lambda-adapter.test.ts',
   'test/http/api-gateway-transport.test.ts',
 ];

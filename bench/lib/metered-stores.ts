@@ -106,6 +106,12 @@ export function meteredExecutions(m: StoreMeter, inner: ExecutionStore): Executi
       m.readItems(t, found.length, () => found.map(wfSize));
       return found;
     },
+    unfinishedWorkflows: async (limit) => {
+      const t = m.call('executions.unfinishedWorkflows');
+      const found = await inner.unfinishedWorkflows(limit);
+      m.query(t, () => found.length * 60);
+      return found;
+    },
     dueWakeups: async (now, limit) => {
       const t = m.call('executions.dueWakeups');
       const found = await inner.dueWakeups(now, limit);

@@ -45,6 +45,12 @@ const DECLARED = [
     description: 'Largest accepted request body; larger gets 413 (API Gateway and Lambda cap at 6 MB)',
   },
   {
+    name: 'service.server.max-json-depth',
+    type: int(2, 1000),
+    default: 100,
+    description: 'Deepest nesting of arrays and objects in a JSON body; deeper gets 400 before parsing',
+  },
+  {
     name: 'service.instance-id',
     type: str,
     description: 'Identifies this node in error bodies (`instance`); defaults to the host name',

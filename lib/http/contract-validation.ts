@@ -6,7 +6,7 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Issues } from '../metadata/issues.ts';
-import { ValidationError } from '../model/errors.ts';
+import { quote, ValidationError } from '../model/errors.ts';
 import { ensureIsArray, ensureIsObject } from '../validation/shapes.ts';
 import type { BodyContract, JsonSchema, ParamsSchema, RequestContract } from './contract.ts';
 
@@ -90,17 +90,17 @@ function queryError(name: string, property: JsonSchema, error: ErrorObject, raw:
     );
   }
   if (property.type === 'boolean') {
-    return new ValidationError(`Query parameter '${name}' must be true or false, got '${String(raw)}'`, [
+    return new ValidationError(`Query parameter '${name}' must be true or false, got '${quote(raw)}'`, [
       { path: name, message: 'must be a boolean', invalidValue: raw },
     ]);
   }
   if (property.type === 'integer') {
-    return new ValidationError(`Query parameter '${name}' must be an integer, got '${String(raw)}'`, [
+    return new ValidationError(`Query parameter '${name}' must be an integer, got '${quote(raw)}'`, [
       { path: name, message: 'must be an integer', invalidValue: raw },
     ]);
   }
   const message = describe(property, error);
-  return new ValidationError(`Query parameter '${name}' ${message}, got '${String(raw)}'`, [
+  return new ValidationError(`Query parameter '${name}' ${message}, got '${quote(raw)}'`, [
     { path: name, message, invalidValue: raw },
   ]);
 }
@@ -110,7 +110,7 @@ function pathError(name: string, property: JsonSchema, raw: unknown): Validation
   const message =
     typeof property.description === 'string' ? `must be ${property.description}` : 'is not valid';
   const label = name.charAt(0).toUpperCase() + name.slice(1);
-  return new ValidationError(`${label} ${message}, got '${String(raw)}'`, [
+  return new ValidationError(`${label} ${message}, got '${quote(raw)}'`, [
     { path: name, message, invalidValue: raw },
   ]);
 }

@@ -7,11 +7,14 @@ import type { Logger } from '../log/logger.ts';
 import {
   ConflictError,
   ForbiddenError,
+  HeadersTooLargeError,
   MethodNotAllowedError,
   NotFoundError,
   PayloadTooLargeError,
+  QUOTE_LIMIT,
   TooManyRequestsError,
   TransientError,
+  UriTooLongError,
   ValidationError,
 } from '../model/errors.ts';
 import { json } from './responses.ts';
@@ -23,6 +26,8 @@ const statusByType: ReadonlyArray<[new (...args: never[]) => Error, number]> = [
   [MethodNotAllowedError, 405],
   [ConflictError, 409],
   [PayloadTooLargeError, 413],
+  [UriTooLongError, 414],
+  [HeadersTooLargeError, 431],
   [TooManyRequestsError, 429],
   [TransientError, 503],
 ];
@@ -49,8 +54,10 @@ export function errorResponse(error: unknown, instance: string, logger: Logger, 
       status,
     );
   }
-  const message = error instanceof Error ? error.message : String(error);
-  logger.warn('request rejected', { where, status, message });
+  // Messages repeat client input; whatever a thrower forgot to quote() is cut here, so an error
+  // body stays small whatever the request carried.
+  const message = bounded(error instanceof Error ? error.message : String(error), MAX_MESSAGE);
+  logger.warn('request rejected', { where: bounded(where, MAX_MESSAGE), status, message });
   const body: ErrorBody = {
     status,
     message,
@@ -58,9 +65,30 @@ export function errorResponse(error: unknown, instance: string, logger: Logger, 
     retryable: error instanceof Error && 'retryable' in error ? Boolean(error.retryable) : false,
   };
   if (error instanceof ValidationError && error.validationErrors.length > 0) {
-    body.validationErrors = error.validationErrors;
+    body.validationErrors = error.validationErrors.slice(0, MAX_FIELD_ERRORS).map((e) => ({
+      ...e,
+      path: bounded(e.path, MAX_MESSAGE),
+      message: bounded(e.message, MAX_MESSAGE),
+      ...('invalidValue' in e ? { invalidValue: boundedValue(e.invalidValue) } : {}),
+    }));
   }
   return json(body, status);
+}
+
+/** Longest message an error body carries. */
+const MAX_MESSAGE = 1000;
+/** Most field problems one error body lists. */
+const MAX_FIELD_ERRORS = 100;
+
+function bounded(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}... (${text.length} characters)`;
+}
+
+/** An invalid value as the error body repeats it: short scalars as they are, anything else cut. */
+function boundedValue(value: unknown): unknown {
+  if (typeof value === 'string') return bounded(value, QUOTE_LIMIT);
+  if (value === null || typeof value === 'number' || typeof value === 'boolean') return value;
+  return undefined;
 }
 
 function describe(error: unknown): Record<string, unknown> {

@@ -3,8 +3,9 @@
  */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { Logger } from '../log/logger.ts';
-import { PayloadTooLargeError } from '../model/errors.ts';
+import { PayloadTooLargeError, quote, ValidationError } from '../model/errors.ts';
 import { isTextual } from './content-types.ts';
+import { checkEdge, headerBytesOf } from './edge.ts';
 import { errorResponse } from './error-response.ts';
 import type { Router } from './router.ts';
 
@@ -16,12 +17,17 @@ export interface LambdaAdapterOptions {
 }
 
 export function toRequest(event: APIGatewayProxyEventV2, maxBodyBytes: number): Request {
-  const host = event.headers.host ?? event.requestContext.domainName ?? 'localhost';
   const query = event.rawQueryString ? `?${event.rawQueryString}` : '';
-  const headers = new Headers();
-  for (const [key, value] of Object.entries(event.headers)) if (value !== undefined) headers.set(key, value);
-  if (event.cookies?.length) headers.set('cookie', event.cookies.join('; '));
   const method = event.requestContext.http.method;
+  const present = Object.entries(event.headers).filter((e): e is [string, string] => e[1] !== undefined);
+  checkEdge({ method, target: `${event.rawPath}${query}`, headerBytes: headerBytesOf(present) });
+  const headers = new Headers();
+  try {
+    for (const [key, value] of present) headers.set(key, value);
+    if (event.cookies?.length) headers.set('cookie', event.cookies.join('; '));
+  } catch {
+    throw new ValidationError('Malformed request header');
+  }
   let body: Buffer | undefined;
   if (event.body !== undefined && method !== 'GET' && method !== 'HEAD') {
     body = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
@@ -31,11 +37,20 @@ export function toRequest(event: APIGatewayProxyEventV2, maxBodyBytes: number): 
       );
     }
   }
-  return new Request(`https://${host}${encodePath(event.rawPath)}${query}`, {
-    method,
-    headers,
-    body: body && new Uint8Array(body),
-  });
+  // The origin is never read by routing (the local payload URLs use it): API Gateway's own domain
+  // name, never a client's Host header, and a fixed one when that is not a plain host name.
+  const domain = event.requestContext?.domainName;
+  const host = domain !== undefined && /^[A-Za-z0-9.-]{1,255}$/.test(domain) ? domain : 'localhost';
+  const path = encodePath(event.rawPath);
+  try {
+    return new Request(`https://${host}${path.startsWith('/') ? path : `/${path}`}${query}`, {
+      method,
+      headers,
+      body: body && new Uint8Array(body),
+    });
+  } catch {
+    throw new ValidationError(`Malformed request target '${quote(event.rawPath)}${quote(query)}'`);
+  }
 }
 
 /**
@@ -74,7 +89,7 @@ export function lambdaHttpHandler(options: () => Promise<LambdaAdapterOptions>) 
         error,
         instance,
         logger,
-        `${event.requestContext.http.method} ${event.rawPath}`,
+        `${event.requestContext.http.method} ${quote(event.rawPath)}`,
       );
     }
     return toResult(response);

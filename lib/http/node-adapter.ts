@@ -1,11 +1,14 @@
 /**
  * node:http <-> web Request/Response. Bodies over the configured limit are answered 413 without
- * being buffered in full.
+ * being buffered in full; the edge checks (lib/http/edge.ts) run before the body is read, and
+ * what node's own parser refuses is answered with the JSON error body too (clientErrorHandler).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Logger } from '../log/logger.ts';
 import { PayloadTooLargeError } from '../model/errors.ts';
 import { isTextual } from './content-types.ts';
+import { checkEdge, clientErrorResponse, clientErrorStatus, headerBytesOf } from './edge.ts';
 import { errorResponse } from './error-response.ts';
 import { withKnownText } from './request.ts';
 import { textOf } from './responses.ts';
@@ -27,22 +30,69 @@ export function nodeHandler(options: NodeAdapterOptions) {
 async function answer(req: IncomingMessage, res: ServerResponse, options: NodeAdapterOptions): Promise<void> {
   let response: Response;
   const method = req.method ?? 'GET';
-  const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
+  const target = req.url ?? '/';
+  // The host header only fills the URL's origin (routing never reads it; the local payload URLs
+  // do): one that is not a plain host[:port] is replaced, so a hostile one cannot make the URL
+  // unparseable.
+  const url = `http://${originHost(req.headers.host)}${target.startsWith('/') ? target : `/${target}`}`;
+  let bodyRead = false;
   try {
+    checkEdge({ method, target, headerBytes: headerBytesOf(pairs(req.rawHeaders)) });
     const body =
       method === 'GET' || method === 'HEAD' ? undefined : await readBody(req, options.maxBodyBytes);
     const headers = new Headers();
+    bodyRead = true;
     for (const [key, value] of Object.entries(req.headers)) {
       if (value === undefined) continue;
       headers.set(key, Array.isArray(value) ? value.join(', ') : value);
     }
     response = await options.router.handle(request(url, method, headers, body));
   } catch (error) {
-    response = errorResponse(error, options.instance, options.logger, `${method} ${req.url}`);
-    // The rest of an oversized body is not read; close the connection instead of draining it.
-    if (error instanceof PayloadTooLargeError) res.setHeader('connection', 'close');
+    response = errorResponse(error, options.instance, options.logger, `${method} ${target}`);
+    // The rest of a refused body is not read; close the connection instead of draining it.
+    if (!bodyRead || error instanceof PayloadTooLargeError) res.setHeader('connection', 'close');
   }
   await write(res, response);
+}
+
+function originHost(host: string | undefined): string {
+  return host !== undefined &&
+    host.length <= 255 &&
+    /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host)
+    ? host
+    : 'localhost';
+}
+
+function* pairs(raw: string[]): Generator<[string, string]> {
+  for (let i = 0; i + 1 < raw.length; i += 2) yield [raw[i] as string, raw[i + 1] as string];
+}
+
+/**
+ * The server's 'clientError' listener: a request node:http's parser refused (headers or request
+ * line too long, bytes HTTP does not allow, a malformed request line) is answered with the JSON
+ * error body instead of node's bare status line, then the connection closes.
+ */
+export function clientErrorHandler(instance: string) {
+  return (error: Error & { code?: string; rawPacket?: Buffer }, socket: Socket): void => {
+    if (!socket.writable || error.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    socket.end(clientErrorResponse(clientErrorStatus(error.code, inRequestLine(error.rawPacket)), instance));
+  };
+}
+
+/**
+ * Whether the parser overflowed inside the request line (414) rather than the headers (431). It
+ * hands over only the chunk it failed in: the request line's start, its end (` HTTP/1.1`), or a
+ * chunk with neither a line end nor a header separator (the middle of an overlong target).
+ */
+function inRequestLine(packet: Buffer | undefined): boolean {
+  if (!packet) return false;
+  const end = packet.indexOf('\r\n');
+  const line = packet.subarray(0, end >= 0 ? end : packet.length).toString('latin1');
+  if (/^[A-Z]+ \//.test(line) || / HTTP\/\d\.\d$/.test(line)) return true;
+  return end < 0 && !line.includes(': ');
 }
 
 /** A web Request; a textual body is also handed over as the string it already is. */

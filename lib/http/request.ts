@@ -2,7 +2,8 @@
  * Reading what a client sent: query parameters (an empty value counts as absent) and JSON bodies
  * (malformed JSON is a 400, never a 500 or 415).
  */
-import { ValidationError } from '../model/errors.ts';
+import { quote, ValidationError } from '../model/errors.ts';
+import { nestsDeeperThan } from './json-depth.ts';
 
 /**
  * The body text of a request whose host already holds it as a string (node:http reads it whole
@@ -76,13 +77,25 @@ export class QueryParams {
   }
 }
 
-/** Parses a request body as JSON. An empty body is undefined, letting the route decide if it is required. */
-export function parseJsonBody(raw: string): unknown {
+/** Deepest JSON nesting a body may have unless the host configures otherwise. */
+export const DEFAULT_MAX_JSON_DEPTH = 100;
+
+/**
+ * Parses a request body as JSON. An empty body is undefined, letting the route decide if it is
+ * required. Nesting deeper than `maxDepth` is a 400 before the body is parsed: every later step
+ * (validation, storing, serialising the answer) may recurse.
+ */
+export function parseJsonBody(raw: string, maxDepth = DEFAULT_MAX_JSON_DEPTH): unknown {
   if (raw.trim() === '') return undefined;
+  if (nestsDeeperThan(raw, maxDepth)) {
+    throw new ValidationError(`Request body nests deeper than the limit of ${maxDepth} levels`, [
+      { path: 'body', message: `must not nest deeper than ${maxDepth} levels` },
+    ]);
+  }
   try {
     return JSON.parse(raw);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    throw new ValidationError(`Malformed JSON in request body: ${detail}`);
+    throw new ValidationError(`Malformed JSON in request body: ${quote(detail)}`);
   }
 }

@@ -6,8 +6,8 @@
  * Gateway) adapt to and from this.
  */
 import type { Logger } from '../log/logger.ts';
-import { MethodNotAllowedError, NotFoundError, ValidationError } from '../model/errors.ts';
-import type { PathParams, RequestContract, ResponseType } from './contract.ts';
+import { MethodNotAllowedError, NotFoundError, quote, ValidationError } from '../model/errors.ts';
+import type { BodyContract, PathParams, RequestContract, ResponseType } from './contract.ts';
 import {
   type CompiledContract,
   checkBody,
@@ -86,10 +86,19 @@ export interface RouterOptions {
   logger: Logger;
   /** Identifies this server in error bodies (`instance`). */
   instance: string;
+  /** Deepest JSON nesting of a body (service.server.max-json-depth); DEFAULT_MAX_JSON_DEPTH when absent. */
+  maxJsonDepth?: number;
 }
+
+/**
+ * Most values a list in a query or a list body may hold unless its schema says otherwise
+ * (`maxItems`): the work of one request stays bounded (SPEC.md "Limits").
+ */
+export const MAX_LIST_ITEMS = 1000;
 
 export class Router {
   private readonly root = newNode();
+  private readonly all: RouteDef[] = [];
 
   constructor(private readonly options: RouterOptions) {}
 
@@ -113,7 +122,13 @@ export class Router {
     }
     if (node.handlers.has(route.method)) throw new Error(`Duplicate route ${route.method} ${route.path}`);
     node.handlers.set(route.method, { route, contract: compileContract(route.request), paramNames });
+    this.all.push(route);
     return this;
+  }
+
+  /** Every route added, in order (the route table the fuzz suite and the OpenAPI document walk). */
+  routes(): readonly RouteDef[] {
+    return this.all;
   }
 
   addAll(routes: Iterable<RouteDef>): this {
@@ -123,14 +138,17 @@ export class Router {
 
   /** Answers a request. Never throws: every failure becomes an error response. */
   async handle(request: Request): Promise<Response> {
-    const url = new URL(request.url);
-    const where = `${request.method} ${url.pathname}`;
+    let where = `${request.method} ${quote(request.url)}`;
     try {
+      const url = parseUrl(request.url);
+      where = `${request.method} ${quote(url.pathname)}`;
       const segments = splitPath(url.pathname).map(decodeSegment);
       const found = match(this.root, segments, 0, [], request.method);
       if (!found) {
         if (match(this.root, segments, 0, [], undefined)) {
-          throw new MethodNotAllowedError(`Method ${request.method} is not supported on ${url.pathname}`);
+          throw new MethodNotAllowedError(
+            `Method ${quote(request.method)} is not supported on ${quote(url.pathname)}`,
+          );
         }
         throw new NotFoundError(`No route for ${where}`);
       }
@@ -156,7 +174,11 @@ export class Router {
         },
         query: checkedQuery(endpoint, url.searchParams),
         text: readText,
-        json: async () => parseJsonBody(await readText()),
+        json: async () =>
+          boundedList(
+            parseJsonBody(await readText(), this.options.maxJsonDepth),
+            endpoint.route.request?.body,
+          ),
       };
       const body = endpoint.route.request?.body;
       if (body && endpoint.contract.body) {
@@ -168,6 +190,19 @@ export class Router {
       return errorResponse(error, this.options.instance, this.options.logger, where);
     }
   }
+}
+
+/** A list body longer than its schema's `maxItems` (MAX_LIST_ITEMS when it declares none) is a 400. */
+function boundedList(body: unknown, contract: BodyContract | undefined): unknown {
+  if (!Array.isArray(body)) return body;
+  const max = Number(contract?.schema.maxItems ?? MAX_LIST_ITEMS);
+  if (body.length > max) {
+    const what = contract ? `: ${contract.title}` : '';
+    throw new ValidationError(`Request body holds more than the limit of ${max} items${what}`, [
+      { path: 'body', message: `must hold at most ${max} items` },
+    ]);
+  }
+  return body;
 }
 
 function checkPath(endpoint: Endpoint, params: Record<string, string>): void {
@@ -186,6 +221,14 @@ function checkedQuery(endpoint: Endpoint, search: URLSearchParams): QueryParams 
     const value = property.type === 'array' ? query.list(name) : query.string(name);
     if (value !== undefined && !(Array.isArray(value) && value.length === 0)) raw[name] = value;
   }
+  for (const [name, value] of Object.entries(raw)) {
+    const max = Number(schema.properties[name]?.maxItems ?? MAX_LIST_ITEMS);
+    if (Array.isArray(value) && value.length > max) {
+      throw new ValidationError(`Query parameter '${name}' holds more than the limit of ${max} values`, [
+        { path: name, message: `must hold at most ${max} values` },
+      ]);
+    }
+  }
   const values = coerceValues(schema, raw);
   checkParams('query', schema, endpoint.contract.query, values, raw);
   return new QueryParams(search, values);
@@ -195,7 +238,15 @@ function decodeSegment(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {
-    throw new ValidationError(`Malformed percent-encoding in path segment '${segment}'`);
+    throw new ValidationError(`Malformed percent-encoding in path segment '${quote(segment)}'`);
+  }
+}
+
+function parseUrl(raw: string): URL {
+  try {
+    return new URL(raw);
+  } catch {
+    throw new ValidationError(`Malformed request target '${quote(raw)}'`);
   }
 }
 

@@ -3,7 +3,9 @@
  * AWS it catches wake-ups beyond SQS's 15-minute delay and anything a lost message left behind;
  * locally the same, and at start (catch-up) it decides every run with a stored wake-up, because
  * the in-process timers died with the last process and a worker update saved just before it died
- * asked for a decide that was lost with it. Each decide re-arms its run's timer.
+ * asked for a decide that was lost with it. Each decide re-arms its run's timer. The catch-up also
+ * decides every unfinished run read from the runs themselves: the embedded store writes a run and
+ * its wake-up index entry separately, so a crash between the two must not hide a WAIT forever.
  */
 import { EXECUTIONS_TABLE } from '../store/dynamodb/tables.ts';
 import type { JobDeps, PeriodicJob } from './types.ts';
@@ -28,9 +30,9 @@ export const sweeper: PeriodicJob<SweepResult> = {
   every: '1 minute',
   // One sweep sends up to SWEEP_LIMIT messages; it must end before the next tick starts.
   timeoutSeconds: 55,
-  run: (deps, now, { catchUp }) =>
-    catchUp ? sweepWakeups(deps, Number.MAX_SAFE_INTEGER, CATCH_UP_LIMIT) : sweepWakeups(deps, now),
-  // Finds due runs through the executions table's wake-up index; writes nothing.
+  run: (deps, now, { catchUp }) => (catchUp ? catchUpSweep(deps) : sweepWakeups(deps, now)),
+  // Finds due runs through the executions table's wake-up index (and, at a local start, by
+  // scanning it); writes nothing.
   grants: { tables: [{ table: EXECUTIONS_TABLE, access: 'read' }], sends: ['decisions'] },
 };
 
@@ -44,10 +46,33 @@ export async function sweepWakeups(
   now: number,
   limit = SWEEP_LIMIT,
 ): Promise<SweepResult> {
-  const due = await deps.stores.executions.dueWakeups(now, limit);
+  const due = (await deps.stores.executions.dueWakeups(now, limit)).map((d) => d.workflowId);
+  return requestDecides(deps, due, limit);
+}
+
+/**
+ * The local start: every run with a stored wake-up, due or not, and every unfinished run read
+ * from the base table, each decided once. A run that needs nothing is left as it was by its decide.
+ */
+export async function catchUpSweep(
+  deps: Pick<JobDeps, 'stores' | 'decisions' | 'logger'>,
+  limit = CATCH_UP_LIMIT,
+): Promise<SweepResult> {
+  const { executions } = deps.stores;
+  const woken = await executions.dueWakeups(Number.MAX_SAFE_INTEGER, limit);
+  const unfinished = await executions.unfinishedWorkflows(limit);
+  const ids = [...new Set([...woken.map((d) => d.workflowId), ...unfinished])];
+  return requestDecides(deps, ids, limit);
+}
+
+async function requestDecides(
+  deps: Pick<JobDeps, 'decisions' | 'logger'>,
+  due: readonly string[],
+  limit: number,
+): Promise<SweepResult> {
   let failed = 0;
   let firstError: unknown;
-  await forEachLimited(due, SWEEP_CONCURRENCY, async ({ workflowId }) => {
+  await forEachLimited(due, SWEEP_CONCURRENCY, async (workflowId) => {
     try {
       await deps.decisions.request(workflowId);
     } catch (error) {

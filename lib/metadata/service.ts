@@ -4,7 +4,7 @@
  */
 import type { Clock } from '../model/clock.ts';
 import type { TaskDef, WorkflowDef, WorkflowDefSummary } from '../model/definitions.ts';
-import { errorMessage, NotFoundError } from '../model/errors.ts';
+import { errorMessage, NotFoundError, quote } from '../model/errors.ts';
 import { isKnownTaskType } from '../model/task-types/index.ts';
 import type { TaskDefStore, WorkflowDefStore } from '../store/ports.ts';
 import { Issues, isObject } from './issues.ts';
@@ -68,7 +68,9 @@ export class MetadataService {
   async getWorkflowDef(name: string, version?: number): Promise<WorkflowDef> {
     const def = await this.workflowDefs.get(name, version);
     if (!def)
-      throw new NotFoundError(`No such workflow found by name: ${name}, version: ${version ?? 'latest'}`);
+      throw new NotFoundError(
+        `No such workflow found by name: ${quote(name)}, version: ${quote(version ?? 'latest')}`,
+      );
     return def;
   }
 
@@ -90,7 +92,7 @@ export class MetadataService {
 
   async workflowVersions(name: string): Promise<WorkflowDefSummary[]> {
     const defs = await this.workflowDefs.versions(name);
-    if (defs.length === 0) throw new NotFoundError(`No such workflow found by name: ${name}`);
+    if (defs.length === 0) throw new NotFoundError(`No such workflow found by name: ${quote(name)}`);
     return defs.map(summary);
   }
 
@@ -106,7 +108,9 @@ export class MetadataService {
 
   async deleteWorkflowDef(name: string, version: number): Promise<void> {
     if (!(await this.workflowDefs.delete(name, version))) {
-      throw new NotFoundError(`No such workflow definition found by name: ${name}, version: ${version}`);
+      throw new NotFoundError(
+        `No such workflow definition found by name: ${quote(name)}, version: ${quote(version)}`,
+      );
     }
   }
 
@@ -123,7 +127,7 @@ export class MetadataService {
   async updateTaskDef(body: unknown): Promise<TaskDef> {
     const def = validateTaskDef(body);
     const existing = await this.taskDefs.get(def.name);
-    if (!existing) throw new NotFoundError(`No such taskType found by name: ${def.name}`);
+    if (!existing) throw new NotFoundError(`No such taskType found by name: ${quote(def.name)}`);
     const stored: TaskDef = { ...def, createTime: existing.createTime, updateTime: this.clock.now() };
     await this.taskDefs.put(stored);
     return stored;
@@ -131,7 +135,7 @@ export class MetadataService {
 
   async getTaskDef(name: string): Promise<TaskDef> {
     const def = await this.taskDefs.get(name);
-    if (!def) throw new NotFoundError(`No such taskType found by name: ${name}`);
+    if (!def) throw new NotFoundError(`No such taskType found by name: ${quote(name)}`);
     return def;
   }
 
@@ -141,7 +145,7 @@ export class MetadataService {
 
   async deleteTaskDef(name: string): Promise<void> {
     if (!(await this.taskDefs.delete(name)))
-      throw new NotFoundError(`No such taskType found by name: ${name}`);
+      throw new NotFoundError(`No such taskType found by name: ${quote(name)}`);
   }
 
   // ---- helpers ----

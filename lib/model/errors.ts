@@ -49,6 +49,12 @@ export class MethodNotAllowedError extends DomainError {}
 /** The request body or payload exceeds a configured limit (413). */
 export class PayloadTooLargeError extends DomainError {}
 
+/** The request target (path and query) is longer than the server accepts (414). */
+export class UriTooLongError extends DomainError {}
+
+/** The request's header section is larger than the server accepts (431). */
+export class HeadersTooLargeError extends DomainError {}
+
 /** A bounded resource is full; the caller backs off and retries (429). */
 export class TooManyRequestsError extends DomainError {
   override readonly retryable = true;
@@ -62,4 +68,17 @@ export class TransientError extends DomainError {
 /** The message of anything thrown (an Error's message, else its string form), for logs and reasons. */
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** Longest part of a client's input an error message repeats. */
+export const QUOTE_LIMIT = 100;
+
+/**
+ * A client's input (a name, an id) as an error message repeats it: whole when short, else its
+ * first QUOTE_LIMIT characters and its length, so a 5 MB name never comes back in a 404.
+ */
+export function quote(value: unknown): string {
+  const text = String(value);
+  if (text.length <= QUOTE_LIMIT) return text;
+  return `${text.slice(0, QUOTE_LIMIT)}... (${text.length} characters)`;
 }

@@ -116,6 +116,10 @@ export class ExternalizingExecutionStore implements ExecutionStore {
     return Promise.all((await this.inner.findWorkflows(query)).map((run) => this.resolveRun(run)));
   }
 
+  unfinishedWorkflows(limit: number): Promise<string[]> {
+    return this.inner.unfinishedWorkflows(limit);
+  }
+
   dueWakeups(now: number, limit: number): Promise<{ workflowId: string; wakeAt: number }[]> {
     return this.inner.dueWakeups(now, limit);
   }

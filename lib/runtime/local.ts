@@ -10,7 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { createQuickJsEvaluator } from '../engine/script/evaluator.ts';
-import { nodeHandler } from '../http/node-adapter.ts';
+import { PARSER_MAX_HEADER_BYTES } from '../http/edge.ts';
+import { clientErrorHandler, nodeHandler } from '../http/node-adapter.ts';
 import { JOBS } from '../jobs/index.ts';
 import { LocalJobRunner } from '../jobs/local-runner.ts';
 import { createLogger, LOG_LEVELS, type Logger } from '../log/logger.ts';
@@ -104,15 +105,12 @@ export async function startLocalServer(
   });
   await jobs.start();
   const router = createRouter(services);
+  const instance = config.requireString('service.instance-id');
   const server = createServer(
-    { keepAliveTimeout: 5000 },
-    nodeHandler({
-      router,
-      logger,
-      instance: config.requireString('service.instance-id'),
-      maxBodyBytes: config.number('service.server.max-body-bytes'),
-    }),
+    { keepAliveTimeout: 5000, maxHeaderSize: PARSER_MAX_HEADER_BYTES },
+    nodeHandler({ router, logger, instance, maxBodyBytes: config.number('service.server.max-body-bytes') }),
   );
+  server.on('clientError', clientErrorHandler(instance));
   try {
     await listen(server, config.number('service.server.port'), config.requireString('service.server.host'));
   } catch (error) {

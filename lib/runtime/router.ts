@@ -19,6 +19,7 @@ export function createRouter(services: Services, only?: readonly string[]): Rout
   const router = new Router({
     logger: services.logger,
     instance: services.config.requireString('service.instance-id'),
+    maxJsonDepth: services.config.number('service.server.max-json-depth'),
   });
   for (const capability of enabledCapabilities(services.config)) {
     if (only && !only.includes(capability.name)) continue;

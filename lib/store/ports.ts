@@ -112,6 +112,13 @@ export interface ExecutionStore {
     startedAfter?: number;
     startedBefore?: number;
   }): Promise<WorkflowRecord[]>;
+  /**
+   * Ids of up to `limit` runs that are not finished (RUNNING or PAUSED), read from the runs
+   * themselves rather than from an index. The local host's restart catch-up uses it: the embedded
+   * store writes an item and its index entries separately, so a crash between them can leave a
+   * run out of the wake-up index. A full scan on DynamoDB: for the local host only.
+   */
+  unfinishedWorkflows(limit: number): Promise<string[]>;
   /** Runs whose wake-up time has come (timeouts, delays, WAIT deadlines), soonest first. */
   dueWakeups(now: number, limit: number): Promise<{ workflowId: string; wakeAt: number }[]>;
 

@@ -8,7 +8,7 @@ import { queueName, queueNameOf } from '../engine/queues.ts';
 import type { TaskTypeRegistry } from '../engine/registry.ts';
 import type { Clock } from '../model/clock.ts';
 import { baseRef } from '../model/definition-graph.ts';
-import { NotFoundError, VersionConflictError } from '../model/errors.ts';
+import { NotFoundError, quote, VersionConflictError } from '../model/errors.ts';
 import { isTerminalTask, type TaskRecord, type TaskStatus } from '../model/execution.ts';
 import { retryOnConflict } from '../model/retry-on-conflict.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
@@ -119,28 +119,35 @@ export class TaskService {
       const task = await executions.getTask(result.workflowInstanceId, result.taskId);
       if (!task) {
         const run = await executions.getWorkflow(result.workflowInstanceId);
-        if (!run) throw new NotFoundError(`No such workflow found by id: ${result.workflowInstanceId}`);
-        throw new NotFoundError(`Task not found for taskId: ${result.taskId}`);
+        if (!run)
+          throw new NotFoundError(`No such workflow found by id: ${quote(result.workflowInstanceId)}`);
+        throw new NotFoundError(`Task not found for taskId: ${quote(result.taskId)}`);
       }
-      if (result.logs?.length)
-        await this.appendLogs(
-          task.taskId,
-          result.logs.map((l) => l.log),
-        );
       // A run that ends cancels its open tasks before its status changes (the decider and
       // Executor.terminate both do), so a task row that is still open belongs to a running run:
       // the row alone tells whether this update comes too late (§4.4 "Already finished").
       if (isTerminalTask(task.status)) {
         // Already over: accepted and ignored. Still nudge the decider: the run may be waiting on it.
+        await this.appendResultLogs(task, result);
         await this.deps.queue.remove(queueNameOf(task), task.taskId);
         await this.deps.decisions.request(task.workflowInstanceId);
         return undefined;
       }
       const next = this.applyResult(task, result);
       await executions.updateTask(next, task.rev);
+      // Logs only once the update is stored: a refused or retried update writes none, or none twice.
+      await this.appendResultLogs(task, result);
       await this.afterUpdate(task, next, result.extendLease === true);
       return next;
     }, MAX_UPDATE_ATTEMPTS);
+  }
+
+  private async appendResultLogs(task: TaskRecord, result: TaskResult): Promise<void> {
+    if (result.logs?.length)
+      await this.appendLogs(
+        task.taskId,
+        result.logs.map((l) => l.log),
+      );
   }
 
   private applyResult(task: TaskRecord, result: TaskResult): TaskRecord {
@@ -247,7 +254,7 @@ export class TaskService {
     match: (t: TaskRecord) => boolean,
   ): Promise<TaskRecord | undefined> {
     const run = await this.deps.executions.getWorkflow(workflowId);
-    if (!run) throw new NotFoundError(`No such workflow found by id: ${workflowId}`);
+    if (!run) throw new NotFoundError(`No such workflow found by id: ${quote(workflowId)}`);
     const candidates = run.tasks.filter((t) => match(t) && !t.retried);
     const rows = await this.deps.executions.getTasks(
       workflowId,
@@ -258,7 +265,7 @@ export class TaskService {
 
   async getTask(taskId: string): Promise<TaskRecord> {
     const task = await this.deps.executions.findTask(taskId);
-    if (!task) throw new NotFoundError(`Task not found for taskId: ${taskId}`);
+    if (!task) throw new NotFoundError(`Task not found for taskId: ${quote(taskId)}`);
     if (!needsRunRows(this.deps.registry, task)) return task;
     // The type's output view needs the run's other rows (a DO_WHILE rebuilds its iterations).
     const run = await this.deps.executions.getWorkflow(task.workflowInstanceId);

@@ -154,6 +154,7 @@ export function publishingExecutions(inner: ExecutionStore, watcher: RunWatcher)
     deleteTasks: (workflowId, taskIds) => inner.deleteTasks(workflowId, taskIds),
     findWorkflows: (query) => inner.findWorkflows(query),
     dueWakeups: (now, limit) => inner.dueWakeups(now, limit),
+    unfinishedWorkflows: (limit) => inner.unfinishedWorkflows(limit),
     appendLogs: (logs) => inner.appendLogs(logs),
     logs: (taskId) => inner.logs(taskId),
     claimIdempotencyKey: (claim) => inner.claimIdempotencyKey(claim),

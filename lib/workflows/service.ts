@@ -5,7 +5,7 @@
 import { outputViews } from '../engine/output-views.ts';
 import type { TaskTypeRegistry } from '../engine/registry.ts';
 import { type ApiTask, type ApiWorkflow, toApiTask, toApiWorkflow } from '../model/api.ts';
-import { NotFoundError } from '../model/errors.ts';
+import { NotFoundError, quote } from '../model/errors.ts';
 import type { TaskRecord, TaskStatus, WorkflowRecord, WorkflowStatus } from '../model/execution.ts';
 import type { ExecutionStore } from '../store/ports.ts';
 
@@ -17,7 +17,7 @@ export class WorkflowReader {
 
   async record(workflowId: string): Promise<WorkflowRecord> {
     const record = await this.executions.getWorkflow(workflowId);
-    if (!record) throw new NotFoundError(`No such workflow found by id: ${workflowId}`);
+    if (!record) throw new NotFoundError(`No such workflow found by id: ${quote(workflowId)}`);
     return record;
   }
 

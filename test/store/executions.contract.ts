@@ -411,6 +411,54 @@ export function executionStoreContract(name: string, factory: () => Promise<Stor
       });
     });
 
+    describe('finding runs by correlation id', () => {
+      it('finds runs by a correlation id of any length, and only those of the name', async () => {
+        const long = 'c'.repeat(5000);
+        await store.createWorkflow(workflowOf('long-1', { createTime: T0 + 2, correlationId: long }));
+        await store.createWorkflow(workflowOf('long-2', { createTime: T0 + 1, correlationId: long }));
+        await store.createWorkflow(workflowOf('prefix', { correlationId: long.slice(1) }));
+        await store.createWorkflow(
+          workflowOf('elsewhere', { workflowName: 'other_flow', correlationId: long }),
+        );
+
+        expect(idsOf(await store.findWorkflows({ name: 'order_flow', correlationId: long }))).toEqual([
+          'long-2',
+          'long-1',
+        ]);
+        expect(await store.findWorkflows({ name: 'order_flow', correlationId: 'none' })).toEqual([]);
+      });
+
+      it('sees status changes and removals, and applies the time window', async () => {
+        await store.createWorkflow(workflowOf('c-1', { createTime: T0 + 100, correlationId: 'k' }));
+        await store.createWorkflow(workflowOf('c-2', { createTime: T0 + 200, correlationId: 'k' }));
+        await store.createWorkflow(workflowOf('c-3', { createTime: T0 + 300, correlationId: 'k' }));
+        await store.commitWorkflow(
+          workflowOf('c-1', { createTime: T0 + 100, correlationId: 'k', status: 'COMPLETED', rev: 2 }),
+          1,
+        );
+        await store.removeWorkflow('c-3');
+
+        const query = { name: 'order_flow', correlationId: 'k' };
+        expect(idsOf(await store.findWorkflows({ ...query, statuses: ['RUNNING'] }))).toEqual(['c-2']);
+        expect(idsOf(await store.findWorkflows(query))).toEqual(['c-1', 'c-2']);
+        expect(idsOf(await store.findWorkflows({ ...query, startedAfter: T0 + 150 }))).toEqual(['c-2']);
+        expect(await store.findWorkflows({ ...query, statuses: [] })).toEqual([]);
+      });
+    });
+
+    describe('unfinished runs', () => {
+      it('lists the RUNNING and PAUSED runs from the runs themselves, up to the limit', async () => {
+        await store.createWorkflow(workflowOf('u-running', { status: 'RUNNING' }));
+        await store.createWorkflow(workflowOf('u-paused', { status: 'PAUSED' }));
+        await store.createWorkflow(workflowOf('u-done', { status: 'COMPLETED' }));
+        await store.createWorkflow(workflowOf('u-failed', { status: 'FAILED' }));
+        await store.createTasks([taskOf('u-running', 'u-task', 1)]);
+
+        expect((await store.unfinishedWorkflows(10)).sort()).toEqual(['u-paused', 'u-running']);
+        expect(await store.unfinishedWorkflows(1)).toHaveLength(1);
+      });
+    });
+
     describe('wake-ups', () => {
       it('returns only runs with a wake-up due by now, soonest first, up to the limit', async () => {
         await store.createWorkflow(workflowOf('late', { wakeAt: T0 + 300 }));

@@ -119,9 +119,10 @@ describe('ensureTables', () => {
 
   it('declares number sort keys for the time-ordered execution indexes', () => {
     const executions = TABLES.find((t) => t.id === 'executions');
-    expect(executions?.indexes.filter((i) => i.sortKeyType === 'N').map((i) => i.sortKey)).toEqual([
-      'createTime',
-      'wakeAt',
+    expect(executions?.indexes.filter((i) => i.sortKeyType === 'N').map((i) => i.name)).toEqual([
+      'byName',
+      'byCorrelation',
+      'wakeups',
     ]);
   });
 

@@ -3,6 +3,7 @@
  * attributes beside the JSON body that indexes and conditions read, and the byName query of a
  * findWorkflows call.
  */
+import { createHash } from 'node:crypto';
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
 import type { ExecutionStore, TaskExecLog } from '../ports.ts';
 import { decodeRun, encodeRun } from '../run-codec.ts';
@@ -23,7 +24,7 @@ export function wakeShardOf(workflowId: string): string {
   for (let i = 0; i < workflowId.length; i++) hash = (hash * 31 + workflowId.charCodeAt(i)) >>> 0;
   return `W${hash % WAKE_SHARDS}`;
 }
-const WORKFLOW_SK = 'WF';
+export const WORKFLOW_SK = 'WF';
 
 export const workflowKey = (workflowId: string) => ({ pk: workflowId, sk: WORKFLOW_SK });
 export const taskKey = (workflowId: string, taskId: string) => ({
@@ -41,6 +42,22 @@ export const bodyOf = <T>(item: Item): T => JSON.parse(String(item.body)) as T;
 /** A run record item's body, with what the codec left out put back. */
 export const runOf = (item: Item): WorkflowRecord => decodeRun(String(item.body));
 
+/** The byCorrelation key of a workflow name and correlation id (tables.ts: fixed length, any input). */
+export function correlationKeyOf(workflowName: string, correlationId: string): string {
+  return createHash('sha256').update(workflowName).update('\0').update(correlationId).digest('base64url');
+}
+
+/** Whether a run matches the non-key parts of a findWorkflows query (checked after a byCorrelation read). */
+export function matchesQuery(record: WorkflowRecord, query: WorkflowQuery): boolean {
+  if (record.workflowName !== query.name) return false;
+  if (query.correlationId !== undefined && record.correlationId !== query.correlationId) return false;
+  if (query.version !== undefined && record.workflowVersion !== query.version) return false;
+  if (query.statuses && !query.statuses.includes(record.status)) return false;
+  if (query.startedAfter !== undefined && record.createTime < query.startedAfter) return false;
+  if (query.startedBefore !== undefined && record.createTime > query.startedBefore) return false;
+  return true;
+}
+
 export function workflowItem(record: WorkflowRecord): Item {
   return {
     ...workflowKey(record.workflowId),
@@ -51,6 +68,10 @@ export function workflowItem(record: WorkflowRecord): Item {
     status: record.status,
     workflowVersion: record.workflowVersion,
     correlationId: record.correlationId,
+    // Sparse index: only runs with a correlation id are in byCorrelation.
+    ...(record.correlationId
+      ? { correlationKey: correlationKeyOf(record.workflowName, record.correlationId) }
+      : {}),
     // Sparse index: without these two attributes the item is not in `wakeups` at all, and a Put
     // that omits them removes it from there.
     ...(record.wakeAt > 0 ? { wakeShard: wakeShardOf(record.workflowId), wakeAt: record.wakeAt } : {}),

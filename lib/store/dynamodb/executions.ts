@@ -10,6 +10,7 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
+  ScanCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
@@ -18,14 +19,17 @@ import { isConditionFailure, translate } from './errors.ts';
 import {
   bodyOf,
   byNameQuery,
+  correlationKeyOf,
   idempotencyKey,
   logItem,
   logPk,
+  matchesQuery,
   runOf,
   TASK_PREFIX,
   taskItem,
   taskKey,
   WAKE_SHARDS,
+  WORKFLOW_SK,
   type WorkflowQuery,
   workflowItem,
   workflowKey,
@@ -240,6 +244,7 @@ export class DynamoExecutionStore implements ExecutionStore {
   }
 
   async findWorkflows(query: WorkflowQuery): Promise<WorkflowRecord[]> {
+    if (query.correlationId) return this.findCorrelated(query, query.correlationId);
     const condition = byNameQuery(query);
     if (!condition) return [];
     const matches = await queryAll(
@@ -257,6 +262,49 @@ export class DynamoExecutionStore implements ExecutionStore {
       runOf(item),
     );
     return records.sort((a, b) => a.createTime - b.createTime);
+  }
+
+  /** Runs of a name with a correlation id: the byCorrelation index, then the records, filtered. */
+  private async findCorrelated(query: WorkflowQuery, correlationId: string): Promise<WorkflowRecord[]> {
+    if (query.statuses?.length === 0) return [];
+    const matches = await queryAll(
+      this.client,
+      {
+        TableName: this.table,
+        IndexName: 'byCorrelation',
+        KeyConditionExpression: 'correlationKey = :key',
+        ExpressionAttributeValues: { ':key': correlationKeyOf(query.name, correlationId) },
+      },
+      'workflow find',
+    );
+    const keys = [...new Set(matches.map((item) => String(item.pk)))].map(workflowKey);
+    const records = (await batchGet(this.client, this.table, keys, 'workflow find')).map((item) =>
+      runOf(item),
+    );
+    return records.filter((r) => matchesQuery(r, query)).sort((a, b) => a.createTime - b.createTime);
+  }
+
+  async unfinishedWorkflows(limit: number): Promise<string[]> {
+    const ids: string[] = [];
+    let start: Item | undefined;
+    do {
+      const page = await this.client
+        .send(
+          new ScanCommand({
+            TableName: this.table,
+            ConsistentRead: true,
+            FilterExpression: 'sk = :wf AND #status IN (:running, :paused)',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':wf': WORKFLOW_SK, ':running': 'RUNNING', ':paused': 'PAUSED' },
+            ProjectionExpression: 'pk',
+            ExclusiveStartKey: start,
+          }),
+        )
+        .catch((e: unknown) => translate(e, 'unfinished runs scan'));
+      for (const item of page.Items ?? []) if (ids.length < limit) ids.push(String(item.pk));
+      start = page.LastEvaluatedKey;
+    } while (start && ids.length < limit);
+    return ids;
   }
 
   async dueWakeups(now: number, limit: number): Promise<{ workflowId: string; wakeAt: number }[]> {

@@ -15,6 +15,7 @@
  * executions (runs, their task rows and the tasks' logs; adapter: executions.ts):
  *   workflow   pk = "<workflowId>"       sk = "WF"
  *              body, rev (N), workflowName, createTime (N), status, workflowVersion (N), correlationId?,
+ *              correlationKey = sha256("<workflowName>\0<correlationId>") only with a correlation id,
  *              wakeShard = "W0".."W7" (hash of the workflow id) and wakeAt (N) only while wakeAt > 0
  *   task row   pk = "<workflowId>"       sk = "T#<taskId>"
  *              body, rev (N), taskId, seq (N)
@@ -30,6 +31,13 @@
  *     correlationId. Only workflow items carry workflowName. A commit that changes none of the
  *     projected attributes costs no index write. findWorkflows = Query on name (and the time window
  *     as a key condition), filter the projected attributes, BatchGet the records.
+ *   - byCorrelation (GSI) pk correlationKey, sk createTime (NUMBER); KEYS_ONLY; sparse. Runs of
+ *     one workflow name sharing one correlation id: the correlated lookups Query it, then BatchGet
+ *     the records and filter status/version (a correlation id is shared by a handful of runs, not
+ *     by the whole name, which byName would scan). The key is a hash so that a correlation id of
+ *     any length fits a key (2 KB at most) and its spelling never matters; the filter on the
+ *     records compares the real values. Both key parts never change after the run is created and
+ *     nothing else is projected, so the index is written once per run and never on a commit.
  *   - wakeups  (GSI) pk wakeShard, sk wakeAt (NUMBER); KEYS_ONLY; sparse. dueWakeups = one Query
  *     per shard (wakeShard = "Wn" AND wakeAt <= now, ascending), merged. Eight shards keyed by a
  *     hash of the workflow id spread the writes (an index partition takes ~1,000 writes/s), and
@@ -123,6 +131,13 @@ export const EXECUTIONS_TABLE: TableSpec = {
       sortKey: 'createTime',
       sortKeyType: 'N',
       projection: { type: 'INCLUDE', attributes: ['status', 'workflowVersion', 'correlationId'] },
+    },
+    {
+      name: 'byCorrelation',
+      partitionKey: 'correlationKey',
+      sortKey: 'createTime',
+      sortKeyType: 'N',
+      projection: { type: 'KEYS_ONLY' },
     },
     {
       name: 'wakeups',

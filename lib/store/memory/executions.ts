@@ -65,11 +65,18 @@ export class MemoryExecutionStore implements ExecutionStore {
   private readonly taskLogs = new Map<string, TaskExecLog[]>();
   /** Idempotency keys (by workflow name and key) to the run each points at. */
   private readonly idempotencyKeys = new Map<string, string>();
+  /**
+   * Run ids by workflow name and by name + correlation id: the lookups read only the runs that can
+   * match, as the DynamoDB indexes do, instead of every run in the store.
+   */
+  private readonly byName = new Map<string, Set<string>>();
+  private readonly byCorrelation = new Map<string, Set<string>>();
 
   async createWorkflow(record: WorkflowRecord): Promise<void> {
     if (this.workflows.has(record.workflowId))
       throw new ConflictError(`Workflow ${record.workflowId} already exists`);
     this.workflows.set(record.workflowId, storeRun(record));
+    this.index(record.workflowId, record);
   }
 
   async getWorkflow(workflowId: string): Promise<WorkflowRecord | undefined> {
@@ -84,10 +91,14 @@ export class MemoryExecutionStore implements ExecutionStore {
         `Workflow ${record.workflowId} changed concurrently (expected rev ${expectedRev})`,
       );
     }
+    this.unindex(record.workflowId, current);
     this.workflows.set(record.workflowId, storeRun(record));
+    this.index(record.workflowId, record);
   }
 
   async removeWorkflow(workflowId: string): Promise<void> {
+    const current = this.workflows.get(workflowId);
+    if (current) this.unindex(workflowId, current);
     this.workflows.delete(workflowId);
     for (const taskId of this.tasks.get(workflowId)?.keys() ?? []) {
       this.taskOwner.delete(taskId);
@@ -151,7 +162,13 @@ export class MemoryExecutionStore implements ExecutionStore {
 
   async findWorkflows(query: Parameters<ExecutionStore['findWorkflows']>[0]): Promise<WorkflowRecord[]> {
     const out: StoredRun[] = [];
-    for (const record of this.workflows.values()) {
+    const ids =
+      query.correlationId !== undefined
+        ? this.byCorrelation.get(correlationKey(query.name, query.correlationId))
+        : this.byName.get(query.name);
+    for (const id of ids ?? []) {
+      const record = this.workflows.get(id);
+      if (!record) continue;
       if (record.workflowName !== query.name) continue;
       if (query.version !== undefined && record.workflowVersion !== query.version) continue;
       if (query.statuses && !query.statuses.includes(record.status)) continue;
@@ -161,6 +178,15 @@ export class MemoryExecutionStore implements ExecutionStore {
       out.push(record);
     }
     return out.sort((a, b) => a.createTime - b.createTime).map(run);
+  }
+
+  async unfinishedWorkflows(limit: number): Promise<string[]> {
+    const out: string[] = [];
+    for (const [workflowId, record] of this.workflows) {
+      if (out.length >= limit) break;
+      if (record.status === 'RUNNING' || record.status === 'PAUSED') out.push(workflowId);
+    }
+    return out;
   }
 
   async dueWakeups(now: number, limit: number): Promise<{ workflowId: string; wakeAt: number }[]> {
@@ -192,6 +218,20 @@ export class MemoryExecutionStore implements ExecutionStore {
     return undefined;
   }
 
+  private index(id: string, record: Indexed): void {
+    addTo(this.byName, record.workflowName, id);
+    if (record.correlationId !== undefined) {
+      addTo(this.byCorrelation, correlationKey(record.workflowName, record.correlationId), id);
+    }
+  }
+
+  private unindex(id: string, record: Indexed): void {
+    removeFrom(this.byName, record.workflowName, id);
+    if (record.correlationId !== undefined) {
+      removeFrom(this.byCorrelation, correlationKey(record.workflowName, record.correlationId), id);
+    }
+  }
+
   private rowsOf(workflowId: string): Map<string, StoredTask> {
     let rows = this.tasks.get(workflowId);
     if (!rows) {
@@ -200,4 +240,23 @@ export class MemoryExecutionStore implements ExecutionStore {
     }
     return rows;
   }
+}
+
+type Indexed = { workflowName: string; correlationId?: string };
+
+const correlationKey = (name: string, correlationId: string) => `${name}\u0000${correlationId}`;
+
+function addTo(index: Map<string, Set<string>>, key: string, id: string): void {
+  let ids = index.get(key);
+  if (!ids) {
+    ids = new Set();
+    index.set(key, ids);
+  }
+  ids.add(id);
+}
+
+function removeFrom(index: Map<string, Set<string>>, key: string, id: string): void {
+  const ids = index.get(key);
+  ids?.delete(id);
+  if (ids?.size === 0) index.delete(key);
 }

@@ -4,7 +4,7 @@
  */
 
 import { toApiTask } from '../../../model/api.ts';
-import { NotFoundError } from '../../../model/errors.ts';
+import { NotFoundError, quote } from '../../../model/errors.ts';
 import { parseStatus } from '../../../tasks/task-result.ts';
 import { integerValue, type ParamsSchema, paramsOf, pathParams, stringValue } from '../../contract.ts';
 import { emptyOk, json } from '../../responses.ts';
@@ -49,7 +49,7 @@ const signalSync = ({ tasks, reader, waitForProgress }: TaskRouteDeps) =>
       const returnStrategy = ctx.query.string('returnStrategy') ?? 'TARGET_WORKFLOW';
       const timeoutMs = ctx.query.int('timeoutMillis', 5000);
       const task = await tasks.signal(workflowId, parseStatus(ctx.param('status')), await taskOutput(ctx));
-      if (!task) throw new NotFoundError(`No blocking task found in workflow ${workflowId}`);
+      if (!task) throw new NotFoundError(`No blocking task found in workflow ${quote(workflowId)}`);
       await waitForProgress(workflowId, before.rev, timeoutMs);
       const run = await reader.record(workflowId);
       return json({

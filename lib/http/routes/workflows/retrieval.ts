@@ -149,10 +149,13 @@ const correlatedMany = (reader: WorkflowReader) =>
     },
     responds: 'application/json',
     handler: async (ctx) => {
+      // The router bounds the list (MAX_BODY_LIST_ITEMS); repeats are looked up once.
       const ids = ensureIsArray(await ctx.json(), 'correlation ids');
-      const out: Record<string, unknown[]> = {};
-      for (const id of ids) {
-        if (typeof id !== 'string') throw new ValidationError('Correlation ids must be strings');
+      if (ids.some((id) => typeof id !== 'string'))
+        throw new ValidationError('Correlation ids must be strings');
+      // A null-prototype map: a correlation id named __proto__ is a plain key of the answer.
+      const out: Record<string, unknown[]> = Object.create(null);
+      for (const id of new Set(ids as string[])) {
         out[id] = await reader.correlated(
           ctx.param('name'),
           id,
