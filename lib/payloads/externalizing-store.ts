@@ -47,7 +47,9 @@ const TASK_PAIRS: readonly [DataKey, PathKey][] = [
 interface Inline {
   owner: Record<string, unknown>;
   pair: readonly [DataKey, PathKey];
-  json: string;
+  /** The payload as stored; computed only when it is externalized or may be near the threshold. */
+  json?: string;
+  /** Its size in bytes, or an upper bound of it for a payload clearly under the threshold. */
   bytes: number;
 }
 
@@ -140,10 +142,20 @@ export class ExternalizingExecutionStore implements ExecutionStore {
 
   /** A copy of the run to store; the caller's record (and its tasks) are left untouched. */
   private async slimRun(record: WorkflowRecord, creating: boolean): Promise<WorkflowRecord> {
+    if (this.plain([record, ...record.tasks], RUN_PAIRS, TASK_PAIRS)) return record;
     const run = await this.slim(record, RUN_PAIRS, creating);
     const tasks = await Promise.all(record.tasks.map((task) => this.slimTask(task)));
     const inline = [...run.inline, ...tasks.flatMap((t) => t.inline)];
     let total = inline.reduce((sum, field) => sum + field.bytes, 0);
+    if (total > this.options.recordBudgetBytes) {
+      // The bounds may overstate: measure exactly before moving anything out for the budget.
+      for (const field of inline) {
+        if (field.json !== undefined) continue;
+        field.json = JSON.stringify(field.owner[field.pair[0]] ?? {});
+        field.bytes = Buffer.byteLength(field.json);
+      }
+      total = inline.reduce((sum, field) => sum + field.bytes, 0);
+    }
     // Largest first: the fewest payloads moved out to fit the record in its budget.
     for (const field of inline.sort((a, b) => b.bytes - a.bytes)) {
       if (total <= this.options.recordBudgetBytes) break;
@@ -153,8 +165,33 @@ export class ExternalizingExecutionStore implements ExecutionStore {
     return { ...run.record, tasks: tasks.map((t) => t.record) };
   }
 
-  private slimTask(task: TaskRecord): Promise<{ record: TaskRecord; inline: Inline[] }> {
+  private async slimTask(task: TaskRecord): Promise<{ record: TaskRecord; inline: Inline[] }> {
+    if (this.plain([task], TASK_PAIRS, TASK_PAIRS)) return { record: task, inline: [] };
     return this.slim(task, TASK_PAIRS, false);
+  }
+
+  /**
+   * The common case, checked without copying or serializing: no payload path is set and every
+   * payload is clearly under the threshold, the lot under the record budget. Such a record is
+   * stored as it is. `first` holds the pairs of the first record, `rest` of the others.
+   */
+  private plain(
+    records: readonly object[],
+    first: readonly (readonly [DataKey, PathKey])[],
+    rest: readonly (readonly [DataKey, PathKey])[],
+  ): boolean {
+    const limit = Math.ceil(this.options.thresholdBytes / 3);
+    let total = 0;
+    for (const [i, record] of records.entries()) {
+      const owner = record as Record<string, unknown>;
+      for (const [dataKey, pathKey] of i === 0 ? first : rest) {
+        if (owner[pathKey] !== undefined && owner[pathKey] !== '') return false;
+        const chars = charsUpTo(owner[dataKey] ?? {}, limit);
+        if (chars > limit) return false;
+        total += 3 * chars;
+      }
+    }
+    return total <= this.options.recordBudgetBytes;
   }
 
   private async slim<T extends object>(
@@ -177,9 +214,16 @@ export class ExternalizingExecutionStore implements ExecutionStore {
         // any other write is only what the data was when read, and is derived again below.
         if (isUploadKey(path) || creating) data = { ...data, ...(await this.readSource(path, pathKey)) };
       }
-      const json = JSON.stringify(data);
-      const field: Inline = { owner, pair, json, bytes: Buffer.byteLength(json) };
       owner[dataKey] = data;
+      // Most payloads are small: a walk that stops early bounds their size without serializing
+      // them on every write (each character is at most 3 UTF-8 bytes). Only a payload that may be
+      // near the threshold is serialized to measure it exactly.
+      const upper = 3 * charsUpTo(data, Math.ceil(this.options.thresholdBytes / 3) + 1);
+      let field: Inline = { owner, pair, bytes: upper };
+      if (upper > this.options.thresholdBytes) {
+        const json = JSON.stringify(data);
+        field = { owner, pair, json, bytes: Buffer.byteLength(json) };
+      }
       if (field.bytes > this.options.thresholdBytes) await this.externalize(field);
       else inline.push(field);
     }
@@ -187,10 +231,11 @@ export class ExternalizingExecutionStore implements ExecutionStore {
   }
 
   private async externalize(field: Inline): Promise<void> {
-    const key = contentKey(field.json);
+    const json = field.json ?? JSON.stringify(field.owner[field.pair[0]] ?? {});
+    const key = contentKey(json);
     // Content keys never change meaning, so a key this process wrote or read needs no second put.
-    if (!this.cache.has(key)) await this.payloads.put(key, field.json);
-    this.cache.set(key, field.json);
+    if (!this.cache.has(key)) await this.payloads.put(key, json);
+    this.cache.set(key, json);
     field.owner[field.pair[0]] = {};
     field.owner[field.pair[1]] = key;
   }
@@ -208,6 +253,7 @@ export class ExternalizingExecutionStore implements ExecutionStore {
   // ---- read: resolve ----
 
   private async resolveRun(record: WorkflowRecord): Promise<WorkflowRecord> {
+    if (!hasPath(record, RUN_PAIRS) && !record.tasks.some((task) => hasPath(task, TASK_PAIRS))) return record;
     await Promise.all([
       this.resolve(record, RUN_PAIRS),
       ...record.tasks.map((task) => this.resolve(task, TASK_PAIRS)),
@@ -216,7 +262,7 @@ export class ExternalizingExecutionStore implements ExecutionStore {
   }
 
   private async resolveTask(task: TaskRecord): Promise<TaskRecord> {
-    await this.resolve(task, TASK_PAIRS);
+    if (hasPath(task, TASK_PAIRS)) await this.resolve(task, TASK_PAIRS);
     return task;
   }
 
@@ -278,4 +324,37 @@ class PayloadCache {
       this.size -= value.length;
     }
   }
+}
+
+/** Whether a record names any stored payload. */
+function hasPath(record: object, pairs: readonly (readonly [DataKey, PathKey])[]): boolean {
+  const owner = record as Record<string, unknown>;
+  return pairs.some(([, pathKey]) => typeof owner[pathKey] === 'string' && owner[pathKey] !== '');
+}
+
+/**
+ * The characters `value` takes as JSON (keys, strings, numbers, punctuation), counted until `limit`
+ * is passed: a cheap upper bound for small payloads that allocates nothing.
+ */
+export function charsUpTo(value: unknown, limit: number): number {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && count <= limit) {
+    const v = stack.pop();
+    if (typeof v === 'string')
+      count += v.length * 2 + 2; // escapes at most double a string
+    else if (v === null || typeof v !== 'object')
+      count += 24; // numbers, booleans, null
+    else if (Array.isArray(v)) {
+      count += 2 + v.length;
+      for (const item of v) stack.push(item);
+    } else {
+      for (const key of Object.keys(v)) {
+        count += key.length * 2 + 4;
+        stack.push((v as Record<string, unknown>)[key]);
+      }
+      count += 2;
+    }
+  }
+  return count;
 }

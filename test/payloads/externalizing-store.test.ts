@@ -5,6 +5,7 @@
  * budget, content keys stored once).
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { charsUpTo } from '../../lib/payloads/externalizing-store.ts';
 import { contentKey } from '../../lib/payloads/keys.ts';
 import { MemoryPayloadStore } from '../../lib/payloads/memory.ts';
 import { createMemoryStores } from '../../lib/runtime/stores.ts';
@@ -116,5 +117,23 @@ describe('the externalizing store', () => {
     expect(stored?.externalOutputPayloadStoragePath).toBe(contentKey(JSON.stringify(output)));
     expect((await h.task(id, 'produce'))?.outputData).toEqual(output);
     expect((await h.poll('consume'))?.inputData).toEqual({ whole: output });
+  });
+});
+
+describe('charsUpTo', () => {
+  it('bounds the JSON size of a payload from above', () => {
+    const samples = [{}, { a: 1 }, { s: 'x'.repeat(1000), n: [1, 2, { deep: 'é"\\n' }] }, { k: null }];
+    for (const sample of samples) {
+      expect(charsUpTo(sample, Number.MAX_SAFE_INTEGER)).toBeGreaterThanOrEqual(
+        JSON.stringify(sample).length,
+      );
+    }
+  });
+
+  it('stops counting once past the limit', () => {
+    const big = { items: Array.from({ length: 100_000 }, (_, i) => `item-${i}`) };
+    const counted = charsUpTo(big, 1000);
+    expect(counted).toBeGreaterThan(1000);
+    expect(counted).toBeLessThan(JSON.stringify(big).length);
   });
 });
