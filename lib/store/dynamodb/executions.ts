@@ -244,7 +244,20 @@ export class DynamoExecutionStore implements ExecutionStore {
   }
 
   async findWorkflows(query: WorkflowQuery): Promise<WorkflowRecord[]> {
-    if (query.correlationId) return this.findCorrelated(query, query.correlationId);
+    if (query.correlationId) {
+      try {
+        return await this.findCorrelated(query, query.correlationId);
+      } catch (error) {
+        // A table created before the byCorrelation index existed (a local data directory from an
+        // earlier version: dynalite cannot add an index to an existing table) has no such index;
+        // its runs are still found through byName, filtered on the projected correlation id.
+        if (!isMissingIndex(error)) throw error;
+      }
+    }
+    return this.findByName(query);
+  }
+
+  private async findByName(query: WorkflowQuery): Promise<WorkflowRecord[]> {
     const condition = byNameQuery(query);
     if (!condition) return [];
     const matches = await queryAll(
@@ -405,4 +418,14 @@ export class DynamoExecutionStore implements ExecutionStore {
       );
     }
   }
+}
+
+/** DynamoDB's answer to a query naming an index the table does not have. */
+function isMissingIndex(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    error.name === 'ValidationException' &&
+    /index/i.test(error.message) &&
+    /byCorrelation/.test(error.message)
+  );
 }
