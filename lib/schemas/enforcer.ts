@@ -10,6 +10,7 @@ import { forEachTask } from '../model/definition-graph.ts';
 import type { TaskDef, WorkflowDef } from '../model/definitions.ts';
 import { type FieldError, quote, ValidationError } from '../model/errors.ts';
 import { describeViolations } from './drafts.ts';
+import type { SchemaRecord } from './model.ts';
 import type { SchemaEnforcer, SchemaViolation } from './ports.ts';
 import type { SchemaService } from './service.ts';
 
@@ -42,12 +43,15 @@ export class RegistryEnforcer implements SchemaEnforcer {
 
   async checkStart(def: WorkflowDef, input: Record<string, unknown>): Promise<void> {
     const missing: FieldError[] = [];
+    let inputSchema: SchemaRecord | undefined;
     const check = async (holder: Record<string, unknown>, field: Field, path: string) => {
-      const problem = await this.resolve(holder, field);
-      if (typeof problem === 'string') missing.push({ path, message: problem });
+      const found = await this.lookup(holder, field);
+      if (typeof found === 'string') missing.push({ path, message: found });
+      return found;
     };
     if (workflowEnforces(def)) {
-      await check(def, 'inputSchema', 'inputSchema');
+      const found = await check(def, 'inputSchema', 'inputSchema');
+      if (typeof found === 'object') inputSchema = found;
       await check(def, 'outputSchema', 'outputSchema');
     }
     const taskDefs: { def: TaskDef; ref: string }[] = [];
@@ -65,9 +69,7 @@ export class RegistryEnforcer implements SchemaEnforcer {
         missing,
       );
     }
-    const violation = workflowEnforces(def)
-      ? await this.check(def, 'inputSchema', input, 'Workflow input')
-      : undefined;
+    const violation = inputSchema && this.validate(inputSchema, input, 'Workflow input');
     if (violation) throw new ValidationError(violation.message, violation.violations);
   }
 
@@ -92,12 +94,15 @@ export class RegistryEnforcer implements SchemaEnforcer {
     return this.check(def, 'outputSchema', output, 'Workflow output');
   }
 
-  /** Undefined when the field names a usable schema (or none); else why not. */
-  private async resolve(holder: Record<string, unknown>, field: Field): Promise<string | undefined> {
+  /** The record a field names; undefined when it names none, else why it cannot be used. */
+  private async lookup(
+    holder: Record<string, unknown>,
+    field: Field,
+  ): Promise<SchemaRecord | string | undefined> {
     const ref = refOf(holder, field);
     if (ref === undefined) return undefined;
     if (ref === 'invalid') return `${field} must name a schema: {"name": "...", "version": n}`;
-    return (await this.registry.find(ref.name, ref.version)) ? undefined : `Schema not found: ${label(ref)}`;
+    return (await this.registry.find(ref.name, ref.version)) ?? `Schema not found: ${label(ref)}`;
   }
 
   private async check(
@@ -106,17 +111,19 @@ export class RegistryEnforcer implements SchemaEnforcer {
     value: Record<string, unknown>,
     what: string,
   ): Promise<SchemaViolation | undefined> {
-    const ref = refOf(holder, field);
-    if (ref === undefined) return undefined;
-    if (ref === 'invalid') {
-      const message = `${field} must name a schema: {"name": "...", "version": n}`;
-      return { message: `${what}: ${message}`, violations: [{ path: field, message }] };
+    const found = await this.lookup(holder, field);
+    if (found === undefined) return undefined;
+    if (typeof found === 'string') {
+      return { message: `${what}: ${found}`, violations: [{ path: field, message: found }] };
     }
-    const record = await this.registry.find(ref.name, ref.version);
-    if (!record) {
-      const message = `Schema not found: ${label(ref)}`;
-      return { message: `${what}: ${message}`, violations: [{ path: field, message }] };
-    }
+    return this.validate(found, value, what);
+  }
+
+  private validate(
+    record: SchemaRecord,
+    value: Record<string, unknown>,
+    what: string,
+  ): SchemaViolation | undefined {
     const violations = this.registry.validatorOf(record)?.(value) ?? [];
     if (violations.length === 0) return undefined;
     return {
