@@ -119,6 +119,8 @@ export function findSpec(specs: readonly PropertySpec[], key: string): PropertyS
   return specs.find((s) => s.name === generic);
 }
 
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
 function convert(spec: PropertySpec, key: string, text: string): string | number | boolean {
   const type = spec.type;
   switch (type.kind) {
@@ -137,6 +139,15 @@ function convert(spec: PropertySpec, key: string, text: string): string | number
         );
       }
       return value;
+    }
+    case 'duration': {
+      const match = /^(\d+)\s*(ms|s|m|h|d)?$/.exec(text.trim());
+      if (!match) {
+        throw new ConfigError(
+          `Property ${key} must be a number of seconds or a number with a unit (ms, s, m, h, d), got '${text}'`,
+        );
+      }
+      return Number(match[1]) * (DURATION_UNITS[match[2] ?? 's'] ?? 1000);
     }
     case 'enum':
       if (!type.values.includes(text)) {

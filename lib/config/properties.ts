@@ -6,6 +6,8 @@
 export type PropertyType =
   | { kind: 'boolean' }
   | { kind: 'integer'; min?: number; max?: number }
+  /** A bare number of seconds or a number with a unit (`500ms`, `30s`, `5m`, `2h`, `1d`); read as milliseconds. */
+  | { kind: 'duration' }
   | { kind: 'string' }
   | { kind: 'enum'; values: readonly string[] };
 
@@ -233,15 +235,22 @@ const DECLARED = [
   // Schema registry
   {
     name: 'service.app.schema-cache.ttl',
-    type: int(0),
+    type: { kind: 'duration' },
     default: 0,
-    description: 'Schema read cache TTL in seconds; 0 disables it',
+    description:
+      'Schema read cache TTL: seconds, or with a unit (500ms, 30s, 5m, 1h); 0 disables it. Also how long other nodes may serve a changed schema',
   },
   {
     name: 'service.app.schema-cache.max-size',
     type: int(1),
     default: 1000,
-    description: 'Cached schema entries',
+    description: 'Cached schema entries; by-version and latest-by-name lookups count separately',
+  },
+  {
+    name: 'service.db.type',
+    type: str,
+    description:
+      'Database type of a Conductor deployment this configuration came from; a wide-column type (cassandra, scylla...) cannot keep schemas and stops the start (SPEC.md "Schema registry" rule 7)',
   },
 ] as const satisfies readonly PropertySpec[];
 

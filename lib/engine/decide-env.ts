@@ -3,10 +3,13 @@
  * retry jitter. Its own module so the decider, the run context and the timeout rules can all name
  * it without importing each other.
  */
+import type { SchemaEnforcer } from '../schemas/ports.ts';
 import type { TaskTypeRegistry } from './registry.ts';
 
 export interface DecideEnv {
   now: number;
   registry: TaskTypeRegistry;
   random?: () => number;
+  /** Task inputs at schedule and the run's output at completion against their schemas (lib/schemas). */
+  schemas?: SchemaEnforcer;
 }

@@ -52,7 +52,7 @@ export async function decide(
   if (wf.tasks.every(isSkippedAhead)) {
     const first = wf.workflowDefinition.tasks[0];
     if (!first) {
-      run.complete();
+      await run.complete();
       return run.result();
     }
     await run.schedule({ workflowTask: first, iteration: 0 });
@@ -83,7 +83,7 @@ export async function decide(
   if (changed) run.unfinished = true;
 
   const done = (t: TaskRecord) => isTerminalTask(t.status) && (t.executed || isSkippedAhead(t));
-  if (!run.ended && wf.tasks.every(done)) run.complete();
+  if (!run.ended && wf.tasks.every(done)) await run.complete();
   if (!run.ended) run.computeWakeAt(taskWakeAt);
   return run.result();
 }

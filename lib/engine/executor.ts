@@ -19,6 +19,7 @@ import {
 } from '../model/execution.ts';
 import { retryOnConflict } from '../model/retry-on-conflict.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
+import type { SchemaEnforcer } from '../schemas/ports.ts';
 import type { ExecutionStore, PollDataStore, TaskQueue } from '../store/ports.ts';
 import { decide } from './decider.ts';
 import { activeDomain, domainCandidates } from './domains.ts';
@@ -42,6 +43,7 @@ export interface ExecutorDeps {
   /** Ends a run from outside its decider (workflows/operations/terminate.ts); false if already over. */
   terminate(workflowId: string, reason: string): Promise<boolean>;
   random?: () => number;
+  schemas?: SchemaEnforcer;
 }
 
 /** The revisions a decide started from: its writes are conditional on them. */
@@ -78,6 +80,7 @@ export class Executor {
         now,
         registry: this.deps.registry,
         random: this.deps.random,
+        schemas: this.deps.schemas,
       },
       // The record was just read for this decide and nothing else holds it: no defensive copy.
       { owned: true },

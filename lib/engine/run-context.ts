@@ -144,8 +144,16 @@ export class RunContext implements DecideContext {
     for (const record of records) {
       this.created.add(record.taskId);
       this.touch(record);
+      await this.checkInput(record);
     }
     return records;
+  }
+
+  /** A new task whose input breaks its enforced schema fails terminally before any worker sees it. */
+  private async checkInput(task: TaskRecord): Promise<void> {
+    if (!this.env.schemas || isTerminalTask(task.status)) return;
+    const violation = await this.env.schemas.taskInput(this.taskDef(task.workflowTask), task.inputData);
+    if (violation) this.setStatus(task, 'FAILED_WITH_TERMINAL_ERROR', violation.message);
   }
 
   /**
@@ -281,7 +289,7 @@ export class RunContext implements DecideContext {
   }
 
   /** Every task is done and nothing is left to schedule. */
-  complete(): void {
+  async complete(): Promise<void> {
     // Read from the run, not remembered by this decide: the permissive task usually failed in an
     // earlier decide than the one that reaches the end.
     const failed = this.workflow.tasks.find(
@@ -296,7 +304,13 @@ export class RunContext implements DecideContext {
       this.failWorkflow(failed);
       return;
     }
-    this.end('COMPLETED', undefined);
+    const output = this.computeOutput();
+    const violation = await this.env.schemas?.workflowOutput(this.workflow.workflowDefinition, output);
+    if (violation) {
+      this.end('FAILED', violation.message);
+      return;
+    }
+    this.end('COMPLETED', undefined, output);
   }
 
   end(status: WorkflowStatus, reason: string | undefined, terminateOutput?: Record<string, unknown>): void {

@@ -11,6 +11,7 @@
 
 import type { DecisionMessage } from '../queue/work-queues.ts';
 import { decodeDecisionMessage } from '../queue/work-queues.ts';
+import { SCHEMAS_TABLE } from '../store/dynamodb/schemas.ts';
 import { DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE } from '../store/dynamodb/tables.ts';
 import type { Consumer } from './types.ts';
 
@@ -48,6 +49,8 @@ export const decider: Consumer<DecisionMessage> = {
       { table: DEFINITIONS_TABLE, access: 'read' },
       { table: EXECUTIONS_TABLE, access: 'readWrite' },
       { table: QUEUES_TABLE, access: 'readWrite' },
+      // Payloads are checked against their schemas (lib/schemas).
+      { table: SCHEMAS_TABLE, access: 'read' },
     ],
     sends: ['decisions', 'timers'],
     // Templating reads whole outputs; large task inputs and workflow outputs are stored.

@@ -13,6 +13,7 @@ import type { Clock } from '../model/clock.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import type { PayloadLocations } from '../payloads/locations.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
+import type { SchemaEnforcer } from '../schemas/ports.ts';
 import type { Stores } from '../store/ports.ts';
 import { TaskService } from '../tasks/service.ts';
 import { SyncExecution } from '../workflows/execute.ts';
@@ -62,6 +63,8 @@ export interface EngineDeps {
   logger: Logger;
   /** Commit notifications for waiting requests; default in-process only (lib/workflows/progress.ts). */
   watcher?: RunWatcher;
+  /** Schema enforcement (lib/schemas); absent: nothing is enforced. */
+  schemas?: SchemaEnforcer;
 }
 
 export function createEngine(deps: EngineDeps): Engine {
@@ -77,6 +80,7 @@ export function createEngine(deps: EngineDeps): Engine {
     decisions,
     clock,
     ids,
+    schemas: deps.schemas,
   });
   const operations = new WorkflowOperations({
     mutator: new RunMutator({ executions, decisions, clock }),
@@ -94,6 +98,7 @@ export function createEngine(deps: EngineDeps): Engine {
     registry,
     clock,
     logger,
+    schemas: deps.schemas,
     startChild: async (child, parent) => {
       await starter.start({
         workflowId: child.workflowId,
@@ -122,6 +127,7 @@ export function createEngine(deps: EngineDeps): Engine {
       decisions,
       registry,
       clock,
+      schemas: deps.schemas,
     }),
     reader,
     operations,

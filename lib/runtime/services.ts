@@ -15,6 +15,9 @@ import { PayloadLocations } from '../payloads/locations.ts';
 import { MemoryPayloadStore } from '../payloads/memory.ts';
 import type { PayloadStore } from '../payloads/ports.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
+import { schemaRegistryOf } from '../schemas/capability.ts';
+import { RegistryEnforcer } from '../schemas/enforcer.ts';
+import { assertSchemaStorage } from '../schemas/storage-check.ts';
 import type { RunWatcher } from '../workflows/progress.ts';
 import { createEngine } from './engine.ts';
 import type { ServiceStores } from './stores.ts';
@@ -43,6 +46,7 @@ export interface ServiceDeps {
 
 export function createServices(deps: ServiceDeps): Services {
   const { config } = deps;
+  assertSchemaStorage(config);
   const payloads = deps.payloads ?? new MemoryPayloadStore();
   // Every reader and writer of runs goes through this one decorator: records stay small, readers
   // see whole payloads (lib/payloads/externalizing-store.ts).
@@ -67,6 +71,8 @@ export function createServices(deps: ServiceDeps): Services {
     ids: deps.ids ?? randomIds,
     logger: deps.logger,
     watcher: deps.watcher,
+    // Payloads cross their schemas through the registry the /api/schema routes serve (one cache).
+    schemas: new RegistryEnforcer(schemaRegistryOf(stores.schemas, deps.clock, config)),
   });
   return { ...deps, stores, payloads, metadata, engine, version: SERVICE_VERSION };
 }

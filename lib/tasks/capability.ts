@@ -5,6 +5,7 @@
 import type { Capability } from '../capability.ts';
 import { taskRoutes } from '../http/routes/tasks.ts';
 import { DynamoPollDataStore, DynamoTaskQueue } from '../store/dynamodb/queue.ts';
+import { SCHEMAS_TABLE } from '../store/dynamodb/schemas.ts';
 import { EXECUTIONS_TABLE, QUEUES_TABLE, tableName } from '../store/dynamodb/tables.ts';
 import { MemoryPollDataStore, MemoryTaskQueue } from '../store/memory/queue.ts';
 import type { PollDataStore, TaskQueue } from '../store/ports.ts';
@@ -31,6 +32,8 @@ export const tasksCapability: Capability<TaskStores> = {
     tables: [
       { table: EXECUTIONS_TABLE, access: 'readWrite' },
       { table: QUEUES_TABLE, access: 'readWrite' },
+      // Payloads are checked against their schemas (lib/schemas).
+      { table: SCHEMAS_TABLE, access: 'read' },
     ],
     // A task update requests a decide now; a callbackAfterSeconds arms a later one.
     sends: ['decisions', 'timers'],

@@ -8,10 +8,11 @@ import { queueName, queueNameOf } from '../engine/queues.ts';
 import type { TaskTypeRegistry } from '../engine/registry.ts';
 import type { Clock } from '../model/clock.ts';
 import { baseRef } from '../model/definition-graph.ts';
-import { NotFoundError, quote, VersionConflictError } from '../model/errors.ts';
+import { NotFoundError, quote, ValidationError, VersionConflictError } from '../model/errors.ts';
 import { isTerminalTask, type TaskRecord, type TaskStatus } from '../model/execution.ts';
 import { retryOnConflict } from '../model/retry-on-conflict.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
+import type { SchemaEnforcer } from '../schemas/ports.ts';
 import type { ExecutionStore, PollData, PollDataStore, TaskExecLog, TaskQueue } from '../store/ports.ts';
 import { PollLimits } from './poll-limits.ts';
 import type { ResultStatus, TaskResult } from './task-result.ts';
@@ -23,6 +24,8 @@ export interface TaskServiceDeps {
   decisions: DecisionQueue;
   registry: TaskTypeRegistry;
   clock: Clock;
+  /** Refuses a COMPLETED output that breaks its enforced schema (lib/schemas); absent: no checks. */
+  schemas?: SchemaEnforcer;
 }
 
 export interface PollOptions {
@@ -133,6 +136,7 @@ export class TaskService {
         await this.deps.decisions.request(task.workflowInstanceId);
         return undefined;
       }
+      await this.checkOutput(task, result);
       const next = this.applyResult(task, result);
       await executions.updateTask(next, task.rev);
       // Logs only once the update is stored: a refused or retried update writes none, or none twice.
@@ -140,6 +144,15 @@ export class TaskService {
       await this.afterUpdate(task, next, result.extendLease === true);
       return next;
     }, MAX_UPDATE_ATTEMPTS);
+  }
+
+  /** A worker's final output against the task's enforced outputSchema: 400, the task unchanged. */
+  private async checkOutput(task: TaskRecord, result: TaskResult): Promise<void> {
+    if (!this.deps.schemas || result.status !== 'COMPLETED' || result.externalOutputPayloadStoragePath)
+      return;
+    const output = result.outputData ?? task.outputData;
+    const violation = await this.deps.schemas.taskOutput(task.workflowTask.taskDefinition, output);
+    if (violation) throw new ValidationError(violation.message, violation.violations);
   }
 
   private async appendResultLogs(task: TaskRecord, result: TaskResult): Promise<void> {

@@ -5,6 +5,7 @@
 import type { Capability } from '../capability.ts';
 import { workflowRoutes } from '../http/routes/workflows.ts';
 import { DynamoExecutionStore } from '../store/dynamodb/executions.ts';
+import { SCHEMAS_TABLE } from '../store/dynamodb/schemas.ts';
 import { DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE, tableName } from '../store/dynamodb/tables.ts';
 import { MemoryExecutionStore } from '../store/memory/executions.ts';
 import type { ExecutionStore } from '../store/ports.ts';
@@ -30,6 +31,8 @@ export const workflowsCapability: Capability<WorkflowStores> = {
       { table: DEFINITIONS_TABLE, access: 'read' },
       { table: EXECUTIONS_TABLE, access: 'readWrite' },
       { table: QUEUES_TABLE, access: 'readWrite' },
+      // Payloads are checked against their schemas (lib/schemas).
+      { table: SCHEMAS_TABLE, access: 'read' },
     ],
     // Starts and the decide endpoint request decides now; operations that decide inside the request
     // (sync execute) go through the executor, which arms the run's next wake-up after each commit.

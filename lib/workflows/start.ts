@@ -14,6 +14,7 @@ import { ConflictError, NotFoundError } from '../model/errors.ts';
 import type { WorkflowRecord } from '../model/execution.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
+import type { SchemaEnforcer } from '../schemas/ports.ts';
 import type { ExecutionStore, TaskDefStore } from '../store/ports.ts';
 import { ensureIsObject } from '../validation/shapes.ts';
 import {
@@ -54,6 +55,8 @@ export interface StartDeps {
   decisions: DecisionQueue;
   clock: Clock;
   ids: IdGenerator;
+  /** Refuses a start whose input breaks its enforced schema (lib/schemas); absent: no checks. */
+  schemas?: SchemaEnforcer;
 }
 
 export class WorkflowStarter {
@@ -124,6 +127,11 @@ export class WorkflowStarter {
   /** Starts a run (or, by idempotency key, finds the one started before) and gets its first decide going. */
   async startRun(request: StartRequest, options: StartOptions = {}): Promise<StartOutcome> {
     const def = await this.definitionFor(request);
+    // An input kept in external storage is not here to check; neither is a child's (a refused child
+    // would stop its parent's decide, as a missing child definition does): their tasks still are.
+    if (this.deps.schemas && !request.externalInputPayloadStoragePath && !request.parentWorkflowId) {
+      await this.deps.schemas.checkStart(def, { ...(def.inputTemplate ?? {}), ...(request.input ?? {}) });
+    }
     const outcome = request.idempotencyKey
       ? await startOnce(
           this.deps.executions,

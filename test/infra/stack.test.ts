@@ -538,10 +538,28 @@ describe('ConductorStack decision pipeline', () => {
     expect(writesOn('executions')).toContain('dynamodb:PutItem');
     expect(writesOn('queues')).toContain('dynamodb:PutItem');
     expect(writesOn('definitions')).toEqual([]);
+    // Task inputs and run outputs are checked against their schemas: read only.
+    expect(writesOn('schemas')).toEqual([]);
     expect(dynamoActionsOf(template, 'decider')).toContain('dynamodb:GetItem');
     expect(Object.keys(tableVariables(environmentOf(template, 'decider'))).sort()).toEqual(
-      ['definitions', 'executions', 'queues'].map(tableVariable).sort(),
+      ['definitions', 'executions', 'queues', 'schemas'].map(tableVariable).sort(),
     );
+  });
+
+  it('lets the schemas function write the schemas table only, and the workflows and tasks functions read it', () => {
+    const writesOn = (fn: string, table: string) =>
+      statementsOf(template, fn)
+        .filter((s) => JSON.stringify(s.Resource).includes(`"${tableIdOf(template, table)}"`))
+        .flatMap(actionsOf)
+        .filter((action) => WRITES.includes(action));
+    expect(writesOn('schemas', 'schemas')).toContain('dynamodb:PutItem');
+    expect(Object.keys(tableVariables(environmentOf(template, 'schemas')))).toEqual([
+      tableVariable('schemas'),
+    ]);
+    for (const fn of ['workflows', 'tasks']) {
+      expect(writesOn(fn, 'schemas')).toEqual([]);
+      expect(Object.keys(tableVariables(environmentOf(template, fn)))).toContain(tableVariable('schemas'));
+    }
   });
 
   it('lets the sweeper read the executions table and send to the decision queue, and nothing more', () => {

@@ -1,0 +1,134 @@
+/**
+ * Schema enforcement over the registry (the SchemaEnforcer port): workflow and task definitions
+ * name a schema in `inputSchema` / `outputSchema` ({name, version?}; latest when no version), and
+ * `enforceSchema` says whether it is enforced (default true on a workflow definition, false on a
+ * task definition, as in Conductor). Only JSON schemas with a `$schema` line validate; AVRO,
+ * PROTOBUF and JSON without `$schema` pass anything. A schema that must be enforced and is not
+ * registered refuses the start (or fails the task or run that meets it later).
+ */
+import { forEachTask } from '../model/definition-graph.ts';
+import type { TaskDef, WorkflowDef } from '../model/definitions.ts';
+import { type FieldError, quote, ValidationError } from '../model/errors.ts';
+import { describeViolations } from './drafts.ts';
+import type { SchemaRecord } from './model.ts';
+import type { SchemaEnforcer, SchemaViolation } from './ports.ts';
+import type { SchemaService } from './service.ts';
+
+interface SchemaRef {
+  name: string;
+  version?: number;
+}
+
+type Field = 'inputSchema' | 'outputSchema';
+
+/** The schema a definition field names; 'invalid' when the field is there but names none. */
+function refOf(holder: Record<string, unknown>, field: Field): SchemaRef | 'invalid' | undefined {
+  const value = holder[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) return 'invalid';
+  const { name, version } = value as { name?: unknown; version?: unknown };
+  if (typeof name !== 'string' || name === '') return 'invalid';
+  if (version === undefined || version === null || version === 0) return { name };
+  return typeof version === 'number' && Number.isInteger(version) && version > 0
+    ? { name, version }
+    : 'invalid';
+}
+
+const workflowEnforces = (def: WorkflowDef) => def.enforceSchema !== false;
+const taskEnforces = (def: TaskDef | undefined): def is TaskDef => def?.enforceSchema === true;
+const label = (ref: SchemaRef) => `${quote(ref.name)} version ${ref.version ?? 'latest'}`;
+
+export class RegistryEnforcer implements SchemaEnforcer {
+  constructor(private readonly registry: SchemaService) {}
+
+  async checkStart(def: WorkflowDef, input: Record<string, unknown>): Promise<void> {
+    const missing: FieldError[] = [];
+    let inputSchema: SchemaRecord | undefined;
+    const check = async (holder: Record<string, unknown>, field: Field, path: string) => {
+      const found = await this.lookup(holder, field);
+      if (typeof found === 'string') missing.push({ path, message: found });
+      return found;
+    };
+    if (workflowEnforces(def)) {
+      const found = await check(def, 'inputSchema', 'inputSchema');
+      if (typeof found === 'object') inputSchema = found;
+      await check(def, 'outputSchema', 'outputSchema');
+    }
+    const taskDefs: { def: TaskDef; ref: string }[] = [];
+    forEachTask(def.tasks, (task) => {
+      if (taskEnforces(task.taskDefinition))
+        taskDefs.push({ def: task.taskDefinition, ref: task.taskReferenceName });
+    });
+    for (const { def: taskDef, ref } of taskDefs) {
+      await check(taskDef, 'inputSchema', `${ref}.inputSchema`);
+      await check(taskDef, 'outputSchema', `${ref}.outputSchema`);
+    }
+    if (missing.length > 0) {
+      throw new ValidationError(
+        `Workflow ${quote(def.name)} enforces schemas that cannot be used: ${missing.map((m) => `${m.path}: ${m.message}`).join('; ')}`,
+        missing,
+      );
+    }
+    const violation = inputSchema && this.validate(inputSchema, input, 'Workflow input');
+    if (violation) throw new ValidationError(violation.message, violation.violations);
+  }
+
+  taskInput(
+    taskDef: TaskDef | undefined,
+    input: Record<string, unknown>,
+  ): Promise<SchemaViolation | undefined> {
+    if (!taskEnforces(taskDef)) return Promise.resolve(undefined);
+    return this.check(taskDef, 'inputSchema', input, `Task ${quote(taskDef.name)} input`);
+  }
+
+  taskOutput(
+    taskDef: TaskDef | undefined,
+    output: Record<string, unknown>,
+  ): Promise<SchemaViolation | undefined> {
+    if (!taskEnforces(taskDef)) return Promise.resolve(undefined);
+    return this.check(taskDef, 'outputSchema', output, `Task ${quote(taskDef.name)} output`);
+  }
+
+  workflowOutput(def: WorkflowDef, output: Record<string, unknown>): Promise<SchemaViolation | undefined> {
+    if (!workflowEnforces(def)) return Promise.resolve(undefined);
+    return this.check(def, 'outputSchema', output, 'Workflow output');
+  }
+
+  /** The record a field names; undefined when it names none, else why it cannot be used. */
+  private async lookup(
+    holder: Record<string, unknown>,
+    field: Field,
+  ): Promise<SchemaRecord | string | undefined> {
+    const ref = refOf(holder, field);
+    if (ref === undefined) return undefined;
+    if (ref === 'invalid') return `${field} must name a schema: {"name": "...", "version": n}`;
+    return (await this.registry.find(ref.name, ref.version)) ?? `Schema not found: ${label(ref)}`;
+  }
+
+  private async check(
+    holder: Record<string, unknown>,
+    field: Field,
+    value: Record<string, unknown>,
+    what: string,
+  ): Promise<SchemaViolation | undefined> {
+    const found = await this.lookup(holder, field);
+    if (found === undefined) return undefined;
+    if (typeof found === 'string') {
+      return { message: `${what}: ${found}`, violations: [{ path: field, message: found }] };
+    }
+    return this.validate(found, value, what);
+  }
+
+  private validate(
+    record: SchemaRecord,
+    value: Record<string, unknown>,
+    what: string,
+  ): SchemaViolation | undefined {
+    const violations = this.registry.validatorOf(record)?.(value) ?? [];
+    if (violations.length === 0) return undefined;
+    return {
+      message: `${what} does not match schema ${quote(record.name)} version ${record.version}: ${describeViolations(violations)}`,
+      violations,
+    };
+  }
+}
