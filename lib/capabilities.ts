@@ -5,6 +5,7 @@
  */
 import type { Intersection, StoresOf } from './capability.ts';
 import { metadataCapability } from './metadata/capability.ts';
+import { schedulerCapability } from './scheduler/capability.ts';
 import type { TableSpec } from './store/dynamodb/tables.ts';
 import { systemCapability } from './system/capability.ts';
 import { tasksCapability } from './tasks/capability.ts';
@@ -15,6 +16,7 @@ export const CAPABILITIES = [
   metadataCapability,
   workflowsCapability,
   tasksCapability,
+  schedulerCapability,
 ] as const;
 
 export type CapabilityName = (typeof CAPABILITIES)[number]['name'];

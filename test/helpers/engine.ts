@@ -15,7 +15,7 @@ import type { PayloadStore } from '../../lib/payloads/ports.ts';
 import { LocalDecisionQueue } from '../../lib/queue/local.ts';
 import { jobDepsOf } from '../../lib/runtime/job-deps.ts';
 import { createServices, type Services } from '../../lib/runtime/services.ts';
-import { createMemoryStores } from '../../lib/runtime/stores.ts';
+import { createMemoryStores, type ServiceStores } from '../../lib/runtime/stores.ts';
 import type { Stores } from '../../lib/store/ports.ts';
 import type { ResultStatus } from '../../lib/tasks/task-result.ts';
 import type { StartRequest } from '../../lib/workflows/start.ts';
@@ -70,7 +70,10 @@ export interface EngineHarnessOptions {
 
 export async function engineHarness(options: EngineHarnessOptions = {}): Promise<EngineHarness> {
   const clock = options.clock ?? new ManualClock();
-  const stores = options.stores ?? createMemoryStores();
+  // Engine-only stores (fault-injecting wrappers) get the capabilities' other stores in memory.
+  const stores: ServiceStores = options.stores
+    ? { ...createMemoryStores(), ...options.stores }
+    : createMemoryStores();
   const decisions = new LocalDecisionQueue(clock, silentLogger);
   const ownScripts = options.scripts === undefined;
   const scripts = options.scripts ?? createQuickJsEvaluator();
