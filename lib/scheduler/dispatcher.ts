@@ -1,6 +1,6 @@
 /**
  * The scheduler's engine room, the same on both hosts: `dispatch` sends one work-queue message per
- * fire time (delayed to its second) and moves the schedule's nextRunTime past them; `tick` does so
+ * fire time (delayed to its second) and moves the schedule's nextDispatchTime past them; `tick` does so
  * for every schedule the next-run index says is due before the next tick; `fire` handles one
  * message: it starts the workflow and leaves the execution record (POLLED, then EXECUTED or FAILED).
  *
@@ -117,9 +117,10 @@ export class ScheduleDispatcher {
     let schedule: ScheduleRecord | undefined = first;
     return retryOnConflict(async (attempt) => {
       if (attempt > 1) schedule = await this.deps.schedules.get(first.name);
-      if (!schedule || schedule.paused || schedule.nextRunTime === undefined) return { fires: 0, skipped: 0 };
-      if (!resend && schedule.nextRunTime >= now + DISPATCH_HORIZON_MS) return { fires: 0, skipped: 0 };
-      const from = resend ? schedule.nextRunTime - DISPATCH_HORIZON_MS : schedule.nextRunTime;
+      if (!schedule || schedule.paused || schedule.nextDispatchTime === undefined)
+        return { fires: 0, skipped: 0 };
+      if (!resend && schedule.nextDispatchTime >= now + DISPATCH_HORIZON_MS) return { fires: 0, skipped: 0 };
+      const from = resend ? schedule.nextDispatchTime - DISPATCH_HORIZON_MS : schedule.nextDispatchTime;
       const plan = planFires(schedule, from, now);
       // Sent before the schedule moves on: a crash in between sends them again, never loses them.
       await Promise.all(
@@ -130,13 +131,13 @@ export class ScheduleDispatcher {
           ),
         ),
       );
-      const { nextRunTime: _, ...rest } = schedule;
+      const { nextDispatchTime: _, ...rest } = schedule;
       const moved: ScheduleRecord = {
         ...rest,
-        ...(plan.nextRunTime !== undefined ? { nextRunTime: plan.nextRunTime } : {}),
+        ...(plan.nextRunTime !== undefined ? { nextDispatchTime: plan.nextRunTime } : {}),
         rev: schedule.rev + 1,
       };
-      if (plan.nextRunTime !== schedule.nextRunTime) await this.deps.schedules.save(moved, schedule.rev);
+      if (plan.nextRunTime !== schedule.nextDispatchTime) await this.deps.schedules.save(moved, schedule.rev);
       if (plan.skipped > 0) {
         this.deps.logger.info('skipped missed schedule fire times', {
           schedule: first.name,

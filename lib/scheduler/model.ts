@@ -29,13 +29,18 @@ export interface WorkflowSchedule {
   updatedTime?: number;
   createdBy?: string;
   updatedBy?: string;
-  /** The next fire time not yet dispatched; absent when the schedule has no fire time left. */
+  /** The next fire time (as of the read); absent when the schedule has none left. */
   nextRunTime?: number;
 }
 
-/** A stored schedule: the API shape plus the version its conditional writes check. */
-export interface ScheduleRecord extends WorkflowSchedule {
+/**
+ * A stored schedule: the API shape (its nextRunTime is computed when read) plus the version its
+ * conditional writes check and the first fire time not yet sent to the queue, which the next-run
+ * index orders (absent: nothing left to fire).
+ */
+export interface ScheduleRecord extends Omit<WorkflowSchedule, 'nextRunTime'> {
   rev: number;
+  nextDispatchTime?: number;
 }
 
 export type ExecutionState = 'POLLED' | 'EXECUTED' | 'FAILED';

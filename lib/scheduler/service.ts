@@ -13,7 +13,7 @@ import { retryOnConflict } from '../model/retry-on-conflict.ts';
 import { cronProblem, fireTimesBetween, isKnownZone } from './cron.ts';
 import type { ScheduleDispatcher } from './dispatcher.ts';
 import { parseSchedule, type ScheduleRecord, type WorkflowSchedule, workflowNameOf } from './model.ts';
-import { nextRunTimeOf } from './plan.ts';
+import { DISPATCH_HORIZON_MS, nextRunTimeOf } from './plan.ts';
 import type { SchedulerState, ScheduleStore } from './ports.ts';
 
 /** nextFewSchedules answers at most this many times (SPEC.md "Limits"). */
@@ -30,10 +30,11 @@ export interface SchedulerServiceDeps {
   previewZone: string;
 }
 
-/** A stored schedule as the API shows it: without its version. */
-export function toApi(record: ScheduleRecord): WorkflowSchedule {
-  const { rev: _, ...schedule } = record;
-  return schedule;
+/** A stored schedule as the API shows it at `now`: without its bookkeeping, with its next run time. */
+export function toApi(record: ScheduleRecord, now: number): WorkflowSchedule {
+  const { rev: _, nextDispatchTime: __, ...schedule } = record;
+  const next = nextRunTimeOf(schedule, now);
+  return next === undefined ? schedule : { ...schedule, nextRunTime: next };
 }
 
 export class SchedulerService {
@@ -47,29 +48,33 @@ export class SchedulerService {
       const existing = await schedules.get(parsed.name);
       const now = clock.now();
       const next = nextRunTimeOf(parsed, now);
+      const { nextRunTime: _, ...fields } = parsed;
       const record: ScheduleRecord = {
-        ...parsed,
+        ...fields,
         createTime: existing?.createTime ?? now,
         createdBy: existing?.createdBy ?? 'anonymous',
         updatedTime: now,
         updatedBy: 'anonymous',
-        ...(next !== undefined ? { nextRunTime: next } : {}),
+        ...(next !== undefined ? { nextDispatchTime: next } : {}),
         rev: (existing?.rev ?? 0) + 1,
       };
       await schedules.save(record, existing?.rev);
       return record;
     });
     if (!saved.paused) await this.dispatchNow(saved.name);
-    return toApi((await schedules.get(saved.name)) ?? saved);
+    return toApi((await schedules.get(saved.name)) ?? saved, clock.now());
   }
 
   async get(name: string): Promise<WorkflowSchedule> {
-    return toApi(await this.existing(name));
+    return toApi(await this.existing(name), this.deps.clock.now());
   }
 
   async list(workflowName?: string): Promise<WorkflowSchedule[]> {
     const all = await this.deps.schedules.list();
-    return all.filter((s) => workflowName === undefined || workflowNameOf(s) === workflowName).map(toApi);
+    const now = this.deps.clock.now();
+    return all
+      .filter((s) => workflowName === undefined || workflowNameOf(s) === workflowName)
+      .map((s) => toApi(s, now));
   }
 
   async pause(name: string, reason?: string): Promise<void> {
@@ -79,12 +84,15 @@ export class SchedulerService {
   async resume(name: string): Promise<void> {
     const now = this.deps.clock.now();
     await this.change(name, (s) => {
-      const { pausedReason: _, nextRunTime, ...rest } = s;
-      // With catch-up the fire times missed while paused are replayed (bounded, plan.ts); else
-      // the schedule goes on from now.
+      const { pausedReason: _, nextDispatchTime, ...rest } = s;
+      // With catch-up the fire times missed while paused are replayed (bounded, plan.ts), from one
+      // dispatch window back: fires sent before the pause were dropped while it lasted, and those
+      // that did run are duplicates that start nothing. Else the schedule goes on from now.
       const next =
-        s.runCatchupScheduleInstances && nextRunTime !== undefined ? nextRunTime : nextRunTimeOf(s, now);
-      return { ...rest, paused: false, ...(next !== undefined ? { nextRunTime: next } : {}) };
+        s.runCatchupScheduleInstances && nextDispatchTime !== undefined
+          ? nextDispatchTime - DISPATCH_HORIZON_MS
+          : nextRunTimeOf(s, now);
+      return { ...rest, paused: false, ...(next !== undefined ? { nextDispatchTime: next } : {}) };
     });
     await this.dispatchNow(name);
   }
@@ -130,7 +138,9 @@ export class SchedulerService {
 
   async setPaused(paused: boolean): Promise<SchedulerState> {
     await this.deps.schedules.setState({ paused });
-    if (!paused) await this.deps.dispatcher.tick(this.deps.clock.now());
+    // Fires that came while paused were dropped: the last window is sent again (catch-up schedules
+    // replay what they missed; fires that did run are duplicates and start nothing).
+    if (!paused) await this.deps.dispatcher.tick(this.deps.clock.now(), { resend: true });
     return { paused };
   }
 

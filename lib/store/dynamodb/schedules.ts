@@ -3,7 +3,8 @@
  * kinds; every item's `body` is the record as a JSON string):
  *
  *   schedule   pk = "S#<name>"         sk = "S"   rev (N), listKey = "S", listSort = "<name>",
- *              dueKey = "D" and dueAt (N) = nextRunTime only while the schedule is active
+ *              dueKey = "D" and dueAt (N) = nextDispatchTime (the first fire time not yet sent to
+ *              the queue) only while the schedule is active
  *   execution  pk = "E#<executionId>"  sk = "E"   listKey = "E",
  *              listSort = "<scheduledTime, 13 digits>#<executionId>", ttl (epoch s, 30 days on)
  *   state      pk = "STATE"            sk = "STATE"   paused
@@ -67,7 +68,7 @@ export class DynamoScheduleStore implements ScheduleStore {
   }
 
   async save(record: ScheduleRecord, expectedRev: number | undefined): Promise<void> {
-    const active = !record.paused && record.nextRunTime !== undefined;
+    const active = !record.paused && record.nextDispatchTime !== undefined;
     try {
       await this.client.send(
         new PutCommand({
@@ -77,7 +78,7 @@ export class DynamoScheduleStore implements ScheduleStore {
             rev: record.rev,
             listKey: 'S',
             listSort: record.name,
-            ...(active ? { dueKey: 'D', dueAt: record.nextRunTime } : {}),
+            ...(active ? { dueKey: 'D', dueAt: record.nextDispatchTime } : {}),
             body: JSON.stringify(record),
           },
           ConditionExpression: expectedRev === undefined ? 'attribute_not_exists(pk)' : 'rev = :rev',

@@ -35,8 +35,8 @@ export class MemoryScheduleStore implements ScheduleStore {
 
   async due(before: number, limit: number): Promise<ScheduleRecord[]> {
     return [...this.schedules.values()]
-      .filter((s) => !s.paused && s.nextRunTime !== undefined && s.nextRunTime < before)
-      .sort((a, b) => (a.nextRunTime ?? 0) - (b.nextRunTime ?? 0))
+      .filter((s) => !s.paused && s.nextDispatchTime !== undefined && s.nextDispatchTime < before)
+      .sort((a, b) => (a.nextDispatchTime ?? 0) - (b.nextDispatchTime ?? 0))
       .slice(0, limit)
       .map(copy);
   }
