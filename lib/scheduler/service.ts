@@ -152,7 +152,7 @@ export class SchedulerService {
 
   private async existing(name: string): Promise<ScheduleRecord> {
     const found = await this.deps.schedules.get(name);
-    if (!found) throw new NotFoundError(`Schedule ${quote(name)} not found`);
+    if (!found) throw new NotFoundError(`Schedule '${quote(name)}' not found`);
     return found;
   }
 
