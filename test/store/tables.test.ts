@@ -44,6 +44,7 @@ describe('tableNamesFrom', () => {
       definitions: 'c-definitions',
       executions: 'c-executions',
       queues: 'my-queues',
+      schedules: 'c-schedules',
     });
   });
 });
