@@ -74,15 +74,29 @@ export function fireTimesBetween(
   to: number,
   limit: number,
 ): number[] {
+  return walk(expression, zoneId, from, to, limit).times;
+}
+
+/**
+ * Fire times in [from, to) (at most `limit`) and the first fire time after them, which the walk
+ * reads anyway: undefined when there is none, or when the limit stopped the walk early.
+ */
+export function walk(
+  expression: string,
+  zoneId: string,
+  from: number,
+  to: number,
+  limit: number,
+): { times: number[]; next: number | undefined } {
   const times: number[] = [];
   let cursor = from;
   while (times.length < limit) {
     const next = nextAtOrAfter(expression, zoneId, cursor);
-    if (next === undefined || next >= to) break;
+    if (next === undefined || next >= to) return { times, next };
     times.push(next);
     cursor = next + 1;
   }
-  return times;
+  return { times, next: nextAtOrAfter(expression, zoneId, cursor) };
 }
 
 /** The last `count` fire times before `before`, ascending. */

@@ -33,6 +33,8 @@ import type { ScheduleStore } from './ports.ts';
 export const TICK_LIMIT = 20_000;
 /** Schedules dispatched at once by a tick (store and queue latency, not CPU, bound a tick). */
 const TICK_CONCURRENCY = 25;
+/** Schedules dispatched between two pauses for the event loop (about 2 ms of work). */
+const YIELD_EVERY = 20;
 
 export interface WorkflowStarterPort {
   parseRequest(body: unknown): StartRequest;
@@ -83,6 +85,9 @@ export class ScheduleDispatcher {
     let next = 0;
     const lane = async (): Promise<void> => {
       while (next < due.length) {
+        // A memory store answers in microtasks: without a pause the whole tick would be one turn
+        // of the event loop, and the fires already waiting on timers would start late.
+        if (next % YIELD_EVERY === 0) await new Promise((resume) => setImmediate(resume));
         const schedule = due[next++] as ScheduleRecord;
         try {
           const { fires, skipped } = await this.dispatchRecord(schedule, now, resend);

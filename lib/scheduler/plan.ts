@@ -11,7 +11,7 @@
  * caller asked for, and a bound of 100 replays any minute-or-slower schedule's last outage of an
  * hour and more in full.
  */
-import { fireTimesBefore, fireTimesBetween, nextAtOrAfter } from './cron.ts';
+import { fireTimesBefore, fireTimesBetween, nextAtOrAfter, walk } from './cron.ts';
 import { cronEntriesOf, type WorkflowSchedule } from './model.ts';
 
 /** The tick's rate (lib/jobs/schedule-tick.ts). */
@@ -65,6 +65,7 @@ export function planFires(schedule: WorkflowSchedule, from: number, now: number)
   const lateBound = Math.max(lower, now - LATE_TOLERANCE_MS);
   const fires: PlannedFire[] = [];
   let skipped = 0;
+  let next: number | undefined;
   for (const { cronExpression, zoneId } of cronEntriesOf(schedule)) {
     if (lower < lateBound) {
       const missedEnd = Math.min(lateBound, upper);
@@ -75,14 +76,18 @@ export function planFires(schedule: WorkflowSchedule, from: number, now: number)
       skipped += Math.max(0, missed - replay.length);
       for (const t of replay) fires.push({ cronExpression, zoneId, scheduledTime: t });
     }
-    for (const t of fireTimesBetween(cronExpression, zoneId, lateBound, upper, MAX_FIRES_PER_ENTRY)) {
-      fires.push({ cronExpression, zoneId, scheduledTime: t });
-    }
+    const window = walk(cronExpression, zoneId, lateBound, upper, MAX_FIRES_PER_ENTRY);
+    for (const t of window.times) fires.push({ cronExpression, zoneId, scheduledTime: t });
+    if (window.next !== undefined && (next === undefined || window.next < next)) next = window.next;
   }
   fires.sort((a, b) => a.scheduledTime - b.scheduledTime);
-  const last = fires.at(-1)?.scheduledTime;
-  const after = Math.max(horizon, last === undefined ? horizon : last + 1);
-  return { fires, nextRunTime: nextRunTimeOf(schedule, after), skipped };
+  // The first fire time after this dispatch: each walk read it (the first time at or past `upper`).
+  const end = schedule.scheduleEndTime;
+  return {
+    fires,
+    nextRunTime: next === undefined || (end !== undefined && next > end) ? undefined : next,
+    skipped,
+  };
 }
 
 /** How many fire times lie in [from, to), counting no further than `cap`. */
