@@ -40,6 +40,7 @@ export const schedulerCapability: Capability<SchedulerStores> = {
       dispatcher: dispatcherOf(services),
       clock: services.clock,
       logger: services.logger,
+      checkStartRequest: (body) => void services.engine.starter.parseRequest(body),
       workflowExists: async (name, version) =>
         (await services.metadata.findWorkflowDef(name, version)) !== undefined,
       previewZone: services.config.string('service.scheduler.schedulerTimeZone') ?? 'UTC',

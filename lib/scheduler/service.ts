@@ -24,6 +24,8 @@ export interface SchedulerServiceDeps {
   dispatcher: ScheduleDispatcher;
   clock: Clock;
   logger: Logger;
+  /** Checks a StartWorkflowRequest as a start would (WorkflowStarter.parseRequest). */
+  checkStartRequest(body: unknown): void;
   /** Whether a workflow of this name (and version) is registered. */
   workflowExists(name: string, version?: number): Promise<boolean>;
   /** The zone of nextFewSchedules (service.scheduler.schedulerTimeZone). */
@@ -181,6 +183,14 @@ export class SchedulerService {
 
   private async checkWorkflow(schedule: WorkflowSchedule): Promise<void> {
     const request = schedule.startWorkflowRequest;
+    try {
+      this.deps.checkStartRequest(request);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      // The start's own wording, with paths inside the schedule.
+      const issues = error.validationErrors.map((e) => ({ ...e, path: `startWorkflowRequest.${e.path}` }));
+      throw new ValidationError(`Invalid WorkflowSchedule: ${error.message}`, issues);
+    }
     if (request.workflowDef !== undefined && request.workflowDef !== null) return;
     const version = typeof request.version === 'number' && request.version > 0 ? request.version : undefined;
     const name = workflowNameOf(schedule);

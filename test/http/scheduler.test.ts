@@ -91,6 +91,11 @@ describe('schedules', () => {
       'not registered',
     ],
     [{ name: '' }, 'name', 'empty'],
+    [
+      { startWorkflowRequest: { name: 'x', priority: 500 } },
+      'startWorkflowRequest.priority',
+      'between 0 and 99',
+    ],
     [{ scheduleStartTime: 'soon' }, 'scheduleStartTime', 'integer'],
     [{ scheduleStartTime: 10, scheduleEndTime: 5 }, 'scheduleEndTime', 'before'],
   ])('refuses %j with 400 naming %s', async (change, path, words) => {

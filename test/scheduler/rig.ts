@@ -68,6 +68,7 @@ export async function schedulerRig(start = Date.UTC(2026, 0, 1)): Promise<Schedu
     dispatcher,
     clock: h.clock,
     logger: silentLogger,
+    checkStartRequest: (body) => void h.services.engine.starter.parseRequest(body),
     workflowExists: async (name, version) =>
       (await h.services.metadata.findWorkflowDef(name, version)) !== undefined,
     previewZone: 'UTC',
