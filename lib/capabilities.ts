@@ -5,6 +5,7 @@
  */
 import type { Intersection, StoresOf } from './capability.ts';
 import { metadataCapability } from './metadata/capability.ts';
+import { schedulerCapability } from './scheduler/capability.ts';
 import { schemasCapability } from './schemas/capability.ts';
 import type { TableSpec } from './store/dynamodb/tables.ts';
 import { systemCapability } from './system/capability.ts';
@@ -17,6 +18,7 @@ export const CAPABILITIES = [
   workflowsCapability,
   tasksCapability,
   schemasCapability,
+  schedulerCapability,
 ] as const;
 
 export type CapabilityName = (typeof CAPABILITIES)[number]['name'];

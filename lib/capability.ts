@@ -13,7 +13,7 @@ import type { Logger } from './log/logger.ts';
 import type { MetadataService } from './metadata/service.ts';
 import type { Clock } from './model/clock.ts';
 import type { DecisionQueue } from './queue/ports.ts';
-import type { WorkQueueName } from './queue/work-queues.ts';
+import type { WorkQueueName, WorkQueues } from './queue/work-queues.ts';
 import type { Engine } from './runtime/engine.ts';
 import type { DocumentClient } from './store/dynamodb/index.ts';
 import type { TableNames, TableSpec } from './store/dynamodb/tables.ts';
@@ -64,6 +64,8 @@ export interface ServiceContext<S extends object = object> {
   metadata: MetadataService;
   engine: Engine;
   decisions: DecisionQueue;
+  /** The work queues routes send to (schedule fires). */
+  workQueues: WorkQueues;
   scripts: ScriptEvaluator;
   version: string;
 }

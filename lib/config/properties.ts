@@ -143,6 +143,11 @@ const DECLARED = [
     type: str,
     description: 'URL of the standard SQS queue of delayed wake-ups (up to 15 minutes ahead)',
   },
+  {
+    name: 'service.aws.schedule-queue-url',
+    type: str,
+    description: 'URL of the standard SQS queue of schedule fires (each delayed to its second)',
+  },
   // Gates (SPEC.md item 7)
   {
     name: 'service.scheduler.enabled',
@@ -155,6 +160,12 @@ const DECLARED = [
     type: str,
     default: 'UTC',
     description: 'Time zone of nextFewSchedules',
+  },
+  {
+    name: 'service.scheduler.admin.token',
+    type: str,
+    description:
+      'Credential of the scheduler admin routes (X-Authorization or Authorization: Bearer); unset: they answer 403',
   },
   { name: 'service.file-storage.enabled', type: bool, default: false, description: 'File API and storage' },
   {

@@ -11,10 +11,11 @@ import type { Logger } from '../log/logger.ts';
 import type { Clock } from '../model/clock.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { WorkQueueName, WorkQueueType } from '../queue/work-queues.ts';
+import type { ScheduleDispatcher } from '../scheduler/dispatcher.ts';
 import type { Stores } from '../store/ports.ts';
 
-export type JobName = 'sweeper';
-export type ConsumerName = 'decider' | 'timer';
+export type JobName = 'sweeper' | 'schedule-tick';
+export type ConsumerName = 'decider' | 'timer' | 'schedule-fire';
 
 /** What the function that runs a job or consumer may touch on AWS (the stack grants exactly this). */
 export type Grants = FunctionGrants;
@@ -26,6 +27,8 @@ export interface JobDeps {
   clock: Clock;
   logger: Logger;
   decide(workflowId: string): Promise<void>;
+  /** Schedule dispatch and fires (lib/scheduler), over the host's schedule store and queue. */
+  scheduler?: ScheduleDispatcher;
 }
 
 /** An EventBridge-style rate. */

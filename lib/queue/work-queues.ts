@@ -4,13 +4,15 @@
  * only what senders need, so that lib/engine and the hosts do not depend on lib/jobs.
  */
 import type { PropertyName } from '../config/properties.ts';
-import { MAX_WORK_QUEUE_DELAY_MS, type SendOptions } from './ports.ts';
+import { MAX_WORK_QUEUE_DELAY_MS, type SendOptions, type WorkQueue } from './ports.ts';
 
 /**
  * - decisions: FIFO, one message per decide request, group = workflow id (consumer: decider);
- * - timers: standard, delayed wake-ups, forwarded to `decisions` when due (consumer: timer).
+ * - timers: standard, delayed wake-ups, forwarded to `decisions` when due (consumer: timer);
+ * - schedules: standard, one message per schedule fire time, delayed to that second (consumer:
+ *   schedule-fire; lib/scheduler).
  */
-export type WorkQueueName = 'decisions' | 'timers';
+export type WorkQueueName = 'decisions' | 'timers' | 'schedules';
 
 /**
  * The property that tells a function a queue's URL on AWS (lib/config/properties.ts); a Record over
@@ -19,6 +21,7 @@ export type WorkQueueName = 'decisions' | 'timers';
 export const QUEUE_URL_PROPERTIES: Record<WorkQueueName, PropertyName> = {
   decisions: 'service.aws.decision-queue-url',
   timers: 'service.aws.timer-queue-url',
+  schedules: 'service.aws.schedule-queue-url',
 };
 
 /** FIFO queues keep order per message group and take no per-message delay; standard ones do. */
@@ -34,6 +37,42 @@ export function decodeDecisionMessage(body: unknown): DecisionMessage | undefine
   if (typeof body !== 'object' || body === null) return undefined;
   const { workflowId } = body as Partial<Record<keyof DecisionMessage, unknown>>;
   return typeof workflowId === 'string' && workflowId !== '' ? { workflowId } : undefined;
+}
+
+/**
+ * One fire of a schedule: which schedule, by which of its cron expressions (and zone), at which
+ * scheduled second. The three name the fire's execution id, so a duplicate starts nothing twice.
+ */
+export interface ScheduleFireMessage {
+  scheduleName: string;
+  cronExpression: string;
+  zoneId: string;
+  scheduledTime: number;
+}
+
+/** The work queues services send to directly (the decision queue has its own port). */
+export interface WorkQueues {
+  schedules: WorkQueue<ScheduleFireMessage>;
+}
+
+/** A queue this host was not given (a function without the send grant): every send fails, saying so. */
+export function unwiredWorkQueue<M>(name: WorkQueueName): WorkQueue<M> {
+  return {
+    send: () =>
+      Promise.reject(new Error(`This host has no '${name}' work queue (${QUEUE_URL_PROPERTIES[name]})`)),
+  };
+}
+
+/** A schedule fire from its parsed body; undefined when a field is missing or mistyped. */
+export function decodeScheduleFireMessage(body: unknown): ScheduleFireMessage | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const { scheduleName, cronExpression, zoneId, scheduledTime } = body as Partial<
+    Record<keyof ScheduleFireMessage, unknown>
+  >;
+  if (typeof scheduleName !== 'string' || scheduleName === '') return undefined;
+  if (typeof cronExpression !== 'string' || typeof zoneId !== 'string') return undefined;
+  if (typeof scheduledTime !== 'number' || !Number.isSafeInteger(scheduledTime)) return undefined;
+  return { scheduleName, cronExpression, zoneId, scheduledTime };
 }
 
 /**

@@ -21,7 +21,8 @@ import type { PayloadStore } from '../payloads/ports.ts';
 import { S3PayloadStore } from '../payloads/s3.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import { SqsDecisionQueue } from '../queue/sqs.ts';
-import { QUEUE_URL_PROPERTIES } from '../queue/work-queues.ts';
+import { SqsWorkQueue } from '../queue/sqs-work-queue.ts';
+import { QUEUE_URL_PROPERTIES, unwiredWorkQueue, type WorkQueues } from '../queue/work-queues.ts';
 import { LocalRunWatcher } from '../workflows/progress.ts';
 import { jobDepsOf } from './job-deps.ts';
 import { createRouter } from './router.ts';
@@ -50,6 +51,7 @@ export function awsServices(): Promise<Services> {
       clock: systemClock,
       stores: createDynamoStores(client, tables),
       decisions: decisionQueueFrom(config, systemClock),
+      workQueues: workQueuesFrom(config),
       payloads: payloadStoreFrom(config),
       // Cheap to build: its worker thread starts on the first script, which only the decider runs.
       scripts: createQuickJsEvaluator(),
@@ -79,6 +81,22 @@ function decisionQueueFrom(config: ServiceConfig, clock: Clock): DecisionQueue {
     return { request: unwired, wakeAt: unwired };
   }
   return new SqsDecisionQueue(new SQSClient({}), { decisions, timers }, clock, randomIds);
+}
+
+/** The schedule fire queue, where the stack gave its URL (functions granted `sends: ['schedules']`). */
+function workQueuesFrom(config: ServiceConfig): WorkQueues {
+  const url = config.string(QUEUE_URL_PROPERTIES.schedules);
+  return {
+    schedules:
+      url === undefined
+        ? unwiredWorkQueue('schedules')
+        : new SqsWorkQueue(
+            new SQSClient({}),
+            { name: 'schedules', url, type: 'standard' },
+            randomIds,
+            'schedule fire',
+          ),
+  };
 }
 
 /**

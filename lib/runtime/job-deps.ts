@@ -1,5 +1,6 @@
 /** What background work gets from a host's services (lib/jobs/types.ts JobDeps), the same on both hosts. */
 import type { JobDeps } from '../jobs/types.ts';
+import { dispatcherOf } from '../scheduler/capability.ts';
 import type { Services } from './services.ts';
 
 export function jobDepsOf(services: Services): JobDeps {
@@ -9,5 +10,6 @@ export function jobDepsOf(services: Services): JobDeps {
     clock: services.clock,
     logger: services.logger,
     decide: (workflowId) => services.engine.executor.decide(workflowId),
+    scheduler: dispatcherOf(services),
   };
 }

@@ -14,12 +14,15 @@ import { PARSER_MAX_HEADER_BYTES } from '../http/edge.ts';
 import { clientErrorHandler, nodeHandler } from '../http/node-adapter.ts';
 import { JOBS } from '../jobs/index.ts';
 import { LocalJobRunner } from '../jobs/local-runner.ts';
+import { scheduleFire } from '../jobs/schedule-fire.ts';
 import { createLogger, LOG_LEVELS, type Logger } from '../log/logger.ts';
 import { type Clock, systemClock } from '../model/clock.ts';
 import { FilesystemPayloadStore } from '../payloads/filesystem.ts';
 import { MemoryPayloadStore } from '../payloads/memory.ts';
 import type { PayloadStore } from '../payloads/ports.ts';
 import { LocalDecisionQueue } from '../queue/local.ts';
+import { LocalWorkQueue } from '../queue/local-work-queue.ts';
+import type { ScheduleFireMessage } from '../queue/work-queues.ts';
 import { dynamoClient, startEmbeddedDynamo } from '../store/dynamodb/embedded.ts';
 import { jobDepsOf } from './job-deps.ts';
 import { createRouter } from './router.ts';
@@ -94,13 +97,32 @@ export async function startLocalServer(
   const decisions = new LocalDecisionQueue(clock, logger);
   const scripts = createQuickJsEvaluator();
   const payloads = createLocalPayloads(config);
-  const services = createServices({ config, logger, clock, stores, decisions, scripts, payloads });
+  // Schedule fires wait on in-process timers for their second, as SQS delays them on AWS.
+  const scheduleFires = new LocalWorkQueue<ScheduleFireMessage>({
+    name: 'schedules',
+    type: 'standard',
+    logger,
+    maxAttempts: scheduleFire.queue.maxReceiveCount,
+  });
+  const workQueues = { schedules: scheduleFires };
+  const services = createServices({
+    config,
+    logger,
+    clock,
+    stores,
+    decisions,
+    workQueues,
+    scripts,
+    payloads,
+  });
   decisions.bind((workflowId) => services.engine.executor.decide(workflowId));
+  const jobDeps = jobDepsOf(services);
+  scheduleFires.register((message) => scheduleFire.handle(message, jobDeps));
   // The first tick catches up (lib/jobs/sweeper.ts): every run with a stored wake-up is decided,
   // which re-arms the in-process timers the last process took with it.
   const jobs = new LocalJobRunner({
     jobs: JOBS,
-    deps: jobDepsOf(services),
+    deps: jobDeps,
     gateOn: (gate) => config.gate(gate),
   });
   await jobs.start();
@@ -115,6 +137,7 @@ export async function startLocalServer(
     await listen(server, config.number('service.server.port'), config.requireString('service.server.host'));
   } catch (error) {
     await jobs.stop();
+    await scheduleFires.close();
     await decisions.close();
     await scripts.close();
     await stores.close();
@@ -141,6 +164,7 @@ export async function startLocalServer(
           server.closeIdleConnections();
         });
         await jobs.stop();
+        await scheduleFires.close();
         await decisions.close();
         await scripts.close();
         await stores.close();

@@ -15,6 +15,7 @@ import { PayloadLocations } from '../payloads/locations.ts';
 import { MemoryPayloadStore } from '../payloads/memory.ts';
 import type { PayloadStore } from '../payloads/ports.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
+import { unwiredWorkQueue, type WorkQueues } from '../queue/work-queues.ts';
 import { schemaRegistryOf } from '../schemas/capability.ts';
 import { RegistryEnforcer } from '../schemas/enforcer.ts';
 import { assertSchemaStorage } from '../schemas/storage-check.ts';
@@ -36,6 +37,8 @@ export interface ServiceDeps {
   clock: Clock;
   stores: ServiceStores;
   decisions: DecisionQueue;
+  /** The host's work queues; a test host may leave them unwired (sends fail). */
+  workQueues?: WorkQueues;
   scripts: ScriptEvaluator;
   /** Where large payloads go; the hosts give their own, tests may leave it to memory. */
   payloads?: PayloadStore;
@@ -74,5 +77,6 @@ export function createServices(deps: ServiceDeps): Services {
     // Payloads cross their schemas through the registry the /api/schema routes serve (one cache).
     schemas: new RegistryEnforcer(schemaRegistryOf(stores.schemas, deps.clock, config)),
   });
-  return { ...deps, stores, payloads, metadata, engine, version: SERVICE_VERSION };
+  const workQueues = deps.workQueues ?? { schedules: unwiredWorkQueue('schedules') };
+  return { ...deps, stores, payloads, workQueues, metadata, engine, version: SERVICE_VERSION };
 }

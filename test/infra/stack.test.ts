@@ -16,8 +16,9 @@ import {
 import { CAPABILITIES as ROUTE_GROUPS, TABLES } from '../../lib/capabilities.ts';
 import type { Capability } from '../../lib/capability.ts';
 import { envNameOf } from '../../lib/config/load.ts';
-import { MAX_RECEIVE_COUNT } from '../../lib/jobs/decision-consumers.ts';
+import { MAX_RECEIVE_COUNT, timer } from '../../lib/jobs/decision-consumers.ts';
 import { JOBS, CONSUMERS as QUEUE_CONSUMERS } from '../../lib/jobs/index.ts';
+import { scheduleFire } from '../../lib/jobs/schedule-fire.ts';
 import { metadataCapability } from '../../lib/metadata/capability.ts';
 import { keyAttributeTypes, projectionOf } from '../../lib/store/dynamodb/tables.ts';
 import { systemCapability } from '../../lib/system/capability.ts';
@@ -378,7 +379,12 @@ describe('ConductorStack decision pipeline', () => {
     decisionsId = queueIdOf(template, { FifoQueue: true, RedrivePolicy: Match.anyValue() }, 'decision queue');
     timersId = queueIdOf(
       template,
-      { FifoQueue: Match.absent(), RedrivePolicy: Match.anyValue() },
+      // The schedule fire queue is standard too; the timer queue's visibility is six timer timeouts.
+      {
+        FifoQueue: Match.absent(),
+        RedrivePolicy: Match.anyValue(),
+        VisibilityTimeout: 6 * timer.timeoutSeconds,
+      },
       'timer queue',
     );
   });
@@ -434,7 +440,8 @@ describe('ConductorStack decision pipeline', () => {
 
   it('refuses plain HTTP on every queue', () => {
     const queues = Object.keys(template.findResources('AWS::SQS::Queue'));
-    expect(queues).toHaveLength(4);
+    // Each consumer's queue and its dead-letter queue.
+    expect(queues).toHaveLength(2 * QUEUE_CONSUMERS.length);
     for (const queueId of queues) {
       template.hasResourceProperties('AWS::SQS::QueuePolicy', {
         Queues: [{ Ref: queueId }],
@@ -464,7 +471,9 @@ describe('ConductorStack decision pipeline', () => {
       FunctionName: { Ref: timerId },
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
-    expect(Object.keys(template.findResources('AWS::Lambda::EventSourceMapping'))).toHaveLength(2);
+    expect(Object.keys(template.findResources('AWS::Lambda::EventSourceMapping'))).toHaveLength(
+      QUEUE_CONSUMERS.length,
+    );
   });
 
   it('runs the sweeper every minute from an EventBridge rule, without Lambda retries', () => {
@@ -668,14 +677,119 @@ describe('ConductorStack gates', () => {
         Properties: { Description: "Conductor route group 'metadata'" },
       }),
     ).toEqual({});
-    // The route groups that are left (system) and the decision pipeline, which no gate switches off.
-    expect(Object.keys(gateOff.findResources('AWS::Lambda::Function'))).toHaveLength(
-      1 + Object.keys(CONSUMERS).length,
-    );
+    // The route groups that are left (system) and the background work no gate switches off (the
+    // decision pipeline, the sweeper; not the scheduler's tick and fire consumer).
+    const ungated = [...QUEUE_CONSUMERS, ...JOBS].filter((work) => work.gate === undefined);
+    expect(ungated.map((work) => work.name).sort()).toEqual(['decider', 'sweeper', 'timer']);
+    expect(Object.keys(gateOff.findResources('AWS::Lambda::Function'))).toHaveLength(1 + ungated.length);
   });
 
   it('deploys the function and routes of a gated route group once its gate is on', () => {
     expect(routeKeys(gateOn)).toEqual(['ANY /api/metadata/{proxy+}', 'GET /health']);
     expect(environmentOf(gateOn, 'metadata')).toMatchObject({ SERVICE_SCHEDULER_ENABLED: 'true' });
+  });
+});
+
+describe('ConductorStack scheduler', () => {
+  let template: Template;
+  let schedulesId: string;
+  let tableId: string;
+
+  beforeAll(() => {
+    template = synth();
+    tableId = tableIdOf(template, 'schedules');
+    schedulesId = queueIdOf(
+      template,
+      {
+        FifoQueue: Match.absent(),
+        RedrivePolicy: Match.anyValue(),
+        VisibilityTimeout: 6 * scheduleFire.timeoutSeconds,
+      },
+      'schedule fire queue',
+    );
+  });
+
+  it('ticks every minute from one EventBridge rule for all schedules, without Lambda retries', () => {
+    const [tickId] = functionOf(template, 'schedule-tick');
+    const rules = template.findResources('AWS::Events::Rule', {
+      Properties: { Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [tickId, 'Arn'] } })] },
+    });
+    expect(Object.values(rules).map((r) => r.Properties.ScheduleExpression)).toEqual(['rate(1 minute)']);
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: tickId },
+      MaximumRetryAttempts: 0,
+    });
+  });
+
+  it('lets the tick read and move schedules and send fires, and nothing else', () => {
+    expect(sqsActionsOn(template, 'schedule-tick', schedulesId)).toContain('sqs:SendMessage');
+    expect(Object.keys(tableVariables(environmentOf(template, 'schedule-tick'))).sort()).toEqual(
+      ['definitions', 'schedules'].map(tableVariable).sort(),
+    );
+    expect(environmentOf(template, 'schedule-tick')).toMatchObject({
+      SERVICE_AWS_SCHEDULE_QUEUE_URL: { Ref: schedulesId },
+    });
+  });
+
+  it('feeds the fire consumer from its standard queue with a dead-letter queue and partial batch failures', () => {
+    const [fireId] = functionOf(template, 'schedule-fire');
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [schedulesId, 'Arn'] },
+      FunctionName: { Ref: fireId },
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    const queue = template.toJSON().Resources[schedulesId].Properties;
+    expect(queue.RedrivePolicy.maxReceiveCount).toBe(MAX_RECEIVE_COUNT);
+    expect(template.findOutputs('ScheduleDeadLetterQueueUrl')).not.toEqual({});
+  });
+
+  it('lets the fire consumer start runs and record executions', () => {
+    expect(Object.keys(tableVariables(environmentOf(template, 'schedule-fire'))).sort()).toEqual(
+      ['definitions', 'executions', 'queues', 'schedules'].map(tableVariable).sort(),
+    );
+    expect(dynamoActionsOf(template, 'schedule-fire')).toContain('dynamodb:PutItem');
+    expect(environmentOf(template, 'schedule-fire')).toHaveProperty('SERVICE_AWS_PAYLOAD_BUCKET');
+  });
+
+  it('serves /api/scheduler from its own function, which may send fires and only read definitions', () => {
+    expect(routeKeys(template)).toContain('ANY /api/scheduler/{proxy+}');
+    expect(sqsActionsOn(template, 'scheduler', schedulesId)).toContain('sqs:SendMessage');
+    const definitionsId = tableIdOf(template, 'definitions');
+    const writesOnDefinitions = statementsOf(template, 'scheduler')
+      .filter((s) => JSON.stringify(s.Resource).includes(`"${definitionsId}"`))
+      .flatMap(actionsOf)
+      .filter((action) => WRITES.includes(action));
+    expect(writesOnDefinitions).toEqual([]);
+  });
+
+  it('indexes the next run time of the schedules table', () => {
+    const table = template.toJSON().Resources[tableId].Properties;
+    const indexes = (table.GlobalSecondaryIndexes as { IndexName: string; KeySchema: unknown }[]).map((i) => [
+      i.IndexName,
+      i.KeySchema,
+    ]);
+    expect(indexes).toContainEqual([
+      'due',
+      [
+        { AttributeName: 'dueKey', KeyType: 'HASH' },
+        { AttributeName: 'dueAt', KeyType: 'RANGE' },
+      ],
+    ]);
+  });
+
+  it('deploys no scheduler function, tick, fire queue or route while the gate is off', () => {
+    const off = synth({ gates: { ...DEFAULT_GATES, scheduler: false } });
+    for (const description of [
+      CONSUMERS['schedule-tick'],
+      CONSUMERS['schedule-fire'],
+      "Conductor route group 'scheduler'",
+    ]) {
+      expect(
+        off.findResources('AWS::Lambda::Function', { Properties: { Description: description } }),
+      ).toEqual({});
+    }
+    expect(Object.keys(off.findResources('AWS::SQS::Queue'))).toHaveLength(4);
+    expect(routeKeys(off)).not.toContain('ANY /api/scheduler/{proxy+}');
   });
 });

@@ -72,6 +72,7 @@ describe('the local host', () => {
     expect((await api.workflow(id)).status).toBe('RUNNING');
     expect(await server.server.jobs.tick(clock.now())).toEqual([
       { job: 'sweeper', result: { due: 1, requested: 1 } },
+      { job: 'schedule-tick', result: { paused: false, schedules: 0, fires: 0, skipped: 0 } },
     ]);
     expect(
       (await api.workflowEventually(id, 'COMPLETED')).tasks.map((t) => [t.referenceTaskName, t.status]),

@@ -45,6 +45,7 @@ describe('tableNamesFrom', () => {
       executions: 'c-executions',
       queues: 'my-queues',
       schemas: 'c-schemas',
+      schedules: 'c-schedules',
     });
   });
 });

@@ -1,0 +1,48 @@
+/**
+ * The consumer of schedule fires (gate `scheduler`): each message, delivered at its scheduled
+ * second by the queue's delay, starts the schedule's workflow once and records the execution
+ * (lib/scheduler/dispatcher.ts `fire`). Fires are independent: no key, no coalescing.
+ */
+import { decodeScheduleFireMessage, type ScheduleFireMessage } from '../queue/work-queues.ts';
+import { SCHEDULES_TABLE } from '../store/dynamodb/schedules.ts';
+import { DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE } from '../store/dynamodb/tables.ts';
+import { MAX_RECEIVE_COUNT } from './decision-consumers.ts';
+import type { Consumer } from './types.ts';
+
+export const scheduleFire: Consumer<ScheduleFireMessage> = {
+  name: 'schedule-fire',
+  summary: 'starts scheduled workflows at their second and records the executions',
+  gate: 'scheduler',
+  queue: {
+    name: 'schedules',
+    type: 'standard',
+    batchSize: 10,
+    maxReceiveCount: MAX_RECEIVE_COUNT,
+    deadLetters: {
+      output: 'ScheduleDeadLetterQueueUrl',
+      description: 'Schedule fires that failed repeatedly',
+    },
+  },
+  decode: decodeScheduleFireMessage,
+  key: () => undefined,
+  coalesce: false,
+  handle: async (message, deps) => {
+    if (deps.scheduler === undefined) throw new Error('This host wired no scheduler into its job deps');
+    await deps.scheduler.fire(message);
+  },
+  // Up to ten starts, each a definition read and a run write or two.
+  timeoutSeconds: 60,
+  grants: {
+    // Starting a run reads its definition, writes the run; the execution record lives with the schedule.
+    tables: [
+      { table: SCHEDULES_TABLE, access: 'readWrite' },
+      { table: DEFINITIONS_TABLE, access: 'read' },
+      { table: EXECUTIONS_TABLE, access: 'readWrite' },
+      { table: QUEUES_TABLE, access: 'readWrite' },
+    ],
+    // The new run's first decide.
+    sends: ['decisions'],
+    // A large start input is stored externally.
+    payloads: 'readWrite',
+  },
+};

@@ -1,0 +1,32 @@
+/**
+ * The scheduler's tick, every minute (gate `scheduler`): reads the schedules due before the next
+ * tick from the next-run index and sends one `schedules` message per fire time, delayed to its
+ * second (lib/scheduler/dispatcher.ts). One EventBridge rule for every schedule, never a rule per
+ * schedule (a bus takes 300). At a local start (catch-up) it re-sends every active schedule's
+ * current window: the delayed fires the last process held in memory died with it, and duplicates
+ * start nothing (exactly once per scheduled time).
+ */
+
+import type { TickResult } from '../scheduler/dispatcher.ts';
+import { SCHEDULES_TABLE } from '../store/dynamodb/schedules.ts';
+import { DEFINITIONS_TABLE } from '../store/dynamodb/tables.ts';
+import type { PeriodicJob } from './types.ts';
+
+export const scheduleTick: PeriodicJob<TickResult> = {
+  name: 'schedule-tick',
+  summary: 'sends the schedule fires due before the next tick, delayed to their second',
+  every: '1 minute',
+  gate: 'scheduler',
+  timeoutSeconds: 55,
+  run: (deps, now, { catchUp }) => {
+    if (deps.scheduler === undefined) throw new Error('This host wired no scheduler into its job deps');
+    return deps.scheduler.tick(now, { resend: catchUp });
+  },
+  grants: {
+    tables: [
+      { table: SCHEDULES_TABLE, access: 'readWrite' },
+      { table: DEFINITIONS_TABLE, access: 'read' },
+    ],
+    sends: ['schedules'],
+  },
+};

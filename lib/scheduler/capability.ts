@@ -1,0 +1,64 @@
+/**
+ * The scheduler capability (SPEC.md "Scheduler API"), behind `service.scheduler.enabled`: the
+ * schedules API over its own table (schedules, execution records, the next run time indexed). A
+ * save or resume dispatches the schedule's first fires at once; the tick (lib/jobs/schedule-tick.ts)
+ * dispatches the rest and the fire consumer (lib/jobs/schedule-fire.ts) starts the workflows.
+ */
+import type { Capability, ServiceContext } from '../capability.ts';
+import { DynamoScheduleStore, SCHEDULES_TABLE } from '../store/dynamodb/schedules.ts';
+import { DEFINITIONS_TABLE, tableName } from '../store/dynamodb/tables.ts';
+import { MemoryScheduleStore } from '../store/memory/schedules.ts';
+import { ScheduleDispatcher } from './dispatcher.ts';
+import type { SchedulerStores } from './ports.ts';
+import { schedulerRoutes } from './routes.ts';
+import { SchedulerService } from './service.ts';
+
+/** The dispatcher over a host's services: the same for the routes, the tick and the consumer. */
+export function dispatcherOf(services: ServiceContext<SchedulerStores>): ScheduleDispatcher {
+  return new ScheduleDispatcher({
+    schedules: services.stores.schedules,
+    queue: services.workQueues.schedules,
+    starter: services.engine.starter,
+    clock: services.clock,
+    logger: services.logger,
+  });
+}
+
+export const schedulerCapability: Capability<SchedulerStores> = {
+  name: 'scheduler',
+  gate: 'scheduler',
+  tables: [SCHEDULES_TABLE],
+  stores: {
+    memory: () => ({ schedules: new MemoryScheduleStore() }),
+    dynamodb: (doc, tables) => ({
+      schedules: new DynamoScheduleStore(doc, tableName(tables, SCHEDULES_TABLE)),
+    }),
+  },
+  routes: (services) => {
+    const service = new SchedulerService({
+      schedules: services.stores.schedules,
+      dispatcher: dispatcherOf(services),
+      clock: services.clock,
+      logger: services.logger,
+      checkStartRequest: (body) => void services.engine.starter.parseRequest(body),
+      workflowExists: async (name, version) =>
+        (await services.metadata.findWorkflowDef(name, version)) !== undefined,
+      previewZone: services.config.string('service.scheduler.schedulerTimeZone') ?? 'UTC',
+    });
+    return schedulerRoutes({
+      service,
+      schedules: services.stores.schedules,
+      adminToken: services.config.string('service.scheduler.admin.token'),
+    });
+  },
+  apiRoutes: ['ANY /api/scheduler/{proxy+}'],
+  grants: {
+    // Saves check the workflow is registered; the schedules table holds everything else.
+    tables: [
+      { table: SCHEDULES_TABLE, access: 'readWrite' },
+      { table: DEFINITIONS_TABLE, access: 'read' },
+    ],
+    // A save, resume or admin requeue sends the schedule's first fires.
+    sends: ['schedules'],
+  },
+};
