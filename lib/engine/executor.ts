@@ -25,6 +25,7 @@ import { activeDomain, domainCandidates } from './domains.ts';
 import { queueNameOf } from './queues.ts';
 import type { TaskTypeRegistry } from './registry.ts';
 import type { DecideResult } from './run-context.ts';
+import { reportAsyncResult } from './system-tasks.ts';
 import type { AsyncTaskResult, ChildStart } from './task-type.ts';
 
 export interface ExecutorDeps {
@@ -211,27 +212,8 @@ export class Executor {
     }
   }
 
-  /** Writes an async task's result to its row, unless the task ended meanwhile (canceled). */
-  private async report(task: TaskRecord, result: AsyncTaskResult): Promise<void> {
-    const { executions, clock } = this.deps;
-    await retryOnConflict(async () => {
-      const row = await executions.getTask(task.workflowInstanceId, task.taskId);
-      if (!row || isTerminalTask(row.status)) return;
-      const now = clock.now();
-      await executions.updateTask(
-        {
-          ...row,
-          status: result.status,
-          outputData: result.outputData ?? row.outputData,
-          reasonForIncompletion: result.reasonForIncompletion ?? row.reasonForIncompletion,
-          startTime: row.startTime || now,
-          endTime: isTerminalTask(result.status) ? now : 0,
-          updateTime: now,
-          rev: row.rev + 1,
-        },
-        row.rev,
-      );
-    });
+  private report(task: TaskRecord, result: AsyncTaskResult): Promise<void> {
+    return reportAsyncResult(this.deps.executions, this.deps.clock, task, result);
   }
 
   /**

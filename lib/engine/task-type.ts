@@ -122,4 +122,10 @@ export interface TaskType extends TaskTypeSpec {
    * through DecideContext.startChild instead.
    */
   start?(ctx: AsyncStartContext): Promise<AsyncTaskResult>;
+  /**
+   * The work itself, for a type whose `start` hands the task off the deciding process (HTTP sends
+   * it to the system-task queue and answers IN_PROGRESS): the system-task consumer
+   * (engine/system-tasks.ts) calls it with the task as stored and reports the answer like `start`'s.
+   */
+  perform?(ctx: AsyncStartContext): Promise<AsyncTaskResult>;
 }

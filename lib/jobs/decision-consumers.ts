@@ -49,7 +49,8 @@ export const decider: Consumer<DecisionMessage> = {
       { table: EXECUTIONS_TABLE, access: 'readWrite' },
       { table: QUEUES_TABLE, access: 'readWrite' },
     ],
-    sends: ['decisions', 'timers'],
+    // HTTP tasks the decides create go to the system-task queue.
+    sends: ['decisions', 'timers', 'system-tasks'],
     // Templating reads whole outputs; large task inputs and workflow outputs are stored.
     payloads: 'readWrite',
   },

@@ -6,12 +6,13 @@
  */
 import { decider, timer } from './decision-consumers.ts';
 import { sweeper } from './sweeper.ts';
+import { systemTasks } from './system-tasks.ts';
 import type { Consumer, ConsumerName, JobName, PeriodicJob } from './types.ts';
 
 export const JOBS: readonly PeriodicJob[] = [sweeper];
 
 // Each consumer's message type is its own; decode() is what turns a body into it.
-export const CONSUMERS: readonly Consumer<unknown>[] = [decider, timer];
+export const CONSUMERS: readonly Consumer<unknown>[] = [decider, timer, systemTasks];
 
 export function jobNamed(name: JobName): PeriodicJob {
   const job = JOBS.find((j) => j.name === name);

@@ -10,11 +10,11 @@ import type { GateName } from '../config/properties.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Clock } from '../model/clock.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
-import type { WorkQueueName, WorkQueueType } from '../queue/work-queues.ts';
+import type { SystemTaskMessage, WorkQueueName, WorkQueueType } from '../queue/work-queues.ts';
 import type { Stores } from '../store/ports.ts';
 
 export type JobName = 'sweeper';
-export type ConsumerName = 'decider' | 'timer';
+export type ConsumerName = 'decider' | 'timer' | 'system-tasks';
 
 /** What the function that runs a job or consumer may touch on AWS (the stack grants exactly this). */
 export type Grants = FunctionGrants;
@@ -26,6 +26,8 @@ export interface JobDeps {
   clock: Clock;
   logger: Logger;
   decide(workflowId: string): Promise<void>;
+  /** Carries out an async system task handed off the decider (HTTP; lib/engine/system-tasks.ts). */
+  runSystemTask(message: SystemTaskMessage): Promise<void>;
 }
 
 /** An EventBridge-style rate. */

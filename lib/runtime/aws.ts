@@ -19,9 +19,10 @@ import { type Clock, systemClock } from '../model/clock.ts';
 import { randomIds } from '../model/ids.ts';
 import type { PayloadStore } from '../payloads/ports.ts';
 import { S3PayloadStore } from '../payloads/s3.ts';
-import type { DecisionQueue } from '../queue/ports.ts';
+import type { DecisionQueue, WorkQueue } from '../queue/ports.ts';
 import { SqsDecisionQueue } from '../queue/sqs.ts';
-import { QUEUE_URL_PROPERTIES } from '../queue/work-queues.ts';
+import { SqsWorkQueue } from '../queue/sqs-work-queue.ts';
+import { QUEUE_URL_PROPERTIES, type SystemTaskMessage } from '../queue/work-queues.ts';
 import { LocalRunWatcher } from '../workflows/progress.ts';
 import { jobDepsOf } from './job-deps.ts';
 import { createRouter } from './router.ts';
@@ -51,6 +52,7 @@ export function awsServices(): Promise<Services> {
       stores: createDynamoStores(client, tables),
       decisions: decisionQueueFrom(config, systemClock),
       payloads: payloadStoreFrom(config),
+      systemTasks: systemTaskQueueFrom(config),
       // Cheap to build: its worker thread starts on the first script, which only the decider runs.
       scripts: createQuickJsEvaluator(),
       // Other Lambdas (the decider consumer, workers' updates) change runs this one waits on, and
@@ -79,6 +81,17 @@ function decisionQueueFrom(config: ServiceConfig, clock: Clock): DecisionQueue {
     return { request: unwired, wakeAt: unwired };
   }
   return new SqsDecisionQueue(new SQSClient({}), { decisions, timers }, clock, randomIds);
+}
+
+/**
+ * Functions that decide runs send HTTP tasks to the system-task queue (its consumer makes the
+ * requests). A function without the queue's URL carries the task out itself, before it answers.
+ */
+function systemTaskQueueFrom(config: ServiceConfig): WorkQueue<SystemTaskMessage> {
+  const url = config.string(QUEUE_URL_PROPERTIES['system-tasks']);
+  if (url !== undefined)
+    return new SqsWorkQueue(new SQSClient({}), { name: 'system-tasks', url, type: 'standard' }, randomIds);
+  return { send: async (message) => (await awsServices()).engine.systemTasks.run(message) };
 }
 
 /**

@@ -9,5 +9,6 @@ export function jobDepsOf(services: Services): JobDeps {
     clock: services.clock,
     logger: services.logger,
     decide: (workflowId) => services.engine.executor.decide(workflowId),
+    runSystemTask: (message) => services.engine.systemTasks.run(message),
   };
 }

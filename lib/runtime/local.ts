@@ -141,6 +141,7 @@ export async function startLocalServer(
           server.closeIdleConnections();
         });
         await jobs.stop();
+        await services.localSystemTasks?.close();
         await decisions.close();
         await scripts.close();
         await stores.close();

@@ -14,10 +14,13 @@ import { ExternalizingExecutionStore } from '../payloads/externalizing-store.ts'
 import { PayloadLocations } from '../payloads/locations.ts';
 import { MemoryPayloadStore } from '../payloads/memory.ts';
 import type { PayloadStore } from '../payloads/ports.ts';
-import type { DecisionQueue } from '../queue/ports.ts';
+import type { LocalWorkQueue } from '../queue/local-work-queue.ts';
+import type { DecisionQueue, WorkQueue } from '../queue/ports.ts';
+import type { SystemTaskMessage } from '../queue/work-queues.ts';
 import type { RunWatcher } from '../workflows/progress.ts';
 import { createEngine } from './engine.ts';
 import type { ServiceStores } from './stores.ts';
+import { bounded, localSystemTaskQueue } from './system-task-pool.ts';
 import { SERVICE_VERSION } from './version.ts';
 
 /** Every capability's routes see these (ServiceContext), with every capability's stores. */
@@ -25,6 +28,8 @@ export interface Services extends ServiceContext<CapabilityStores> {
   stores: ServiceStores;
   /** Large inputs and outputs (lib/payloads); `stores.executions` keeps them there. */
   payloads: PayloadStore;
+  /** The in-process system-task queue (HTTP tasks), when the host did not give its own; closed with the host. */
+  localSystemTasks?: LocalWorkQueue<SystemTaskMessage>;
 }
 
 export interface ServiceDeps {
@@ -39,6 +44,8 @@ export interface ServiceDeps {
   ids?: IdGenerator;
   /** Commit notifications for waiting requests (default: in-process only). */
   watcher?: RunWatcher;
+  /** Where async system tasks go (SQS on AWS); default: an in-process pool in this process. */
+  systemTasks?: WorkQueue<SystemTaskMessage>;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -53,6 +60,7 @@ export function createServices(deps: ServiceDeps): Services {
       recordBudgetBytes: config.number('service.external-payload.record-budget-bytes'),
     }),
   };
+  const localSystemTasks = deps.systemTasks ? undefined : localSystemTaskQueue(deps.logger);
   const metadata = new MetadataService(stores.workflowDefs, stores.taskDefs, deps.clock);
   const engine = createEngine({
     stores,
@@ -67,6 +75,13 @@ export function createServices(deps: ServiceDeps): Services {
     ids: deps.ids ?? randomIds,
     logger: deps.logger,
     watcher: deps.watcher,
+    http: {
+      allowPrivateNetworks: config.boolean('service.http-task.allow-private-networks'),
+      queue: deps.systemTasks ?? localSystemTasks,
+    },
   });
-  return { ...deps, stores, payloads, metadata, engine, version: SERVICE_VERSION };
+  localSystemTasks?.register(
+    bounded(config.number('service.http-task.concurrency'), (message) => engine.systemTasks.run(message)),
+  );
+  return { ...deps, stores, payloads, metadata, engine, localSystemTasks, version: SERVICE_VERSION };
 }

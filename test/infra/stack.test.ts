@@ -378,7 +378,12 @@ describe('ConductorStack decision pipeline', () => {
     decisionsId = queueIdOf(template, { FifoQueue: true, RedrivePolicy: Match.anyValue() }, 'decision queue');
     timersId = queueIdOf(
       template,
-      { FifoQueue: Match.absent(), RedrivePolicy: Match.anyValue() },
+      // The system-task queue is standard too; the timer queue's visibility follows its consumer's timeout.
+      {
+        FifoQueue: Match.absent(),
+        RedrivePolicy: Match.anyValue(),
+        VisibilityTimeout: 6 * timeoutOf('timer'),
+      },
       'timer queue',
     );
   });
@@ -434,7 +439,8 @@ describe('ConductorStack decision pipeline', () => {
 
   it('refuses plain HTTP on every queue', () => {
     const queues = Object.keys(template.findResources('AWS::SQS::Queue'));
-    expect(queues).toHaveLength(4);
+    // decisions, timers and system-tasks, each with its dead-letter queue.
+    expect(queues).toHaveLength(6);
     for (const queueId of queues) {
       template.hasResourceProperties('AWS::SQS::QueuePolicy', {
         Queues: [{ Ref: queueId }],
@@ -464,7 +470,23 @@ describe('ConductorStack decision pipeline', () => {
       FunctionName: { Ref: timerId },
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
-    expect(Object.keys(template.findResources('AWS::Lambda::EventSourceMapping'))).toHaveLength(2);
+    expect(Object.keys(template.findResources('AWS::Lambda::EventSourceMapping'))).toHaveLength(3);
+  });
+
+  it('feeds the system-task consumer (HTTP tasks) from its own queue, and lets the decider send to it', () => {
+    const [systemId, props] = functionOf(template, 'system-tasks');
+    const [queueId] = only(
+      template.findResources('AWS::SQS::Queue', {
+        Properties: { VisibilityTimeout: 6 * (props.Timeout as number), RedrivePolicy: Match.anyValue() },
+      }),
+      'system-task queue',
+    );
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+      FunctionName: { Ref: systemId },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(sqsActionsOn(template, 'decider', queueId)).toContain('sqs:SendMessage');
   });
 
   it('runs the sweeper every minute from an EventBridge rule, without Lambda retries', () => {
