@@ -80,7 +80,7 @@ beforeAll(async () => {
             values: ref('workflow.input.values'),
           },
         },
-        dynamicTask('dyn', ref('workflow.input.workerName')),
+        dynamicTask('dyn', ref('workflow.input.workerName')) as never,
         httpTask('call', {
           uri: `${apiUrl}/orders`,
           method: 'POST',
@@ -118,7 +118,7 @@ beforeAll(async () => {
           type: 'EXCLUSIVE_JOIN',
           joinOn: ['left', 'right'],
         } as never,
-        startWorkflowTask('kick', names.child, { from: 'main' }),
+        startWorkflowTask('kick', names.child, { from: 'main' }) as never,
         dynamicForkTask('fan', ref('workflow.input.forkTasks') as never, ref('workflow.input.forkInputs')),
         joinTask('fan_join', []),
       ]),
