@@ -178,7 +178,9 @@ export class Executor {
     const committed: WorkflowRecord = { ...wf, rev: before.rev + 1, updateTime: now };
     await executions.commitWorkflow(committed, before.rev);
 
-    // 5. After the commit.
+    // 5. After the commit. Rows the decision dropped (DO_WHILE keepLastN) go first: nothing refers
+    // to them any more; a crash before this leaves them in storage, as a run without keepLastN would.
+    if (result.deleteTaskIds.length > 0) await executions.deleteTasks(wf.workflowId, result.deleteTaskIds);
     await this.deps.decisions.wakeAt(wf.workflowId, committed.wakeAt);
     for (const child of result.children) await this.deps.decisions.request(child.workflowId);
     // Cut short with work left: decide again. A decide that changed no task has nothing to carry on

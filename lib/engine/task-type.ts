@@ -54,6 +54,11 @@ export interface DecideContext {
   taskByRef(ref: string): TaskRecord | undefined;
   /** Removes finished tasks from the decider's working set (they remain as task rows). */
   retire(tasks: TaskRecord[]): void;
+  /**
+   * Retires tasks and deletes their rows, and the rows of the attempts they superseded, once this
+   * decide has committed (DO_WHILE `keepLastN`: trimmed iterations leave storage).
+   */
+  deleteRows(tasks: TaskRecord[]): void;
   /** Starts a child workflow after this decide commits. */
   startChild(child: ChildStart): void;
   /** Terminates a child workflow after this decide commits. */

@@ -98,7 +98,11 @@ async function finishIteration(
     ctx.setStatus(task, 'FAILED_WITH_TERMINAL_ERROR', message);
     return;
   }
-  ctx.retire(olderIterations(ctx, task, n));
+  const keep = keepLastNOf(task.inputData.keepLastN);
+  // keepLastN: iterations before the last N leave storage; otherwise the previous iteration stays
+  // in the working set (a body task may read it) and older ones leave it, their rows kept.
+  if (keep > 0) ctx.deleteRows(olderIterations(ctx, task, n - keep + 1));
+  else ctx.retire(olderIterations(ctx, task, n));
   if (!again) {
     ctx.setStatus(task, 'COMPLETED');
     return;
@@ -191,6 +195,12 @@ function itemsOf(task: TaskRecord): unknown[] | null | undefined {
   if (!listed) return undefined;
   const value = wt.items !== undefined ? task.inputData.items : task.inputData._items;
   return Array.isArray(value) ? value : null;
+}
+
+/** A positive keepLastN, or 0 when none is set. */
+function keepLastNOf(value: unknown): number {
+  const keep = value === null || value === '' ? Number.NaN : Math.floor(Number(value));
+  return keep > 0 ? keep : 0;
 }
 
 /** Iterations whose outputs the run record keeps inside the loop's output. */
