@@ -108,6 +108,7 @@ export class Executor {
         ? { ...row, workflowTask: task.workflowTask, executed: task.executed, retried: task.retried }
         : task;
     });
+    await this.gatherLoopOutputs(record);
     // A child that ended while its parent was not told (a crash between the two) is caught up here.
     for (const task of record.tasks) {
       const onChildEnded = this.deps.registry.get(task.workflowTask.type).onChildEnded;
@@ -117,6 +118,21 @@ export class Executor {
       if (!updated) continue;
       await this.deps.executions.updateTask(updated, task.rev);
       Object.assign(task, updated);
+    }
+  }
+
+  /**
+   * A DO_WHILE that finished its last iteration waits ('gathering') for every iteration's output,
+   * which the run record no longer holds: rebuilt here from the task rows, once per loop.
+   */
+  private async gatherLoopOutputs(record: WorkflowRecord): Promise<void> {
+    const waiting = record.tasks.filter((t) => t.loopEnd === 'gathering');
+    if (waiting.length === 0) return;
+    const rows = await this.deps.executions.listTasks(record.workflowId);
+    for (const task of waiting) {
+      const expand = this.deps.registry.get(task.workflowTask.type).expandOutput;
+      if (expand) task.outputData = expand(task, rows, record.workflowDefinition).outputData;
+      task.loopEnd = 'gathered';
     }
   }
 

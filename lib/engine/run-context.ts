@@ -192,6 +192,10 @@ export class RunContext implements DecideContext {
     this.workflow.tasks = this.workflow.tasks.filter((t) => !ids.has(t.taskId));
   }
 
+  decideAgain(): void {
+    this.unfinished = true;
+  }
+
   deleteRows(tasks: TaskRecord[]): void {
     this.retire(tasks);
     const wf = this.workflow;

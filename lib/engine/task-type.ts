@@ -59,6 +59,8 @@ export interface DecideContext {
    * decide has committed (DO_WHILE `keepLastN`: trimmed iterations leave storage).
    */
   deleteRows(tasks: TaskRecord[]): void;
+  /** Asks for another decide once this one commits (a step that needs the executor's reads first). */
+  decideAgain(): void;
   /** Starts a child workflow after this decide commits. */
   startChild(child: ChildStart): void;
   /** Terminates a child workflow after this decide commits. */

@@ -43,6 +43,13 @@ export const doWhileTask = (scripts: ScriptEvaluator): TaskType => ({
     return [task];
   },
   async execute(ctx, task) {
+    if (task.loopEnd === 'gathering') return false;
+    if (task.loopEnd === 'gathered') {
+      // The executor put every iteration's output back (Executor.gatherLoopOutputs): done.
+      task.loopEnd = undefined;
+      ctx.setStatus(task, 'COMPLETED');
+      return true;
+    }
     const items = itemsOf(task) ?? undefined;
     if (items?.length === 0) {
       // An empty list completes the loop at once, without running the body (§5.6 "List mode").
@@ -104,6 +111,15 @@ async function finishIteration(
   if (keep > 0) ctx.deleteRows(olderIterations(ctx, task, n - keep + 1));
   else ctx.retire(olderIterations(ctx, task, n));
   if (!again) {
+    const shown = Math.min(keepLastNOf(task.inputData.keepLastN) || n, n);
+    if (shown > recordedKeep(task.inputData.keepLastN)) {
+      // Older iterations left the record; later templates read `${loop.output}` in full, so the
+      // executor gathers them from the task rows (once) before the loop completes.
+      task.loopEnd = 'gathering';
+      ctx.touch(task);
+      ctx.decideAgain();
+      return;
+    }
     ctx.setStatus(task, 'COMPLETED');
     return;
   }
@@ -206,6 +222,7 @@ function keepLastNOf(value: unknown): number {
 /** Iterations whose outputs the run record keeps inside the loop's output. */
 export const RECORDED_ITERATIONS = 2;
 
+/** How many iterations' outputs the loop's output holds in the run record. */
 function recordedKeep(keepLastN: unknown): number {
   const asked = Math.floor(Number(keepLastN));
   return asked > 0 ? Math.min(asked, RECORDED_ITERATIONS) : RECORDED_ITERATIONS;

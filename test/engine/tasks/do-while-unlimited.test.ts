@@ -102,4 +102,42 @@ describe('DO_WHILE without limits', () => {
     expect(Object.keys(view?.outputData ?? {}).sort()).toEqual(['4', '5', 'iteration']);
     expect((await h.run(id)).status).toBe('COMPLETED');
   });
+
+  it('lets a later template read every iteration of ${loop.output}', async () => {
+    await h.register({
+      name: 'loop_all_output',
+      tasks: [
+        loop([script('tick', '$.i', { i: ref('loop.output.iteration') })], '$.loop.iteration < 5'),
+        script(
+          'count',
+          'Object.keys($.all).filter((k) => k !== "iteration").map((k) => $.all[k].tick.result)',
+          {
+            all: ref('loop.output'),
+          },
+        ),
+      ],
+      outputParameters: { seen: ref('count.output.result') },
+    });
+    const id = await h.start('loop_all_output');
+    const run = await h.run(id);
+    expect(run.status).toBe('COMPLETED');
+    expect(run.output).toEqual({ seen: [1, 2, 3, 4, 5] });
+  });
+
+  it('gathers keepLastN iterations, no more, for later templates', async () => {
+    await h.register({
+      name: 'loop_keep_three',
+      tasks: [
+        loop([script('tick', '$.i', { i: ref('loop.output.iteration') })], '$.loop.iteration < 6', {
+          inputParameters: { keepLastN: 3 },
+        }),
+        script('count', 'Object.keys($.all).filter((k) => k !== "iteration").length', {
+          all: ref('loop.output'),
+        }),
+      ],
+      outputParameters: { seen: ref('count.output.result') },
+    });
+    const id = await h.start('loop_keep_three');
+    expect((await h.run(id)).output).toEqual({ seen: 3 });
+  });
 });
