@@ -2,7 +2,8 @@
  * DO_WHILE (reference/conductor.md §5.6): a sync operator that runs its `loopOver` body, then
  * evaluates `loopCondition` and runs the body again while it holds. Body tasks of iteration n are
  * named `<ref>__n` and carry `iteration` n; the loop's own count lives in `outputData.iteration`,
- * which the body reads as `${loop.output.iteration}`.
+ * which the body reads as `${loop.output.iteration}`. A loop inside a loop numbers its iterations
+ * after the outer one's (`<ref>__2__1`: inner iteration 1 in outer iteration 2; definition-graph.ts).
  *
  * The loop starts its first iteration from execute() rather than from schedule(): a task's input
  * is resolved against the run's tasks, and the loop's own record joins them only once schedule()
@@ -13,7 +14,7 @@
  * previous one, which a body task may still read (`${fetch.output.cursor}` on the next page).
  * That keeps the thousandth iteration's decide as cheap as the tenth.
  */
-import { baseRef } from '../../model/definition-graph.ts';
+import { baseRef, iterationWithin, loopIterationBase } from '../../model/definition-graph.ts';
 import type { WorkflowTask } from '../../model/definitions.ts';
 import { errorMessage } from '../../model/errors.ts';
 import { isSuccessfulTask, isTerminalTask, type TaskRecord } from '../../model/execution.ts';
@@ -139,7 +140,11 @@ async function startIteration(ctx: DecideContext, task: TaskRecord, n: number): 
     ctx.setStatus(task, 'COMPLETED');
     return true;
   }
-  const scheduled = await ctx.schedule({ workflowTask: first, iteration: n, parentTaskId: task.taskId });
+  const scheduled = await ctx.schedule({
+    workflowTask: first,
+    iteration: loopIterationBase(task.iteration) + n,
+    parentTaskId: task.taskId,
+  });
   return scheduled.length > 0;
 }
 
@@ -175,15 +180,20 @@ async function shouldContinue(
 function iterationTasks(ctx: DecideContext, task: TaskRecord, n: number): TaskRecord[] {
   const refs = bodyRefs(ctx, task.workflowTask);
   return ctx.workflow.tasks.filter(
-    (t) => t.iteration === n && !t.retried && refs.has(baseRef(t.referenceTaskName)),
+    (t) =>
+      !t.retried &&
+      refs.has(baseRef(t.referenceTaskName)) &&
+      iterationWithin(t.iteration, loopIterationBase(task.iteration)) === n,
   );
 }
 
 function olderIterations(ctx: DecideContext, task: TaskRecord, n: number): TaskRecord[] {
   const refs = bodyRefs(ctx, task.workflowTask);
-  return ctx.workflow.tasks.filter(
-    (t) => t.iteration > 0 && t.iteration < n && refs.has(baseRef(t.referenceTaskName)),
-  );
+  return ctx.workflow.tasks.filter((t) => {
+    if (!refs.has(baseRef(t.referenceTaskName))) return false;
+    const within = iterationWithin(t.iteration, loopIterationBase(task.iteration));
+    return within > 0 && within < n;
+  });
 }
 
 /** Base reference names of everything inside the body, nested operators included; cached per definition. */

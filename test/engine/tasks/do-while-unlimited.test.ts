@@ -103,7 +103,7 @@ describe('DO_WHILE without limits', () => {
     expect((await h.run(id)).status).toBe('COMPLETED');
   });
 
-  it('lets a later template read every iteration of ${loop.output}', async () => {
+  it('lets a later template read every iteration of the loop output', async () => {
     await h.register({
       name: 'loop_all_output',
       tasks: [
@@ -139,5 +139,79 @@ describe('DO_WHILE without limits', () => {
     });
     const id = await h.start('loop_keep_three');
     expect((await h.run(id)).output).toEqual({ seen: 3 });
+  });
+
+  it('runs a loop nested in a loop, naming inner tasks for both iterations', async () => {
+    await h.register({
+      name: 'loop_nested',
+      tasks: [
+        loop(
+          [
+            {
+              name: 'inner',
+              taskReferenceName: 'inner',
+              type: 'DO_WHILE',
+              loopCondition: '$.inner.iteration < 2',
+              loopOver: [
+                script('tick', '$.o * 10 + $.i', {
+                  o: ref('loop.output.iteration'),
+                  i: ref('inner.output.iteration'),
+                }),
+              ],
+            },
+          ],
+          '$.loop.iteration < 3',
+        ),
+      ],
+      outputParameters: { last: ref('tick.output.result'), outer: ref('loop.output') },
+    });
+    const id = await h.start('loop_nested');
+    const run = await h.run(id);
+    expect(run.status).toBe('COMPLETED');
+    expect(await refs(id)).toEqual([
+      'loop:COMPLETED',
+      'inner__1:COMPLETED',
+      'tick__1__1:COMPLETED',
+      'tick__1__2:COMPLETED',
+      'inner__2:COMPLETED',
+      'tick__2__1:COMPLETED',
+      'tick__2__2:COMPLETED',
+      'inner__3:COMPLETED',
+      'tick__3__1:COMPLETED',
+      'tick__3__2:COMPLETED',
+    ]);
+    expect(run.output.last).toBe(32);
+    const outer = run.output.outer as Record<string, { inner: Record<string, unknown> }>;
+    expect(outer.iteration).toBe(3);
+    expect(outer['2']?.inner).toMatchObject({
+      iteration: 2,
+      1: { tick: { result: 21 } },
+      2: { tick: { result: 22 } },
+    });
+  });
+
+  it('runs a worker task in a nested loop, each attempt polled under its own name', async () => {
+    await h.register({
+      name: 'loop_nested_worker',
+      tasks: [
+        loop(
+          [
+            {
+              name: 'inner',
+              taskReferenceName: 'inner',
+              type: 'DO_WHILE',
+              loopCondition: '$.inner.iteration < 2',
+              loopOver: [worker('w')],
+            },
+          ],
+          '$.loop.iteration < 2',
+        ),
+      ],
+    });
+    const id = await h.start('loop_nested_worker');
+    const seen: string[] = [];
+    for (let i = 0; i < 4; i++) seen.push((await h.work('w', { i })).referenceTaskName);
+    expect(seen).toEqual(['w__1__1', 'w__1__2', 'w__2__1', 'w__2__2']);
+    expect((await h.run(id)).status).toBe('COMPLETED');
   });
 });
