@@ -75,4 +75,46 @@ describe('the system-task consumer', () => {
     await decisions.close();
     await scripts.close();
   });
+
+  it("holds a retry back in the queue for the task definition's retryDelaySeconds", async () => {
+    const clock = new ManualClock();
+    const decisions = new LocalDecisionQueue(clock, silentLogger);
+    const sent: { message: SystemTaskMessage; delayMs?: number }[] = [];
+    const scripts = createQuickJsEvaluator();
+    const services = createServices({
+      config: configOf({ 'service.store': 'memory' }),
+      logger: silentLogger,
+      clock,
+      stores: createMemoryStores(),
+      decisions,
+      scripts,
+      systemTasks: {
+        send: async (message, options) => void sent.push({ message, delayMs: options?.delayMs }),
+      },
+    });
+    decisions.bind((id) => services.engine.executor.decide(id));
+    await services.metadata.registerTaskDefs([{ name: 'call', retryCount: 1, retryDelaySeconds: 30 }]);
+    await services.metadata.registerWorkflowDef(
+      {
+        name: 'http_retry_delay',
+        tasks: [
+          {
+            name: 'call',
+            taskReferenceName: 'call',
+            type: 'HTTP',
+            inputParameters: { uri: 'http://127.0.0.1:9/' },
+          },
+        ],
+      },
+      true,
+    );
+    await services.engine.starter.start({ name: 'http_retry_delay' });
+    await decisions.idle();
+    // The first attempt: refused (a private address, not allowed here), then retried 30 s later.
+    await runConsumer(systemTasks, [sqsRecord('m-1', JSON.stringify(sent[0]?.message))], jobDepsOf(services));
+    await decisions.idle();
+    expect(sent.map((s) => s.delayMs)).toEqual([undefined, 30_000]);
+    await decisions.close();
+    await scripts.close();
+  });
 });

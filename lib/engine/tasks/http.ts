@@ -8,7 +8,7 @@
  * private address fails it (FAILED, so the task's retry settings apply).
  */
 import { httpSpec } from '../../model/task-types/http.ts';
-import type { WorkQueue } from '../../queue/ports.ts';
+import { MAX_WORK_QUEUE_DELAY_MS, type WorkQueue } from '../../queue/ports.ts';
 import type { SystemTaskMessage } from '../../queue/work-queues.ts';
 import { performHttpRequest } from '../http/client.ts';
 import { httpRequestOf } from '../http/request.ts';
@@ -33,13 +33,21 @@ export const httpTask = (deps: HttpTaskDeps = { allowPrivateNetworks: false }): 
   return {
     ...httpSpec,
     schedule(ctx, request) {
-      return [ctx.createTask(request, { status: 'IN_PROGRESS', startTime: ctx.now })];
+      // A retry's delay (retryDelaySeconds) holds the request back in the queue (at most 15 min).
+      const delay = request.delaySeconds ?? 0;
+      return [
+        ctx.createTask(request, { status: 'IN_PROGRESS', startTime: ctx.now, callbackAfterSeconds: delay }),
+      ];
     },
     async start(ctx) {
       const request = httpRequestOf(ctx.task.inputData);
       if (typeof request === 'string') return { status: 'FAILED', reasonForIncompletion: request };
       if (!deps.queue) return perform(ctx);
-      await deps.queue.send({ workflowId: ctx.task.workflowInstanceId, taskId: ctx.task.taskId });
+      const delayMs = Math.min(ctx.task.callbackAfterSeconds * 1000, MAX_WORK_QUEUE_DELAY_MS);
+      await deps.queue.send(
+        { workflowId: ctx.task.workflowInstanceId, taskId: ctx.task.taskId },
+        delayMs > 0 ? { delayMs } : {},
+      );
       return { status: 'IN_PROGRESS' };
     },
     perform,
