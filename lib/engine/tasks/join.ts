@@ -25,6 +25,9 @@ export const joinTask: TaskType = {
     const outcome = evaluate(forked);
     if (!outcome) return outputChanged;
     ctx.setStatus(task, outcome.status, outcome.reason);
+    // Branches a dynamic fork generated (not in the definition) leave the working set with the
+    // JOIN that gathered them: their rows stay, and a 1,000-branch fork does not stay in the record.
+    ctx.retire(forked.flatMap((f) => (f.task && !ctx.graph.node(f.ref) && f.task.executed ? [f.task] : [])));
     return true;
   },
 };
