@@ -5,7 +5,8 @@
  * watchdog bounds a filter that never ends (`repeat(1)`) by stopping this thread.
  */
 import { parentPort } from 'node:worker_threads';
-import { loadJq } from 'jq-wasm';
+// The inline build carries its wasm inside the module, so the bundled worker needs no file beside it.
+import { loadJq } from 'jq-wasm/inline';
 import type { ScriptRequest, WorkerMessage } from '../script/protocol.ts';
 
 const MAX_MESSAGE_CHARS = 2000;
