@@ -93,7 +93,8 @@ const quote = (arg: string): string => `'${arg.replaceAll("'", "'\\''")}'`;
  * The script evaluator (lib/engine/script/evaluator.ts) runs QuickJS in a worker thread started
  * from the file `quickjs-worker.mjs` next to the function's `index.mjs`, and the QuickJS loader
  * reads `emscripten-module.wasm` next to the module that imports it. esbuild bundles one entry per
- * function, so after it, a hook bundles the worker as a second file and copies the wasm beside it.
+ * function, so after it, a hook bundles the worker as a second file and copies the wasm beside it
+ * (and bundles the jq worker of JSON_JQ_TRANSFORM, `jq-worker.mjs`, the same way).
  * Paths are relative to the bundling input (the project root), so the hook is the same whether
  * esbuild runs locally or in CDK's bundling container.
  */
@@ -102,8 +103,8 @@ const scriptWorkerHooks: ICommandHooks = {
   beforeInstall: () => [],
   afterBundling: (inputDir, outputDir) => {
     const esbuild = `${inputDir}/node_modules/.bin/esbuild`;
-    const args = [
-      `${inputDir}/lib/engine/script/quickjs-worker.ts`,
+    const worker = (entry: string, out: string) => [
+      `${inputDir}/${entry}`,
       '--bundle',
       '--platform=node',
       '--format=esm',
@@ -113,10 +114,12 @@ const scriptWorkerHooks: ICommandHooks = {
       '--sourcemap',
       '--log-level=warning',
       `--banner:js=${ESM_REQUIRE_BANNER}`,
-      `--outfile=${outputDir}/quickjs-worker.mjs`,
+      `--outfile=${outputDir}/${out}`,
     ];
     return [
-      [esbuild, ...args].map(quote).join(' '),
+      [esbuild, ...worker('lib/engine/script/quickjs-worker.ts', 'quickjs-worker.mjs')].map(quote).join(' '),
+      // JSON_JQ_TRANSFORM's jq worker (lib/engine/jq/jq.ts); jq-wasm's inline build embeds its wasm.
+      [esbuild, ...worker('lib/engine/jq/jq-worker.ts', 'jq-worker.mjs')].map(quote).join(' '),
       ['cp', `${inputDir}/${quickJsWasmPath()}`, `${outputDir}/emscripten-module.wasm`].map(quote).join(' '),
     ];
   },

@@ -27,6 +27,19 @@ const str = { kind: 'string' } as const;
 const int = (min?: number, max?: number): PropertyType => ({ kind: 'integer', min, max });
 
 const DECLARED = [
+  // System tasks
+  {
+    name: 'service.http-task.allow-private-networks',
+    type: bool,
+    default: false,
+    description: 'Let HTTP tasks reach loopback, link-local and private addresses (refused by default)',
+  },
+  {
+    name: 'service.http-task.concurrency',
+    type: int(1, 1000),
+    default: 16,
+    description: 'HTTP tasks in flight at once in one local process (the in-process pool)',
+  },
   // Server and local host
   {
     name: 'service.server.port',
@@ -137,6 +150,11 @@ const DECLARED = [
     name: 'service.aws.decision-queue-url',
     type: str,
     description: 'URL of the SQS FIFO queue of decide requests (message group = workflow id)',
+  },
+  {
+    name: 'service.aws.system-task-queue-url',
+    type: str,
+    description: 'URL of the SQS standard queue of system tasks run off the decider (HTTP)',
   },
   {
     name: 'service.aws.timer-queue-url',

@@ -26,6 +26,7 @@ import { activeDomain, domainCandidates } from './domains.ts';
 import { queueNameOf } from './queues.ts';
 import type { TaskTypeRegistry } from './registry.ts';
 import type { DecideResult } from './run-context.ts';
+import { reportAsyncResult } from './system-tasks.ts';
 import type { AsyncTaskResult, ChildStart } from './task-type.ts';
 
 export interface ExecutorDeps {
@@ -110,6 +111,7 @@ export class Executor {
         ? { ...row, workflowTask: task.workflowTask, executed: task.executed, retried: task.retried }
         : task;
     });
+    await this.gatherLoopOutputs(record);
     // A child that ended while its parent was not told (a crash between the two) is caught up here.
     for (const task of record.tasks) {
       const onChildEnded = this.deps.registry.get(task.workflowTask.type).onChildEnded;
@@ -119,6 +121,21 @@ export class Executor {
       if (!updated) continue;
       await this.deps.executions.updateTask(updated, task.rev);
       Object.assign(task, updated);
+    }
+  }
+
+  /**
+   * A DO_WHILE that finished its last iteration waits ('gathering') for every iteration's output,
+   * which the run record no longer holds: rebuilt here from the task rows, once per loop.
+   */
+  private async gatherLoopOutputs(record: WorkflowRecord): Promise<void> {
+    const waiting = record.tasks.filter((t) => t.loopEnd === 'gathering');
+    if (waiting.length === 0) return;
+    const rows = await this.deps.executions.listTasks(record.workflowId);
+    for (const task of waiting) {
+      const expand = this.deps.registry.get(task.workflowTask.type).expandOutput;
+      if (expand) task.outputData = expand(task, rows, record.workflowDefinition).outputData;
+      task.loopEnd = 'gathered';
     }
   }
 
@@ -180,7 +197,9 @@ export class Executor {
     const committed: WorkflowRecord = { ...wf, rev: before.rev + 1, updateTime: now };
     await executions.commitWorkflow(committed, before.rev);
 
-    // 5. After the commit.
+    // 5. After the commit. Rows the decision dropped (DO_WHILE keepLastN) go first: nothing refers
+    // to them any more; a crash before this leaves them in storage, as a run without keepLastN would.
+    if (result.deleteTaskIds.length > 0) await executions.deleteTasks(wf.workflowId, result.deleteTaskIds);
     await this.deps.decisions.wakeAt(wf.workflowId, committed.wakeAt);
     for (const child of result.children) await this.deps.decisions.request(child.workflowId);
     // Cut short with work left: decide again. A decide that changed no task has nothing to carry on
@@ -214,27 +233,8 @@ export class Executor {
     }
   }
 
-  /** Writes an async task's result to its row, unless the task ended meanwhile (canceled). */
-  private async report(task: TaskRecord, result: AsyncTaskResult): Promise<void> {
-    const { executions, clock } = this.deps;
-    await retryOnConflict(async () => {
-      const row = await executions.getTask(task.workflowInstanceId, task.taskId);
-      if (!row || isTerminalTask(row.status)) return;
-      const now = clock.now();
-      await executions.updateTask(
-        {
-          ...row,
-          status: result.status,
-          outputData: result.outputData ?? row.outputData,
-          reasonForIncompletion: result.reasonForIncompletion ?? row.reasonForIncompletion,
-          startTime: row.startTime || now,
-          endTime: isTerminalTask(result.status) ? now : 0,
-          updateTime: now,
-          rev: row.rev + 1,
-        },
-        row.rev,
-      );
-    });
+  private report(task: TaskRecord, result: AsyncTaskResult): Promise<void> {
+    return reportAsyncResult(this.deps.executions, this.deps.clock, task, result);
   }
 
   /**

@@ -39,6 +39,8 @@ export interface DecideResult {
   ended: boolean;
   /** The pass limit cut this decide short while sync tasks were still changing: decide again. */
   unfinished: boolean;
+  /** Task rows to delete once the decision has committed (DO_WHILE keepLastN). */
+  deleteTaskIds: string[];
 }
 
 export class RunContext implements DecideContext {
@@ -50,6 +52,7 @@ export class RunContext implements DecideContext {
   private readonly created = new Set<string>();
   private readonly children: ChildStart[] = [];
   private readonly terminateChildren: { workflowId: string; reason: string }[] = [];
+  private readonly deleteTaskIds: string[] = [];
 
   constructor(
     readonly workflow: WorkflowRecord,
@@ -195,6 +198,21 @@ export class RunContext implements DecideContext {
   retire(tasks: TaskRecord[]): void {
     const ids = new Set(tasks.map((t) => t.taskId));
     this.workflow.tasks = this.workflow.tasks.filter((t) => !ids.has(t.taskId));
+  }
+
+  decideAgain(): void {
+    this.unfinished = true;
+  }
+
+  deleteRows(tasks: TaskRecord[]): void {
+    this.retire(tasks);
+    const wf = this.workflow;
+    for (const task of tasks) {
+      // Attempts a retry superseded left the working set earlier; their ids derive from the attempt.
+      for (let attempt = 0; attempt < task.retryCount; attempt++)
+        this.deleteTaskIds.push(taskIdOf(wf.workflowId, task.referenceTaskName, attempt, wf.epoch));
+      this.deleteTaskIds.push(task.taskId);
+    }
   }
 
   startChild(child: ChildStart): void {
@@ -371,6 +389,7 @@ export class RunContext implements DecideContext {
       terminateChildren: this.terminateChildren,
       ended: this.ended,
       unfinished: this.unfinished && !this.ended,
+      deleteTaskIds: this.deleteTaskIds,
     };
   }
 

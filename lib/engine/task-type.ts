@@ -54,6 +54,13 @@ export interface DecideContext {
   taskByRef(ref: string): TaskRecord | undefined;
   /** Removes finished tasks from the decider's working set (they remain as task rows). */
   retire(tasks: TaskRecord[]): void;
+  /**
+   * Retires tasks and deletes their rows, and the rows of the attempts they superseded, once this
+   * decide has committed (DO_WHILE `keepLastN`: trimmed iterations leave storage).
+   */
+  deleteRows(tasks: TaskRecord[]): void;
+  /** Asks for another decide once this one commits (a step that needs the executor's reads first). */
+  decideAgain(): void;
   /** Starts a child workflow after this decide commits. */
   startChild(child: ChildStart): void;
   /** Terminates a child workflow after this decide commits. */
@@ -122,4 +129,10 @@ export interface TaskType extends TaskTypeSpec {
    * through DecideContext.startChild instead.
    */
   start?(ctx: AsyncStartContext): Promise<AsyncTaskResult>;
+  /**
+   * The work itself, for a type whose `start` hands the task off the deciding process (HTTP sends
+   * it to the system-task queue and answers IN_PROGRESS): the system-task consumer
+   * (engine/system-tasks.ts) calls it with the task as stored and reports the answer like `start`'s.
+   */
+  perform?(ctx: AsyncStartContext): Promise<AsyncTaskResult>;
 }

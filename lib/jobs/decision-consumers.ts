@@ -52,7 +52,8 @@ export const decider: Consumer<DecisionMessage> = {
       // Payloads are checked against their schemas (lib/schemas).
       { table: SCHEMAS_TABLE, access: 'read' },
     ],
-    sends: ['decisions', 'timers'],
+    // HTTP tasks the decides create go to the system-task queue.
+    sends: ['decisions', 'timers', 'system-tasks'],
     // Templating reads whole outputs; large task inputs and workflow outputs are stored.
     payloads: 'readWrite',
   },

@@ -8,12 +8,13 @@ import { decider, timer } from './decision-consumers.ts';
 import { scheduleFire } from './schedule-fire.ts';
 import { scheduleTick } from './schedule-tick.ts';
 import { sweeper } from './sweeper.ts';
+import { systemTasks } from './system-tasks.ts';
 import type { Consumer, ConsumerName, JobName, PeriodicJob } from './types.ts';
 
 export const JOBS: readonly PeriodicJob[] = [sweeper, scheduleTick];
 
 // Each consumer's message type is its own; decode() is what turns a body into it.
-export const CONSUMERS: readonly Consumer<unknown>[] = [decider, timer, scheduleFire];
+export const CONSUMERS: readonly Consumer<unknown>[] = [decider, timer, scheduleFire, systemTasks];
 
 export function jobNamed(name: JobName): PeriodicJob {
   const job = JOBS.find((j) => j.name === name);

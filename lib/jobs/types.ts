@@ -10,12 +10,12 @@ import type { GateName } from '../config/properties.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Clock } from '../model/clock.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
-import type { WorkQueueName, WorkQueueType } from '../queue/work-queues.ts';
+import type { SystemTaskMessage, WorkQueueName, WorkQueueType } from '../queue/work-queues.ts';
 import type { ScheduleDispatcher } from '../scheduler/dispatcher.ts';
 import type { Stores } from '../store/ports.ts';
 
 export type JobName = 'sweeper' | 'schedule-tick';
-export type ConsumerName = 'decider' | 'timer' | 'schedule-fire';
+export type ConsumerName = 'decider' | 'timer' | 'schedule-fire' | 'system-tasks';
 
 /** What the function that runs a job or consumer may touch on AWS (the stack grants exactly this). */
 export type Grants = FunctionGrants;
@@ -29,6 +29,8 @@ export interface JobDeps {
   decide(workflowId: string): Promise<void>;
   /** Schedule dispatch and fires (lib/scheduler), over the host's schedule store and queue. */
   scheduler?: ScheduleDispatcher;
+  /** Carries out an async system task handed off the decider (HTTP; lib/engine/system-tasks.ts). */
+  runSystemTask(message: SystemTaskMessage): Promise<void>;
 }
 
 /** An EventBridge-style rate. */

@@ -123,14 +123,42 @@ export function mapTasks(
   });
 }
 
-/** `fetch__3` -> `fetch`: loop iterations append `__N` to reference names. */
+/**
+ * Loop iterations number their tasks: `fetch__3` is `fetch` in iteration 3. A loop nested in a
+ * loop numbers its iterations after its own: iteration 1 of the inner loop that runs in outer
+ * iteration 2 is 2 * NESTED_ITERATION_STRIDE + 1, and its tasks are named `fetch__2__1`.
+ */
+export const NESTED_ITERATION_STRIDE = 1_000_000;
+
+/** `fetch__3` -> `fetch`, `fetch__2__1` -> `fetch`. */
 export function baseRef(ref: string): string {
-  const at = ref.lastIndexOf('__');
-  return at > 0 && /^\d+$/.test(ref.slice(at + 2)) ? ref.slice(0, at) : ref;
+  const match = /^(.+?)(?:__\d+)+$/.exec(ref);
+  return match?.[1] ?? ref;
 }
 
 export function iterationRef(base: string, iteration: number): string {
-  return iteration > 0 ? `${base}__${iteration}` : base;
+  return iteration > 0 ? `${base}__${iterationLabel(iteration)}` : base;
+}
+
+function iterationLabel(iteration: number): string {
+  if (iteration < NESTED_ITERATION_STRIDE) return String(iteration);
+  const outer = Math.floor(iteration / NESTED_ITERATION_STRIDE);
+  return `${iterationLabel(outer)}__${iteration % NESTED_ITERATION_STRIDE}`;
+}
+
+/** Where the iteration numbers of a loop start: 0 at top level, after its own inside a loop. */
+export function loopIterationBase(loopIteration: number): number {
+  return loopIteration > 0 ? loopIteration * NESTED_ITERATION_STRIDE : 0;
+}
+
+/**
+ * Which iteration of the loop whose numbers start at `base` a task numbered `iteration` runs in
+ * (nested loops' tasks count in the outer iteration they run under); 0 when in none of them.
+ */
+export function iterationWithin(iteration: number, base: number): number {
+  let n = iteration;
+  while (n >= base + NESTED_ITERATION_STRIDE) n = Math.floor(n / NESTED_ITERATION_STRIDE);
+  return n > base ? n - base : 0;
 }
 
 const cache = new WeakMap<WorkflowDef, DefinitionGraph>();

@@ -91,6 +91,12 @@ export interface TaskRecord {
   /** Internal: WAIT deadline (epoch ms), 0 when none. */
   waitTimeout: number;
   /** Internal: row revision, bumped by every write; writers condition on it. */
+  /**
+   * Internal: a DO_WHILE whose last iteration is over and whose output in the run record lacks
+   * older iterations: 'gathering' until the executor rebuilds the full output from the task rows
+   * ('gathered'), so that later templates see every iteration (lib/engine/tasks/do-while.ts).
+   */
+  loopEnd?: 'gathering' | 'gathered';
   rev: number;
 }
 

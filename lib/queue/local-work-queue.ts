@@ -80,6 +80,11 @@ export class LocalWorkQueue<M> implements WorkQueue<M> {
     else this.dispatch(delivery, options.groupId);
   }
 
+  /** Whether a message is being handled now. */
+  busy(): boolean {
+    return this.ungrouped.size > 0 || [...this.lanes.values()].some((lane) => lane.running !== undefined);
+  }
+
   /** Resolves when no message is being handled (delayed ones and paused groups aside). */
   async idle(): Promise<void> {
     while (true) {

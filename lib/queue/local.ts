@@ -66,6 +66,11 @@ export class LocalDecisionQueue implements DecisionQueue {
   }
 
   /** Resolves when no decide is running or pending. */
+  /** Whether a decide is running now. */
+  busy(): boolean {
+    return this.decisions.busy();
+  }
+
   idle(): Promise<void> {
     return this.decisions.idle();
   }

@@ -10,9 +10,10 @@ import { MAX_WORK_QUEUE_DELAY_MS, type SendOptions, type WorkQueue } from './por
  * - decisions: FIFO, one message per decide request, group = workflow id (consumer: decider);
  * - timers: standard, delayed wake-ups, forwarded to `decisions` when due (consumer: timer);
  * - schedules: standard, one message per schedule fire time, delayed to that second (consumer:
- *   schedule-fire; lib/scheduler).
+ *   schedule-fire; lib/scheduler);
+ * - system-tasks: standard, async system tasks run off the decider (HTTP; consumer: system-tasks).
  */
-export type WorkQueueName = 'decisions' | 'timers' | 'schedules';
+export type WorkQueueName = 'decisions' | 'timers' | 'schedules' | 'system-tasks';
 
 /**
  * The property that tells a function a queue's URL on AWS (lib/config/properties.ts); a Record over
@@ -22,6 +23,7 @@ export const QUEUE_URL_PROPERTIES: Record<WorkQueueName, PropertyName> = {
   decisions: 'service.aws.decision-queue-url',
   timers: 'service.aws.timer-queue-url',
   schedules: 'service.aws.schedule-queue-url',
+  'system-tasks': 'service.aws.system-task-queue-url',
 };
 
 /** FIFO queues keep order per message group and take no per-message delay; standard ones do. */
@@ -37,6 +39,20 @@ export function decodeDecisionMessage(body: unknown): DecisionMessage | undefine
   if (typeof body !== 'object' || body === null) return undefined;
   const { workflowId } = body as Partial<Record<keyof DecisionMessage, unknown>>;
   return typeof workflowId === 'string' && workflowId !== '' ? { workflowId } : undefined;
+}
+
+/** A system task to carry out off the decider: `{"workflowId": "...", "taskId": "..."}`. */
+export interface SystemTaskMessage {
+  workflowId: string;
+  taskId: string;
+}
+
+export function decodeSystemTaskMessage(body: unknown): SystemTaskMessage | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const { workflowId, taskId } = body as Partial<Record<keyof SystemTaskMessage, unknown>>;
+  if (typeof workflowId !== 'string' || workflowId === '' || typeof taskId !== 'string' || taskId === '')
+    return undefined;
+  return { workflowId, taskId };
 }
 
 /**

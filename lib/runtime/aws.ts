@@ -19,10 +19,15 @@ import { type Clock, systemClock } from '../model/clock.ts';
 import { randomIds } from '../model/ids.ts';
 import type { PayloadStore } from '../payloads/ports.ts';
 import { S3PayloadStore } from '../payloads/s3.ts';
-import type { DecisionQueue } from '../queue/ports.ts';
+import type { DecisionQueue, WorkQueue } from '../queue/ports.ts';
 import { SqsDecisionQueue } from '../queue/sqs.ts';
 import { SqsWorkQueue } from '../queue/sqs-work-queue.ts';
-import { QUEUE_URL_PROPERTIES, unwiredWorkQueue, type WorkQueues } from '../queue/work-queues.ts';
+import {
+  QUEUE_URL_PROPERTIES,
+  type SystemTaskMessage,
+  unwiredWorkQueue,
+  type WorkQueues,
+} from '../queue/work-queues.ts';
 import { LocalRunWatcher } from '../workflows/progress.ts';
 import { jobDepsOf } from './job-deps.ts';
 import { createRouter } from './router.ts';
@@ -53,6 +58,7 @@ export function awsServices(): Promise<Services> {
       decisions: decisionQueueFrom(config, systemClock),
       workQueues: workQueuesFrom(config),
       payloads: payloadStoreFrom(config),
+      systemTasks: systemTaskQueueFrom(config),
       // Cheap to build: its worker thread starts on the first script, which only the decider runs.
       scripts: createQuickJsEvaluator(),
       // Other Lambdas (the decider consumer, workers' updates) change runs this one waits on, and
@@ -97,6 +103,17 @@ function workQueuesFrom(config: ServiceConfig): WorkQueues {
             'schedule fire',
           ),
   };
+}
+
+/**
+ * Functions that decide runs send HTTP tasks to the system-task queue (its consumer makes the
+ * requests). A function without the queue's URL carries the task out itself, before it answers.
+ */
+function systemTaskQueueFrom(config: ServiceConfig): WorkQueue<SystemTaskMessage> {
+  const url = config.string(QUEUE_URL_PROPERTIES['system-tasks']);
+  if (url !== undefined)
+    return new SqsWorkQueue(new SQSClient({}), { name: 'system-tasks', url, type: 'standard' }, randomIds);
+  return { send: async (message) => (await awsServices()).engine.systemTasks.run(message) };
 }
 
 /**

@@ -6,6 +6,8 @@
  */
 import { Executor } from '../engine/executor.ts';
 import type { ScriptEvaluator } from '../engine/script/evaluator.ts';
+import { SystemTaskRunner } from '../engine/system-tasks.ts';
+import type { HttpTaskDeps } from '../engine/tasks/http.ts';
 import { defaultRegistry } from '../engine/tasks/index.ts';
 import type { Logger } from '../log/logger.ts';
 import type { MetadataService } from '../metadata/service.ts';
@@ -50,6 +52,8 @@ export interface Engine {
   waitForProgress(workflowId: string, rev: number, timeoutMs: number): Promise<void>;
   /** External storage locations of large payloads (externalstoragelocation routes). */
   payloads: PayloadLocations;
+  /** Carries out the async system tasks handed off the decider (the system-task queue's consumer). */
+  systemTasks: SystemTaskRunner;
 }
 
 export interface EngineDeps {
@@ -65,6 +69,8 @@ export interface EngineDeps {
   watcher?: RunWatcher;
   /** Schema enforcement (lib/schemas); absent: nothing is enforced. */
   schemas?: SchemaEnforcer;
+  /** HTTP tasks: whether private addresses are allowed, and the system-task queue they go through. */
+  http?: HttpTaskDeps;
 }
 
 export function createEngine(deps: EngineDeps): Engine {
@@ -72,7 +78,9 @@ export function createEngine(deps: EngineDeps): Engine {
   const watcher = deps.watcher ?? new LocalRunWatcher();
   // Every write the engine makes to a run is published to the requests waiting on it.
   const executions = publishingExecutions(stores.executions, watcher);
-  const registry = defaultRegistry({ scripts: deps.scripts, clock });
+  // START_WORKFLOW starts runs through the starter, which is built after the registry.
+  const workflows = { start: (request: Parameters<WorkflowStarter['start']>[0]) => starter.start(request) };
+  const registry = defaultRegistry({ scripts: deps.scripts, clock, workflows, http: deps.http });
   const starter = new WorkflowStarter({
     executions,
     taskDefs: stores.taskDefs,
@@ -148,6 +156,7 @@ export function createEngine(deps: EngineDeps): Engine {
       requestDecide: (workflowId) => decisions.request(workflowId),
     }),
     payloads: deps.payloads,
+    systemTasks: new SystemTaskRunner({ executions, decisions, registry, clock }),
     requestDecide: (workflowId) => decisions.request(workflowId),
     waitForProgress: (workflowId, rev, timeoutMs) =>
       waitForRevision({ executions, watcher, clock }, workflowId, rev, timeoutMs),
@@ -160,6 +169,8 @@ export function createEngine(deps: EngineDeps): Engine {
  */
 function simulationEngine(deps: EngineDeps, clock: Clock, decisions: DecisionQueue): SimulationEngine {
   const stores = { ...createMemoryStores(), taskDefs: readOnlyTaskDefs(deps.stores.taskDefs) };
-  const engine = createEngine({ ...deps, stores, decisions, clock });
+  // Its HTTP tasks are made in the test run itself, not handed to this host's system-task queue.
+  const http = deps.http && { allowPrivateNetworks: deps.http.allowPrivateNetworks };
+  const engine = createEngine({ ...deps, stores, decisions, clock, http });
   return { ...engine, executions: stores.executions, queue: stores.queue };
 }

@@ -11,5 +11,6 @@ export function jobDepsOf(services: Services): JobDeps {
     logger: services.logger,
     decide: (workflowId) => services.engine.executor.decide(workflowId),
     scheduler: dispatcherOf(services),
+    runSystemTask: (message) => services.engine.systemTasks.run(message),
   };
 }

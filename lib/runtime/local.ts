@@ -165,6 +165,7 @@ export async function startLocalServer(
         });
         await jobs.stop();
         await scheduleFires.close();
+        await services.localSystemTasks?.close();
         await decisions.close();
         await scripts.close();
         await stores.close();

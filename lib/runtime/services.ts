@@ -14,14 +14,16 @@ import { ExternalizingExecutionStore } from '../payloads/externalizing-store.ts'
 import { PayloadLocations } from '../payloads/locations.ts';
 import { MemoryPayloadStore } from '../payloads/memory.ts';
 import type { PayloadStore } from '../payloads/ports.ts';
-import type { DecisionQueue } from '../queue/ports.ts';
-import { unwiredWorkQueue, type WorkQueues } from '../queue/work-queues.ts';
+import type { LocalWorkQueue } from '../queue/local-work-queue.ts';
+import type { DecisionQueue, WorkQueue } from '../queue/ports.ts';
+import { type SystemTaskMessage, unwiredWorkQueue, type WorkQueues } from '../queue/work-queues.ts';
 import { schemaRegistryOf } from '../schemas/capability.ts';
 import { RegistryEnforcer } from '../schemas/enforcer.ts';
 import { assertSchemaStorage } from '../schemas/storage-check.ts';
 import type { RunWatcher } from '../workflows/progress.ts';
 import { createEngine } from './engine.ts';
 import type { ServiceStores } from './stores.ts';
+import { bounded, localSystemTaskQueue } from './system-task-pool.ts';
 import { SERVICE_VERSION } from './version.ts';
 
 /** Every capability's routes see these (ServiceContext), with every capability's stores. */
@@ -29,6 +31,8 @@ export interface Services extends ServiceContext<CapabilityStores> {
   stores: ServiceStores;
   /** Large inputs and outputs (lib/payloads); `stores.executions` keeps them there. */
   payloads: PayloadStore;
+  /** The in-process system-task queue (HTTP tasks), when the host did not give its own; closed with the host. */
+  localSystemTasks?: LocalWorkQueue<SystemTaskMessage>;
 }
 
 export interface ServiceDeps {
@@ -45,6 +49,8 @@ export interface ServiceDeps {
   ids?: IdGenerator;
   /** Commit notifications for waiting requests (default: in-process only). */
   watcher?: RunWatcher;
+  /** Where async system tasks go (SQS on AWS); default: an in-process pool in this process. */
+  systemTasks?: WorkQueue<SystemTaskMessage>;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -60,6 +66,7 @@ export function createServices(deps: ServiceDeps): Services {
       recordBudgetBytes: config.number('service.external-payload.record-budget-bytes'),
     }),
   };
+  const localSystemTasks = deps.systemTasks ? undefined : localSystemTaskQueue(deps.logger);
   const metadata = new MetadataService(stores.workflowDefs, stores.taskDefs, deps.clock);
   const engine = createEngine({
     stores,
@@ -76,7 +83,23 @@ export function createServices(deps: ServiceDeps): Services {
     watcher: deps.watcher,
     // Payloads cross their schemas through the registry the /api/schema routes serve (one cache).
     schemas: new RegistryEnforcer(schemaRegistryOf(stores.schemas, deps.clock, config)),
+    http: {
+      allowPrivateNetworks: config.boolean('service.http-task.allow-private-networks'),
+      queue: deps.systemTasks ?? localSystemTasks,
+    },
   });
+  localSystemTasks?.register(
+    bounded(config.number('service.http-task.concurrency'), (message) => engine.systemTasks.run(message)),
+  );
   const workQueues = deps.workQueues ?? { schedules: unwiredWorkQueue('schedules') };
-  return { ...deps, stores, payloads, workQueues, metadata, engine, version: SERVICE_VERSION };
+  return {
+    ...deps,
+    stores,
+    payloads,
+    workQueues,
+    metadata,
+    engine,
+    localSystemTasks,
+    version: SERVICE_VERSION,
+  };
 }

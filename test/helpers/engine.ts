@@ -89,6 +89,14 @@ export async function engineHarness(options: EngineHarnessOptions = {}): Promise
   // The periodic jobs of the local host, ticked by hand: advance() runs the sweeper at the new time.
   const jobs = new LocalJobRunner({ jobs: JOBS, deps: jobDepsOf(services) });
 
+  // Decides and HTTP tasks (the in-process system-task pool) feed each other: idle when both are.
+  const settle = async (): Promise<void> => {
+    const pool = services.localSystemTasks;
+    do {
+      await decisions.idle();
+      await pool?.idle();
+    } while (decisions.busy() || (pool?.busy() ?? false));
+  };
   const harness: EngineHarness = {
     clock,
     // What the services run over: the executions store reads large payloads back whole.
@@ -102,10 +110,10 @@ export async function engineHarness(options: EngineHarnessOptions = {}): Promise
     },
     async start(name, input = {}, extra = {}) {
       const id = await engine.starter.start({ name, input, ...extra });
-      await decisions.idle();
+      await settle();
       return id;
     },
-    settle: () => decisions.idle(),
+    settle: () => settle(),
     async run(workflowId) {
       const run = await services.stores.executions.getWorkflow(workflowId);
       if (!run) throw new Error(`no run ${workflowId}`);
@@ -128,7 +136,7 @@ export async function engineHarness(options: EngineHarnessOptions = {}): Promise
         outputData: output,
         reasonForIncompletion: reason,
       });
-      await decisions.idle();
+      await settle();
     },
     async work(taskType, output = {}, status = 'COMPLETED', reason) {
       const task = await harness.poll(taskType);
@@ -139,10 +147,11 @@ export async function engineHarness(options: EngineHarnessOptions = {}): Promise
     async advance(ms) {
       clock.advance(ms);
       await jobs.tick(clock.now());
-      await decisions.idle();
+      await settle();
     },
     async close() {
       await jobs.stop();
+      await services.localSystemTasks?.close();
       await decisions.close();
       if (ownScripts) await scripts.close();
     },

@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { App, Stack } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceFunction } from '../../infra/constructs/service-function.ts';
+import { createJqEvaluator } from '../../lib/engine/jq/jq.ts';
 import { createQuickJsEvaluator, ScriptError } from '../../lib/engine/script/evaluator.ts';
 
 describe('ServiceFunction bundling', () => {
@@ -46,9 +47,25 @@ describe('ServiceFunction bundling', () => {
       'emscripten-module.wasm',
       'index.mjs',
       'index.mjs.map',
+      'jq-worker.mjs',
+      'jq-worker.mjs.map',
       'quickjs-worker.mjs',
       'quickjs-worker.mjs.map',
     ]);
+  });
+
+  it('runs jq filters with the bundled jq worker, its time limit included', async () => {
+    const [dir] = withWorker();
+    const jq = createJqEvaluator({
+      workerUrl: pathToFileURL(join(dir as string, 'jq-worker.mjs')),
+      timeoutMs: 300,
+    });
+    try {
+      expect(await jq.evaluate('.a + .b', { a: 2, b: 40 })).toEqual([42]);
+      await expect(jq.evaluate('[repeat(1)]', {})).rejects.toMatchObject({ kind: 'timeout' });
+    } finally {
+      await jq.close();
+    }
   });
 
   it('evaluates scripts with the bundled worker, limits included', async () => {

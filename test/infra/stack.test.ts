@@ -476,6 +476,22 @@ describe('ConductorStack decision pipeline', () => {
     );
   });
 
+  it('feeds the system-task consumer (HTTP tasks) from its own queue, and lets the decider send to it', () => {
+    const [systemId, props] = functionOf(template, 'system-tasks');
+    const [queueId] = only(
+      template.findResources('AWS::SQS::Queue', {
+        Properties: { VisibilityTimeout: 6 * (props.Timeout as number), RedrivePolicy: Match.anyValue() },
+      }),
+      'system-task queue',
+    );
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+      FunctionName: { Ref: systemId },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(sqsActionsOn(template, 'decider', queueId)).toContain('sqs:SendMessage');
+  });
+
   it('runs the sweeper every minute from an EventBridge rule, without Lambda retries', () => {
     const [sweeperId] = functionOf(template, 'sweeper');
     const [ruleId] = only(
@@ -678,9 +694,10 @@ describe('ConductorStack gates', () => {
       }),
     ).toEqual({});
     // The route groups that are left (system) and the background work no gate switches off (the
-    // decision pipeline, the sweeper; not the scheduler's tick and fire consumer).
+    // decision pipeline, the sweeper, the system-task consumer; not the scheduler's tick and fire
+    // consumer).
     const ungated = [...QUEUE_CONSUMERS, ...JOBS].filter((work) => work.gate === undefined);
-    expect(ungated.map((work) => work.name).sort()).toEqual(['decider', 'sweeper', 'timer']);
+    expect(ungated.map((work) => work.name).sort()).toEqual(['decider', 'sweeper', 'system-tasks', 'timer']);
     expect(Object.keys(gateOff.findResources('AWS::Lambda::Function'))).toHaveLength(1 + ungated.length);
   });
 
@@ -789,7 +806,9 @@ describe('ConductorStack scheduler', () => {
         off.findResources('AWS::Lambda::Function', { Properties: { Description: description } }),
       ).toEqual({});
     }
-    expect(Object.keys(off.findResources('AWS::SQS::Queue'))).toHaveLength(4);
+    // The other consumers' queues and their dead-letter queues remain; the fire queue's are gone.
+    const ungatedConsumers = QUEUE_CONSUMERS.filter((consumer) => consumer.gate === undefined);
+    expect(Object.keys(off.findResources('AWS::SQS::Queue'))).toHaveLength(2 * ungatedConsumers.length);
     expect(routeKeys(off)).not.toContain('ANY /api/scheduler/{proxy+}');
   });
 });

@@ -39,6 +39,7 @@ function depsAt(clock: ManualClock, logger = silentLogger): JobDeps {
     clock,
     logger,
     decide: unused,
+    runSystemTask: unused,
   };
 }
 

@@ -94,5 +94,6 @@ export function depsOf(h: Host, decide?: (workflowId: string) => Promise<void>):
     clock,
     logger: silentLogger,
     decide: decide ?? ((id) => h.services.engine.executor.decide(id)),
+    runSystemTask: (message) => h.services.engine.systemTasks.run(message),
   };
 }

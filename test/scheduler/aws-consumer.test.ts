@@ -3,11 +3,13 @@
  * with a duplicate starts one run per fire time, an unreadable body is dropped, not retried, and a
  * fire whose start fails transiently is handed back for redelivery.
  */
+
 import { describe, expect, it } from 'vitest';
 import { runConsumer } from '../../lib/jobs/batch.ts';
 import { scheduleFire } from '../../lib/jobs/schedule-fire.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
 import { TransientError } from '../../lib/model/errors.ts';
+import type { SystemTaskMessage } from '../../lib/queue/work-queues.ts';
 import { ScheduleDispatcher } from '../../lib/scheduler/dispatcher.ts';
 import { sqsRecord } from '../queue/fake-sqs.ts';
 import { scheduleBody, schedulerRig } from './rig.ts';
@@ -78,5 +80,6 @@ function depsFor(rig: Awaited<ReturnType<typeof schedulerRig>>) {
     clock: rig.h.clock,
     logger: silentLogger,
     decide: (id: string) => s.engine.executor.decide(id),
+    runSystemTask: (message: SystemTaskMessage) => s.engine.systemTasks.run(message),
   };
 }

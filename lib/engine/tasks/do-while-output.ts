@@ -4,7 +4,7 @@
  * stays as cheap per iteration as a short one); every body task row is kept, and readers rebuild
  * the rest from them through the type's `expandOutput` hook. `keepLastN` still limits what is shown.
  */
-import { baseRef, graphOf } from '../../model/definition-graph.ts';
+import { baseRef, graphOf, iterationWithin, loopIterationBase } from '../../model/definition-graph.ts';
 import type { WorkflowDef } from '../../model/definitions.ts';
 import type { TaskRecord } from '../../model/execution.ts';
 
@@ -18,13 +18,15 @@ export function expandLoopOutputs(
   const loopTask = graph.task(row.referenceTaskName) ?? row.workflowTask;
   const body = new Set(graph.descendants(loopTask).map((t) => t.taskReferenceName));
   const byIteration = new Map<number, Map<string, TaskRecord>>();
+  const start = loopIterationBase(row.iteration);
   for (const r of rows) {
     const base = baseRef(r.referenceTaskName);
-    if (r.iteration <= 0 || !body.has(base)) continue;
-    const refs = byIteration.get(r.iteration) ?? new Map<string, TaskRecord>();
+    const n = iterationWithin(r.iteration, start);
+    if (n <= 0 || !body.has(base)) continue;
+    const refs = byIteration.get(n) ?? new Map<string, TaskRecord>();
     const seen = refs.get(base);
     if (!seen || seen.seq < r.seq) refs.set(base, r);
-    byIteration.set(r.iteration, refs);
+    byIteration.set(n, refs);
   }
   const count = Number(row.outputData.iteration ?? 0);
   const keep = Math.floor(Number(row.inputData.keepLastN));

@@ -2,7 +2,8 @@
  * DO_WHILE (reference/conductor.md §5.6): a sync operator that runs its `loopOver` body, then
  * evaluates `loopCondition` and runs the body again while it holds. Body tasks of iteration n are
  * named `<ref>__n` and carry `iteration` n; the loop's own count lives in `outputData.iteration`,
- * which the body reads as `${loop.output.iteration}`.
+ * which the body reads as `${loop.output.iteration}`. A loop inside a loop numbers its iterations
+ * after the outer one's (`<ref>__2__1`: inner iteration 1 in outer iteration 2; definition-graph.ts).
  *
  * The loop starts its first iteration from execute() rather than from schedule(): a task's input
  * is resolved against the run's tasks, and the loop's own record joins them only once schedule()
@@ -13,7 +14,7 @@
  * previous one, which a body task may still read (`${fetch.output.cursor}` on the next page).
  * That keeps the thousandth iteration's decide as cheap as the tenth.
  */
-import { baseRef } from '../../model/definition-graph.ts';
+import { baseRef, iterationWithin, loopIterationBase } from '../../model/definition-graph.ts';
 import type { WorkflowTask } from '../../model/definitions.ts';
 import { errorMessage } from '../../model/errors.ts';
 import { isSuccessfulTask, isTerminalTask, type TaskRecord } from '../../model/execution.ts';
@@ -43,6 +44,13 @@ export const doWhileTask = (scripts: ScriptEvaluator): TaskType => ({
     return [task];
   },
   async execute(ctx, task) {
+    if (task.loopEnd === 'gathering') return false;
+    if (task.loopEnd === 'gathered') {
+      // The executor put every iteration's output back (Executor.gatherLoopOutputs): done.
+      task.loopEnd = undefined;
+      ctx.setStatus(task, 'COMPLETED');
+      return true;
+    }
     const items = itemsOf(task) ?? undefined;
     if (items?.length === 0) {
       // An empty list completes the loop at once, without running the body (§5.6 "List mode").
@@ -98,8 +106,21 @@ async function finishIteration(
     ctx.setStatus(task, 'FAILED_WITH_TERMINAL_ERROR', message);
     return;
   }
-  ctx.retire(olderIterations(ctx, task, n));
+  const keep = keepLastNOf(task.inputData.keepLastN);
+  // keepLastN: iterations before the last N leave storage; otherwise the previous iteration stays
+  // in the working set (a body task may read it) and older ones leave it, their rows kept.
+  if (keep > 0) ctx.deleteRows(olderIterations(ctx, task, n - keep + 1));
+  else ctx.retire(olderIterations(ctx, task, n));
   if (!again) {
+    const shown = Math.min(keepLastNOf(task.inputData.keepLastN) || n, n);
+    if (shown > recordedKeep(task.inputData.keepLastN)) {
+      // Older iterations left the record; later templates read `${loop.output}` in full, so the
+      // executor gathers them from the task rows (once) before the loop completes.
+      task.loopEnd = 'gathering';
+      ctx.touch(task);
+      ctx.decideAgain();
+      return;
+    }
     ctx.setStatus(task, 'COMPLETED');
     return;
   }
@@ -119,7 +140,11 @@ async function startIteration(ctx: DecideContext, task: TaskRecord, n: number): 
     ctx.setStatus(task, 'COMPLETED');
     return true;
   }
-  const scheduled = await ctx.schedule({ workflowTask: first, iteration: n, parentTaskId: task.taskId });
+  const scheduled = await ctx.schedule({
+    workflowTask: first,
+    iteration: loopIterationBase(task.iteration) + n,
+    parentTaskId: task.taskId,
+  });
   return scheduled.length > 0;
 }
 
@@ -155,15 +180,20 @@ async function shouldContinue(
 function iterationTasks(ctx: DecideContext, task: TaskRecord, n: number): TaskRecord[] {
   const refs = bodyRefs(ctx, task.workflowTask);
   return ctx.workflow.tasks.filter(
-    (t) => t.iteration === n && !t.retried && refs.has(baseRef(t.referenceTaskName)),
+    (t) =>
+      !t.retried &&
+      refs.has(baseRef(t.referenceTaskName)) &&
+      iterationWithin(t.iteration, loopIterationBase(task.iteration)) === n,
   );
 }
 
 function olderIterations(ctx: DecideContext, task: TaskRecord, n: number): TaskRecord[] {
   const refs = bodyRefs(ctx, task.workflowTask);
-  return ctx.workflow.tasks.filter(
-    (t) => t.iteration > 0 && t.iteration < n && refs.has(baseRef(t.referenceTaskName)),
-  );
+  return ctx.workflow.tasks.filter((t) => {
+    if (!refs.has(baseRef(t.referenceTaskName))) return false;
+    const within = iterationWithin(t.iteration, loopIterationBase(task.iteration));
+    return within > 0 && within < n;
+  });
 }
 
 /** Base reference names of everything inside the body, nested operators included; cached per definition. */
@@ -193,9 +223,16 @@ function itemsOf(task: TaskRecord): unknown[] | null | undefined {
   return Array.isArray(value) ? value : null;
 }
 
+/** A positive keepLastN, or 0 when none is set. */
+function keepLastNOf(value: unknown): number {
+  const keep = value === null || value === '' ? Number.NaN : Math.floor(Number(value));
+  return keep > 0 ? keep : 0;
+}
+
 /** Iterations whose outputs the run record keeps inside the loop's output. */
 export const RECORDED_ITERATIONS = 2;
 
+/** How many iterations' outputs the loop's output holds in the run record. */
 function recordedKeep(keepLastN: unknown): number {
   const asked = Math.floor(Number(keepLastN));
   return asked > 0 ? Math.min(asked, RECORDED_ITERATIONS) : RECORDED_ITERATIONS;

@@ -4,14 +4,23 @@
  * (docs/adding-a-task-type.md).
  */
 import type { Clock } from '../../model/clock.ts';
+import { createJqEvaluator, type JqEvaluator } from '../jq/jq.ts';
 import { TaskTypeRegistry } from '../registry.ts';
 import type { ScriptEvaluator } from '../script/evaluator.ts';
 import { doWhileTask } from './do-while.ts';
+import { dynamicTask } from './dynamic.ts';
+import { exclusiveJoinTask } from './exclusive-join.ts';
 import { forkJoinTask } from './fork-join.ts';
+import { forkJoinDynamicTask } from './fork-join-dynamic.ts';
+import { type HttpTaskDeps, httpTask } from './http.ts';
 import { inlineTask } from './inline.ts';
 import { joinTask } from './join.ts';
+import { jsonJqTransformTask } from './json-jq-transform.ts';
+import { lambdaTask } from './lambda.ts';
+import { noopTask } from './noop.ts';
 import { setVariableTask } from './set-variable.ts';
 import { simpleTask } from './simple.ts';
+import { startWorkflowTask, type WorkflowLauncher } from './start-workflow.ts';
 import { subWorkflowTask } from './sub-workflow.ts';
 import { decisionTask, switchTask } from './switch.ts';
 import { terminateTask } from './terminate.ts';
@@ -22,11 +31,31 @@ export interface TaskTypeDeps {
   scripts: ScriptEvaluator;
   /** For async types that run off the decider and stamp their results. */
   clock: Clock;
+  /** JSON_JQ_TRANSFORM's jq; default: one shared jq worker, started on first use. */
+  jq?: JqEvaluator;
+  /** START_WORKFLOW's starter (the engine binds its own). */
+  workflows?: WorkflowLauncher;
+  /** Where HTTP tasks are handed off the decider (lib/engine/tasks/http.ts). */
+  http?: HttpTaskDeps;
 }
 
-export function defaultRegistry({ scripts }: TaskTypeDeps): TaskTypeRegistry {
+let sharedJq: JqEvaluator | undefined;
+
+/** The process's jq evaluator; its idle worker never keeps the process alive. */
+function defaultJq(): JqEvaluator {
+  sharedJq ??= createJqEvaluator();
+  return sharedJq;
+}
+
+export function defaultRegistry({ scripts, jq, workflows, http }: TaskTypeDeps): TaskTypeRegistry {
   return new TaskTypeRegistry()
-    .register(simpleTask, subWorkflowTask)
+    .register(simpleTask, subWorkflowTask, dynamicTask, noopTask, startWorkflowTask(workflows))
     .register(switchTask(scripts), decisionTask(scripts), inlineTask(scripts), doWhileTask(scripts))
-    .register(forkJoinTask, joinTask, waitTask, humanTask, yieldTask, terminateTask, setVariableTask);
+    .register(
+      lambdaTask(scripts),
+      jsonJqTransformTask(() => jq ?? defaultJq()),
+      httpTask(http),
+    )
+    .register(forkJoinTask, joinTask, waitTask, humanTask, yieldTask, terminateTask, setVariableTask)
+    .register(forkJoinDynamicTask, exclusiveJoinTask);
 }

@@ -18,11 +18,16 @@ export const joinTask: TaskType = {
   },
   execute(ctx, task) {
     const joinOn = joinOnOf(task);
-    const forked = joinOn.map((ref) => ({ ref, task: ctx.taskByRef(ref) }));
+    // One pass over the working set, not one per joined reference: a dynamic fork joins 1,000.
+    const live = liveByRef(ctx, joinOn);
+    const forked = joinOn.map((ref) => ({ ref, task: live.get(ref) }));
     const outputChanged = gatherOutputs(ctx, task, forked);
     const outcome = evaluate(forked);
     if (!outcome) return outputChanged;
     ctx.setStatus(task, outcome.status, outcome.reason);
+    // Branches a dynamic fork generated (not in the definition) leave the working set with the
+    // JOIN that gathered them: their rows stay, and a 1,000-branch fork does not stay in the record.
+    ctx.retire(forked.flatMap((f) => (f.task && !ctx.graph.node(f.ref) && f.task.executed ? [f.task] : [])));
     return true;
   },
 };
@@ -30,6 +35,16 @@ export const joinTask: TaskType = {
 interface Forked {
   ref: string;
   task: TaskRecord | undefined;
+}
+
+/** The live (latest, not superseded) task of each joined reference, as DecideContext.taskByRef finds it. */
+function liveByRef(ctx: DecideContext, refs: string[]): Map<string, TaskRecord> {
+  const wanted = new Set(refs);
+  const live = new Map<string, TaskRecord>();
+  for (const task of ctx.workflow.tasks) {
+    if (!task.retried && wanted.has(task.referenceTaskName)) live.set(task.referenceTaskName, task);
+  }
+  return live;
 }
 
 function joinOnOf(task: TaskRecord): string[] {

@@ -4,11 +4,19 @@
  * worker task (Conductor's USER_DEFINED), queued under its own name.
  */
 import { doWhileSpec } from './do-while.ts';
+import { dynamicSpec } from './dynamic.ts';
+import { exclusiveJoinSpec } from './exclusive-join.ts';
 import { forkJoinSpec, joinSpec } from './fork-join.ts';
+import { forkJoinDynamicSpec } from './fork-join-dynamic.ts';
+import { httpSpec } from './http.ts';
 import { inlineSpec } from './inline.ts';
+import { jsonJqTransformSpec } from './json-jq-transform.ts';
+import { lambdaSpec } from './lambda.ts';
+import { noopSpec } from './noop.ts';
 import { setVariableSpec } from './set-variable.ts';
 import { simpleSpec, userDefinedSpec } from './simple.ts';
 import { type TaskTypeSpec, workerSpec } from './spec.ts';
+import { startWorkflowSpec } from './start-workflow.ts';
 import { subWorkflowSpec } from './sub-workflow.ts';
 import { decisionSpec, switchSpec } from './switch.ts';
 import { terminateSpec } from './terminate.ts';
@@ -30,6 +38,14 @@ export const TASK_TYPE_SPECS: readonly TaskTypeSpec[] = [
   waitSpec,
   humanSpec,
   yieldSpec,
+  noopSpec,
+  lambdaSpec,
+  jsonJqTransformSpec,
+  dynamicSpec,
+  exclusiveJoinSpec,
+  startWorkflowSpec,
+  forkJoinDynamicSpec,
+  httpSpec,
   ...UNSUPPORTED_SPECS,
 ];
 

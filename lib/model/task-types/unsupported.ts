@@ -12,18 +12,6 @@ function unsupported(type: string, kind: TaskKind, validate?: TaskTypeSpec['vali
 }
 
 export const UNSUPPORTED_SPECS: readonly TaskTypeSpec[] = [
-  unsupported('HTTP', 'async', (task, path, issues) => {
-    if (
-      !present(inputOf(task).http_request) &&
-      !present(inputOf(task).uri) &&
-      !present(templateOf(task).http_request)
-    ) {
-      issues.add(
-        `${path}inputParameters.http_request`,
-        `inputParameters.http_request (or uri and method) is required for taskType: HTTP taskName: ${task.name}`,
-      );
-    }
-  }),
   unsupported('EVENT', 'async', (task, path, issues) => {
     if (!present(task.sink))
       issues.add(`${path}sink`, `sink field is required for taskType: EVENT taskName: ${task.name}`);
@@ -36,45 +24,6 @@ export const UNSUPPORTED_SPECS: readonly TaskTypeSpec[] = [
       );
     }
   }),
-  unsupported('JSON_JQ_TRANSFORM', 'sync', (task, path, issues) => {
-    if (!present(inputOf(task).queryExpression) && !present(templateOf(task).queryExpression)) {
-      issues.add(
-        `${path}inputParameters.queryExpression`,
-        `inputParameters.queryExpression is required for taskType: JSON_JQ_TRANSFORM taskName: ${task.name}`,
-      );
-    }
-  }),
-  unsupported('DYNAMIC', 'sync', (task, path, issues) => {
-    if (!present(task.dynamicTaskNameParam)) {
-      issues.add(
-        `${path}dynamicTaskNameParam`,
-        `dynamicTaskNameParam field is required for taskType: DYNAMIC taskName: ${task.name}`,
-      );
-    }
-  }),
-  unsupported('FORK_JOIN_DYNAMIC', 'sync', (task, path, issues) => {
-    const byInputs = present(inputOf(task).forkTaskInputs) || present(inputOf(task).forkTaskName);
-    const byParams = present(task.dynamicForkTasksParam) && present(task.dynamicForkTasksInputParamName);
-    const legacy = present(task.dynamicForkJoinTasksParam);
-    if (!byInputs && !byParams && !legacy) {
-      issues.add(
-        `${path}dynamicForkTasksParam`,
-        `dynamicForkTasksParam and dynamicForkTasksInputParamName (or inputParameters.forkTaskInputs) are required for taskType: FORK_JOIN_DYNAMIC taskName: ${task.name}`,
-      );
-    } else if (
-      legacy &&
-      (present(task.dynamicForkTasksParam) || present(task.dynamicForkTasksInputParamName))
-    ) {
-      issues.add(
-        `${path}dynamicForkJoinTasksParam`,
-        `dynamicForkJoinTasksParam cannot be combined with dynamicForkTasksParam or dynamicForkTasksInputParamName for taskName: ${task.name}`,
-      );
-    }
-  }),
-  unsupported('EXCLUSIVE_JOIN', 'sync'),
-  unsupported('START_WORKFLOW', 'async'),
-  unsupported('LAMBDA', 'sync'),
-  unsupported('NOOP', 'sync'),
   unsupported('PULL_WORKFLOW_MESSAGES', 'async'),
   unsupported('WAIT_FOR_WEBHOOK', 'async'),
   unsupported('HTTP_POLL', 'async'),

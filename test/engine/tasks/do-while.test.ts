@@ -378,7 +378,7 @@ describe('DO_WHILE', () => {
     expect(await h.tasks(id)).toHaveLength(1 + 12 * 2 + 1);
   });
 
-  it('keeps only the last iterations in the run record while the API shows every one', async () => {
+  it('gathers every iteration back into the run record once the loop is over, as the API shows them', async () => {
     await h.register({
       name: 'counting',
       tasks: [
@@ -403,8 +403,11 @@ describe('DO_WHILE', () => {
       ],
     });
     const id = await h.start('counting');
+    // While it ran the record held the last two iterations; at its end the executor gathered the
+    // rest from the task rows, so that later templates read `${loop.output}` in full.
     const stored = (await h.run(id)).tasks.find((t) => t.referenceTaskName === 'loop');
-    expect(Object.keys(stored?.outputData ?? {}).sort()).toEqual(['5', '6', 'iteration']);
+    expect(Object.keys(stored?.outputData ?? {}).sort()).toEqual(['1', '2', '3', '4', '5', '6', 'iteration']);
+    expect(stored?.loopEnd).toBeUndefined();
     const shown = await loopView(id);
     expect(shown?.outputData).toEqual({
       iteration: 6,

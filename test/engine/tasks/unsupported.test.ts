@@ -7,11 +7,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type EngineHarness, engineHarness } from '../../helpers/engine.ts';
 import type { Json } from '../../helpers/fixtures.ts';
 
-const httpTask: Json = {
+const kafkaTask: Json = {
   name: 'call',
   taskReferenceName: 'call',
-  type: 'HTTP',
-  inputParameters: { http_request: { uri: 'https://example.com', method: 'GET' } },
+  type: 'KAFKA_PUBLISH',
+  inputParameters: { kafka_request: { topic: 'orders', value: 'x', bootStrapServers: 'localhost:9092' } },
 };
 
 describe('an unsupported Conductor system type', () => {
@@ -22,30 +22,30 @@ describe('an unsupported Conductor system type', () => {
   afterEach(() => h.close());
 
   it('fails its task at once with FAILED_WITH_TERMINAL_ERROR naming the type, and fails the run', async () => {
-    await h.register({ name: 'calls_http', tasks: [httpTask] });
-    const id = await h.start('calls_http');
+    await h.register({ name: 'calls_kafka', tasks: [kafkaTask] });
+    const id = await h.start('calls_kafka');
     const task = await h.task(id, 'call');
     expect(task?.status).toBe('FAILED_WITH_TERMINAL_ERROR');
-    expect(task?.reasonForIncompletion).toBe('Task type HTTP is not supported by this service');
+    expect(task?.reasonForIncompletion).toBe('Task type KAFKA_PUBLISH is not supported by this service');
     const run = await h.run(id);
     expect(run.status).toBe('FAILED');
-    expect(run.reasonForIncompletion).toContain('Task type HTTP is not supported by this service');
+    expect(run.reasonForIncompletion).toContain('Task type KAFKA_PUBLISH is not supported by this service');
   });
 
   it('is never retried, whatever its task definition allows', async () => {
     await h.registerTaskDefs([{ name: 'call', retryCount: 3, retryDelaySeconds: 0 }]);
-    await h.register({ name: 'calls_http_retrying', tasks: [httpTask] });
-    const id = await h.start('calls_http_retrying');
+    await h.register({ name: 'calls_kafka_retrying', tasks: [kafkaTask] });
+    const id = await h.start('calls_kafka_retrying');
     expect((await h.tasks(id)).map((t) => [t.referenceTaskName, t.retryCount, t.status])).toEqual([
       ['call', 0, 'FAILED_WITH_TERMINAL_ERROR'],
     ]);
   });
 
   it('never sits in a worker queue named after the type', async () => {
-    await h.register({ name: 'calls_http_queue', tasks: [httpTask] });
-    await h.start('calls_http_queue');
-    expect(await h.services.engine.tasks.allQueues()).not.toHaveProperty('HTTP');
-    expect(await h.poll('HTTP')).toBeUndefined();
+    await h.register({ name: 'calls_kafka_queue', tasks: [kafkaTask] });
+    await h.start('calls_kafka_queue');
+    expect(await h.services.engine.tasks.allQueues()).not.toHaveProperty('KAFKA_PUBLISH');
+    expect(await h.poll('KAFKA_PUBLISH')).toBeUndefined();
   });
 
   it('lets the run go on past an optional one, as COMPLETED_WITH_ERRORS', async () => {

@@ -1,0 +1,179 @@
+/**
+ * FORK_JOIN_DYNAMIC cost benchmark (`npm run bench:fork`): one run whose only work is a dynamic fork
+ * of N INLINE branches (`forkTaskType: INLINE`, each `$.n * 2` in the QuickJS sandbox) and its JOIN,
+ * for N = 10, 100 and 1,000 (`--branches=10,100,1000`). The whole run (start, its decides, the
+ * JOIN, completion) is measured: store reads and writes (bench/README.md), modelled DynamoDB units
+ * and bytes, decides, CPU time of this process (process.cpuUsage: the engine and the script worker
+ * thread) and wall time, each divided by N. Aim (issue 13): the per-branch cost at 1,000 is at most
+ * 1.2 times the cost at 10.
+ *
+ * Each size runs `--repeats` times (median reported) on a server that first ran `--warmup` forks of
+ * 100 branches, for JIT. Sizes are metered in a separate pass (item sizes need a JSON copy of every
+ * item, which costs CPU of its own).
+ */
+import { performance } from 'node:perf_hooks';
+import { Args } from './lib/args.ts';
+import { type MeteredServer, startMeteredServer } from './lib/instrument.ts';
+import { loadAverage } from './lib/machine.ts';
+import { fmt, heading, percentile, table } from './lib/stats.ts';
+import { diffSnapshots, totalOf } from './lib/tally.ts';
+
+const WORKFLOW = 'bench_fork_dynamic';
+const ref = (path: string) => `\${${path}}`;
+
+const args = new Args();
+const sizes = args
+  .string('branches', '10,100,1000')
+  .split(',')
+  .map((s) => Number(s.trim()));
+if (sizes.some((n) => !Number.isInteger(n) || n < 1))
+  throw new Error('--branches must list positive integers');
+const repeats = args.int('repeats', 5);
+const warmup = args.int('warmup', 5);
+
+const definition = {
+  name: WORKFLOW,
+  version: 1,
+  schemaVersion: 2,
+  ownerEmail: 'bench@example.com',
+  tasks: [
+    {
+      name: 'fan',
+      taskReferenceName: 'fan',
+      type: 'FORK_JOIN_DYNAMIC',
+      inputParameters: {
+        forkTaskType: 'INLINE',
+        forkTaskName: 'double',
+        forkTaskInputs: ref('workflow.input.items'),
+      },
+    },
+    { name: 'gather', taskReferenceName: 'gather', type: 'JOIN' },
+  ],
+  outputParameters: { last: ref('gather.output') },
+};
+
+const itemsOf = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ n: i, evaluatorType: 'graaljs', expression: '$.n * 2' }));
+
+interface Measure {
+  reads: number;
+  writes: number;
+  readUnits: number;
+  writeUnits: number;
+  bytesWritten: number;
+  decides: number;
+  cpuMs: number;
+  wallMs: number;
+}
+
+async function runFork(metered: MeteredServer, n: number): Promise<Measure> {
+  const { server, meter, raw, idle } = metered;
+  await idle();
+  const before = meter.snapshot();
+  const cpu = process.cpuUsage();
+  const t0 = performance.now();
+  const id = await server.services.engine.starter.start({ name: WORKFLOW, input: { items: itemsOf(n) } });
+  await idle();
+  const used = process.cpuUsage(cpu);
+  const wallMs = performance.now() - t0;
+  const ops = diffSnapshots(meter.snapshot(), before);
+  const run = await raw.executions.getWorkflow(id);
+  if (run?.status !== 'COMPLETED')
+    throw new Error(`the ${n}-branch run ended ${run?.status}: ${run?.reasonForIncompletion}`);
+  const total = totalOf(ops);
+  return {
+    reads: total.reads,
+    writes: total.writes,
+    readUnits: total.readUnits,
+    writeUnits: total.writeUnits,
+    bytesWritten: total.bytesWritten,
+    decides: ops.messages.decides,
+    cpuMs: (used.user + used.system) / 1000,
+    wallMs,
+  };
+}
+
+async function measure(n: number, sized: boolean): Promise<Measure[]> {
+  const metered = await startMeteredServer({ sizes: sized });
+  try {
+    await metered.server.services.metadata.registerWorkflowDef(definition, true);
+    for (let i = 0; i < warmup; i++) await runFork(metered, 100);
+    const out: Measure[] = [];
+    for (let i = 0; i < repeats; i++) out.push(await runFork(metered, n));
+    return out;
+  } finally {
+    await metered.server.close();
+  }
+}
+
+const median = (xs: Measure[], f: (m: Measure) => number) => percentile(xs.map(f), 50);
+
+async function main(): Promise<void> {
+  console.log(heading('FORK_JOIN_DYNAMIC: cost per branch (INLINE branches, one JOIN)'));
+  console.log(
+    [
+      'One run = start + every decide until the run completes: the FORK marker, N INLINE branches evaluated',
+      'in the decide, the JOIN gathering N outputs. Figures are per branch (whole run / N), medians of',
+      `${repeats} runs after ${warmup} warm-up forks of 100. CPU = process.cpuUsage (user+sys, all threads).`,
+      `Load average at start: ${loadAverage()}`,
+    ].join('\n'),
+  );
+  const rows: string[][] = [];
+  const perBranch = new Map<number, { cpu: number; reads: number; writes: number }>();
+  for (const n of sizes) {
+    const sizedRuns = await measure(n, true);
+    const timed = await measure(n, false);
+    const cpu = median(timed, (m) => m.cpuMs) / n;
+    const reads = median(sizedRuns, (m) => m.reads) / n;
+    const writes = median(sizedRuns, (m) => m.writes) / n;
+    perBranch.set(n, { cpu, reads, writes });
+    rows.push([
+      String(n),
+      fmt(reads, 3),
+      fmt(writes, 3),
+      fmt(median(sizedRuns, (m) => m.readUnits) / n, 2),
+      fmt(median(sizedRuns, (m) => m.writeUnits) / n, 2),
+      fmt(median(sizedRuns, (m) => m.bytesWritten) / n, 0),
+      fmt(
+        median(sizedRuns, (m) => m.decides),
+        0,
+      ),
+      fmt(cpu, 3),
+      fmt(median(timed, (m) => m.wallMs) / n, 3),
+      fmt(
+        median(timed, (m) => m.cpuMs),
+        1,
+      ),
+    ]);
+  }
+  console.log(
+    table(
+      [
+        'branches',
+        'reads/br',
+        'writes/br',
+        'RCU/br',
+        'WCU/br',
+        'bytes wr/br',
+        'decides',
+        'CPU ms/br',
+        'wall ms/br',
+        'CPU ms run',
+      ],
+      rows,
+    ),
+  );
+  const first = perBranch.get(sizes[0] as number);
+  const last = perBranch.get(sizes.at(-1) as number);
+  if (first && last && sizes.length > 1) {
+    console.log(
+      `\nPer-branch cost, ${sizes.at(-1)} vs ${sizes[0]} branches: CPU ${fmt(last.cpu / first.cpu, 2)}x, ` +
+        `reads ${fmt(last.reads / first.reads, 2)}x, writes ${fmt(last.writes / first.writes, 2)}x (aim: at most 1.2x)`,
+    );
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exit(1);
+});

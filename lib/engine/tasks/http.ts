@@ -1,0 +1,55 @@
+/**
+ * HTTP (reference/conductor.md §5.19): an async task whose request is made off the decider. Its
+ * `start` (run by the executor once the decide that created it committed) checks the request and
+ * sends the task to the system-task queue (`queue`), answering IN_PROGRESS; the queue's consumer
+ * calls `perform` (engine/system-tasks.ts), which makes the request (engine/http/client.ts). With
+ * no queue (a bare registry in tests) `start` performs the request itself. A 2xx completes the task
+ * (stays IN_PROGRESS with `asyncComplete`); a non-2xx, a timeout, a refused connection or a refused
+ * private address fails it (FAILED, so the task's retry settings apply).
+ */
+import { httpSpec } from '../../model/task-types/http.ts';
+import { MAX_WORK_QUEUE_DELAY_MS, type WorkQueue } from '../../queue/ports.ts';
+import type { SystemTaskMessage } from '../../queue/work-queues.ts';
+import { performHttpRequest } from '../http/client.ts';
+import { httpRequestOf } from '../http/request.ts';
+import type { AsyncStartContext, AsyncTaskResult, TaskType } from '../task-type.ts';
+
+export interface HttpTaskDeps {
+  /** `service.http-task.allow-private-networks`. */
+  allowPrivateNetworks: boolean;
+  /** The system-task queue; requests are made by its consumer. */
+  queue?: WorkQueue<SystemTaskMessage>;
+}
+
+export const httpTask = (deps: HttpTaskDeps = { allowPrivateNetworks: false }): TaskType => {
+  const perform = async ({ task }: AsyncStartContext): Promise<AsyncTaskResult> => {
+    const request = httpRequestOf(task.inputData);
+    if (typeof request === 'string') return { status: 'FAILED', reasonForIncompletion: request };
+    const result = await performHttpRequest(request, { allowPrivateNetworks: deps.allowPrivateNetworks });
+    if (result.status === 'COMPLETED' && task.workflowTask.asyncComplete)
+      return { ...result, status: 'IN_PROGRESS' };
+    return result;
+  };
+  return {
+    ...httpSpec,
+    schedule(ctx, request) {
+      // A retry's delay (retryDelaySeconds) holds the request back in the queue (at most 15 min).
+      const delay = request.delaySeconds ?? 0;
+      return [
+        ctx.createTask(request, { status: 'IN_PROGRESS', startTime: ctx.now, callbackAfterSeconds: delay }),
+      ];
+    },
+    async start(ctx) {
+      const request = httpRequestOf(ctx.task.inputData);
+      if (typeof request === 'string') return { status: 'FAILED', reasonForIncompletion: request };
+      if (!deps.queue) return perform(ctx);
+      const delayMs = Math.min(ctx.task.callbackAfterSeconds * 1000, MAX_WORK_QUEUE_DELAY_MS);
+      await deps.queue.send(
+        { workflowId: ctx.task.workflowInstanceId, taskId: ctx.task.taskId },
+        delayMs > 0 ? { delayMs } : {},
+      );
+      return { status: 'IN_PROGRESS' };
+    },
+    perform,
+  };
+};

@@ -1,0 +1,38 @@
+/**
+ * The system-task consumer: carries out the async system tasks a decide handed off (HTTP), one
+ * message per task, each on its own (a slow endpoint holds back no other task), and reports the
+ * result to the task row and asks for a decide (lib/engine/system-tasks.ts). A message handled
+ * twice finds its task over and does nothing. Locally the same runner is fed by an in-process
+ * pool (lib/runtime/system-task-pool.ts).
+ */
+import { decodeSystemTaskMessage, type SystemTaskMessage } from '../queue/work-queues.ts';
+import { EXECUTIONS_TABLE } from '../store/dynamodb/tables.ts';
+import { MAX_RECEIVE_COUNT } from './decision-consumers.ts';
+import type { Consumer } from './types.ts';
+
+export const systemTasks: Consumer<SystemTaskMessage> = {
+  name: 'system-tasks',
+  summary: 'carries out HTTP tasks off the decider',
+  queue: {
+    name: 'system-tasks',
+    type: 'standard',
+    batchSize: 10,
+    maxReceiveCount: MAX_RECEIVE_COUNT,
+    deadLetters: {
+      output: 'SystemTaskDeadLetterQueueUrl',
+      description: 'System tasks (HTTP) whose result could not be recorded',
+    },
+  },
+  decode: decodeSystemTaskMessage,
+  key: () => undefined,
+  coalesce: false,
+  handle: (message, deps) => deps.runSystemTask(message),
+  // Ten requests at once, each bounded by its connect + read timeouts (at most 50 s each).
+  timeoutSeconds: 120,
+  // Reads and writes task rows (and reads the run), asks for decides of the runs.
+  grants: {
+    tables: [{ table: EXECUTIONS_TABLE, access: 'readWrite' }],
+    sends: ['decisions', 'timers'],
+    payloads: 'readWrite',
+  },
+};

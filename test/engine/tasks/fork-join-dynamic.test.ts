@@ -1,0 +1,149 @@
+/**
+ * FORK_JOIN_DYNAMIC (reference/conductor.md §5.8) with its JOIN: branches from `forkTaskInputs`
+ * (worker and INLINE branches), from `dynamicForkTasksParam` + `dynamicForkTasksInputParamName`,
+ * an empty fork, a bad payload, and 1,000 branches in one fork.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type EngineHarness, engineHarness } from '../../helpers/engine.ts';
+import { type Json, ref } from '../../helpers/fixtures.ts';
+
+const joinTask = { name: 'gather', taskReferenceName: 'gather', type: 'JOIN' };
+
+function dynamicFlow(name: string, fork: Json): Json {
+  return {
+    name,
+    tasks: [{ name: 'fan', taskReferenceName: 'fan', type: 'FORK_JOIN_DYNAMIC', ...fork }, joinTask],
+    outputParameters: { joined: ref('gather.output') },
+  };
+}
+
+describe('FORK_JOIN_DYNAMIC', () => {
+  let h: EngineHarness;
+  beforeEach(async () => {
+    h = await engineHarness();
+  });
+  afterEach(() => h.close());
+
+  it('forks one worker task per forkTaskInputs item, and the JOIN gathers them', async () => {
+    await h.register(
+      dynamicFlow('dyn_modern', {
+        inputParameters: { forkTaskName: 'resize', forkTaskInputs: ref('workflow.input.images') },
+      }),
+    );
+    const id = await h.start('dyn_modern', { images: [{ url: 'a' }, 'b'] });
+    const fork = await h.task(id, 'fan');
+    expect(fork).toMatchObject({ taskType: 'FORK', status: 'COMPLETED' });
+    expect(fork?.inputData.forkedTasks).toEqual(['_resize_0', '_resize_1']);
+    expect((await h.task(id, '_resize_0'))?.inputData).toEqual({ url: 'a', __index: 0 });
+    expect((await h.task(id, '_resize_1'))?.inputData).toEqual({ input: 'b', __index: 1 });
+    expect((await h.task(id, 'gather'))?.inputData.joinOn).toEqual(['_resize_0', '_resize_1']);
+    await h.work('resize', { n: 1 });
+    expect((await h.run(id)).status).toBe('RUNNING');
+    await h.work('resize', { n: 2 });
+    const run = await h.run(id);
+    expect(run.status).toBe('COMPLETED');
+    expect(Object.keys(run.output.joined as Json).sort()).toEqual(['_resize_0', '_resize_1']);
+  });
+
+  it('runs system-task branches (forkTaskType INLINE) within the decide', async () => {
+    await h.register(
+      dynamicFlow('dyn_inline', {
+        inputParameters: {
+          forkTaskType: 'INLINE',
+          forkTaskName: 'calc',
+          forkTaskInputs: ref('workflow.input.items'),
+        },
+      }),
+    );
+    const items = [1, 2, 3].map((n) => ({ n, evaluatorType: 'javascript', expression: '$.n * 10' }));
+    const id = await h.start('dyn_inline', { items });
+    const run = await h.run(id);
+    expect(run.status).toBe('COMPLETED');
+    expect(run.output.joined).toEqual({
+      _calc_0: { result: 10 },
+      _calc_1: { result: 20 },
+      _calc_2: { result: 30 },
+    });
+  });
+
+  it('takes a list of tasks and their inputs (dynamicForkTasksParam, dynamicForkTasksInputParamName)', async () => {
+    await h.register(
+      dynamicFlow('dyn_classic', {
+        dynamicForkTasksParam: 'dynamicTasks',
+        dynamicForkTasksInputParamName: 'dynamicTasksInput',
+        inputParameters: {
+          dynamicTasks: ref('workflow.input.tasks'),
+          dynamicTasksInput: ref('workflow.input.inputs'),
+        },
+      }),
+    );
+    const id = await h.start('dyn_classic', {
+      tasks: [
+        { name: 'email', taskReferenceName: 'mail_1', type: 'SIMPLE' },
+        { name: 'sms', taskReferenceName: 'text_1' },
+      ],
+      inputs: { mail_1: { to: 'a@b' }, text_1: { to: '+1' } },
+    });
+    expect((await h.task(id, 'mail_1'))?.inputData).toEqual({ to: 'a@b' });
+    await h.work('email', { sent: true });
+    await h.work('sms', { sent: true });
+    const run = await h.run(id);
+    expect(run.status).toBe('COMPLETED');
+    expect(run.output.joined).toEqual({ mail_1: { sent: true }, text_1: { sent: true } });
+  });
+
+  it('completes at once with an empty list', async () => {
+    await h.register(
+      dynamicFlow('dyn_empty', { inputParameters: { forkTaskName: 'x', forkTaskInputs: [] } }),
+    );
+    const id = await h.start('dyn_empty');
+    expect((await h.run(id)).status).toBe('COMPLETED');
+  });
+
+  it('fails the run on duplicate references or a payload that is not a list of tasks', async () => {
+    await h.register(
+      dynamicFlow('dyn_bad', {
+        dynamicForkTasksParam: 'dynamicTasks',
+        dynamicForkTasksInputParamName: 'dynamicTasksInput',
+        inputParameters: { dynamicTasks: ref('workflow.input.tasks'), dynamicTasksInput: {} },
+      }),
+    );
+    const dup = await h.start('dyn_bad', {
+      tasks: [
+        { name: 'a', taskReferenceName: 'same' },
+        { name: 'b', taskReferenceName: 'same' },
+      ],
+    });
+    expect((await h.run(dup)).status).toBe('FAILED');
+    expect((await h.task(dup, 'fan'))?.reasonForIncompletion).toContain('Duplicate task reference name same');
+    const notList = await h.start('dyn_bad', { tasks: 'nope' });
+    expect((await h.task(notList, 'fan'))?.status).toBe('FAILED_WITH_TERMINAL_ERROR');
+  });
+
+  it('forks 1,000 INLINE branches in one fork', async () => {
+    await h.register(
+      dynamicFlow('dyn_thousand', {
+        inputParameters: {
+          forkTaskType: 'INLINE',
+          forkTaskName: 'sq',
+          forkTaskInputs: ref('workflow.input.items'),
+        },
+      }),
+    );
+    const items = Array.from({ length: 1000 }, (_, n) => ({
+      n,
+      evaluatorType: 'value-param',
+      expression: 'n',
+    }));
+    const id = await h.start('dyn_thousand', { items });
+    const run = await h.run(id);
+    expect(run.status).toBe('COMPLETED');
+    const joined = run.output.joined as Record<string, { result: number }>;
+    expect(Object.keys(joined)).toHaveLength(1000);
+    expect(joined._sq_999).toEqual({ result: 999 });
+  });
+
+  it('registers only with one of its input styles', async () => {
+    await expect(h.register(dynamicFlow('dyn_missing', {}))).rejects.toThrow(/dynamicForkTasksParam and/);
+  });
+});

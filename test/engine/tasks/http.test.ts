@@ -1,0 +1,230 @@
+/**
+ * HTTP (reference/conductor.md §5.19) against a real local HTTP server started here, through the
+ * in-process system-task pool: success (JSON parsed), a non-2xx keeping the response, a read
+ * timeout, a refused connection, retries from the task definition, and a private address refused
+ * unless `service.http-task.allow-private-networks` is on.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { LocalDecisionQueue } from '../../../lib/queue/local.ts';
+import { type EngineHarness, engineHarness } from '../../helpers/engine.ts';
+import { type Json, ref } from '../../helpers/fixtures.ts';
+
+type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
+
+let server: Server;
+let base: string;
+let handler: Handler;
+const held: ServerResponse[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
+    req.on('end', () => handler(req, body, res));
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  for (const res of held) res.destroy();
+  await new Promise((done) => server.close(done));
+});
+
+const httpTask = (request: Json, extra: Json = {}): Json => ({
+  name: 'call',
+  taskReferenceName: 'call',
+  type: 'HTTP',
+  inputParameters: { http_request: request },
+  ...extra,
+});
+
+describe('HTTP', () => {
+  let h: EngineHarness;
+  beforeEach(async () => {
+    h = await engineHarness({ properties: { 'service.http-task.allow-private-networks': true } });
+  });
+  afterEach(() => h.close());
+
+  async function runOne(task: Json, input: Json = {}): Promise<string> {
+    await h.register({
+      name: 'http_flow',
+      tasks: [task],
+      outputParameters: { response: ref('call.output.response') },
+    });
+    return h.start('http_flow', input);
+  }
+
+  it('completes on a 2xx with statusCode, headers, the JSON body parsed and reasonPhrase', async () => {
+    handler = (req, body, res) => {
+      res.writeHead(201, { 'content-type': 'application/json', 'x-seen': req.headers['x-token'] ?? '' });
+      res.end(JSON.stringify({ method: req.method, got: JSON.parse(body), accept: req.headers.accept }));
+    };
+    const id = await runOne(
+      httpTask({
+        uri: `${base}/orders`,
+        method: 'POST',
+        headers: { 'X-Token': 'abc' },
+        body: { id: ref('workflow.input.id') },
+      }),
+      { id: 42 },
+    );
+    const run = await h.run(id);
+    expect(run.status).toBe('COMPLETED');
+    expect(run.output.response).toMatchObject({
+      statusCode: 201,
+      reasonPhrase: 'Created',
+      body: { method: 'POST', got: { id: 42 }, accept: 'application/json' },
+      headers: { 'x-seen': ['abc'] },
+    });
+  });
+
+  it('takes the flat form (uri, method at the top of the input), and keeps a text body as text', async () => {
+    handler = (_req, _body, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('plain words');
+    };
+    await h.register({
+      name: 'http_flat',
+      tasks: [
+        {
+          name: 'call',
+          taskReferenceName: 'call',
+          type: 'HTTP',
+          inputParameters: { uri: `${base}/t`, method: 'GET' },
+        },
+      ],
+    });
+    const id = await h.start('http_flat');
+    expect((await h.task(id, 'call'))?.outputData.response).toMatchObject({
+      statusCode: 200,
+      body: 'plain words',
+    });
+  });
+
+  it('fails on a non-2xx, keeping the response in its output', async () => {
+    handler = (_req, _body, res) => {
+      res.writeHead(503, { 'content-type': 'application/json' });
+      res.end('{"error":"busy"}');
+    };
+    const id = await runOne(httpTask({ uri: `${base}/busy`, method: 'GET' }));
+    const task = await h.task(id, 'call');
+    expect(task?.status).toBe('FAILED');
+    expect(task?.reasonForIncompletion).toContain('503');
+    expect(task?.outputData.response).toMatchObject({ statusCode: 503, body: { error: 'busy' } });
+    expect((await h.run(id)).status).toBe('FAILED');
+  });
+
+  it('fails when the server does not answer within readTimeOut', async () => {
+    handler = (_req, _body, res) => {
+      held.push(res);
+    };
+    const id = await runOne(httpTask({ uri: `${base}/slow`, method: 'GET', readTimeOut: 150 }));
+    const task = await h.task(id, 'call');
+    expect(task?.status).toBe('FAILED');
+    expect(task?.reasonForIncompletion).toContain('read timed out after 150 ms');
+  });
+
+  it('fails when the connection is refused', async () => {
+    const closed = createServer();
+    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((done) => closed.close(done));
+    const id = await runOne(httpTask({ uri: `http://127.0.0.1:${port}/`, method: 'GET' }));
+    const task = await h.task(id, 'call');
+    expect(task?.status).toBe('FAILED');
+    expect(task?.reasonForIncompletion).toContain('ECONNREFUSED');
+  });
+
+  it('retries as the task definition says, each attempt a new request', async () => {
+    let calls = 0;
+    handler = (_req, _body, res) => {
+      calls++;
+      res.writeHead(calls < 3 ? 500 : 200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ calls }));
+    };
+    await h.registerTaskDefs([{ name: 'call', retryCount: 2, retryDelaySeconds: 0 }]);
+    const id = await runOne(httpTask({ uri: `${base}/flaky`, method: 'GET' }));
+    const run = await h.run(id);
+    expect(run.status).toBe('COMPLETED');
+    expect(calls).toBe(3);
+    expect((await h.tasks(id)).map((t) => [t.retryCount, t.status])).toEqual([
+      [0, 'FAILED'],
+      [1, 'FAILED'],
+      [2, 'COMPLETED'],
+    ]);
+  });
+
+  it('runs off the decider: the decide commits while the request is still open', async () => {
+    const arrived = new Promise<() => void>((resolve) => {
+      handler = (_req, _body, res) => resolve(() => res.end('{"late":true}'));
+    });
+    await h.register({
+      name: 'http_off_decider',
+      tasks: [
+        {
+          name: 'both',
+          taskReferenceName: 'both',
+          type: 'FORK_JOIN',
+          forkTasks: [
+            [httpTask({ uri: `${base}/held`, method: 'GET' })],
+            [{ name: 'side', taskReferenceName: 'side', type: 'SIMPLE' }],
+          ],
+        },
+        { name: 'j', taskReferenceName: 'j', type: 'JOIN', joinOn: ['call', 'side'] },
+      ],
+    });
+    const id = await h.services.engine.starter.start({ name: 'http_off_decider' });
+    // Only the decides: the request is held by the server meanwhile.
+    await (h.services.decisions as LocalDecisionQueue).idle();
+    expect((await h.task(id, 'call'))?.status).toBe('IN_PROGRESS');
+    const side = await h.poll('side');
+    expect(side?.referenceTaskName).toBe('side');
+    (await arrived)();
+    if (side) await h.complete(side);
+    await h.settle();
+    expect((await h.task(id, 'call'))?.outputData.response).toMatchObject({ body: { late: true } });
+    expect((await h.run(id)).status).toBe('COMPLETED');
+  });
+
+  it('fails at once without a uri', async () => {
+    const id = await runOne(httpTask({ method: 'GET' }));
+    expect((await h.task(id, 'call'))?.reasonForIncompletion).toContain('Missing HTTP URI');
+  });
+
+  it('registers only with http_request or uri', async () => {
+    await expect(
+      h.register({ name: 'http_missing', tasks: [{ name: 'c', taskReferenceName: 'c', type: 'HTTP' }] }),
+    ).rejects.toThrow(/http_request \(or uri and method\) is required/);
+  });
+});
+
+describe('HTTP without allow-private-networks (the default)', () => {
+  let h: EngineHarness;
+  beforeEach(async () => {
+    h = await engineHarness();
+  });
+  afterEach(() => h.close());
+
+  it.each([
+    ['loopback', () => `${base}/x`],
+    ['a name that resolves to loopback', () => base.replace('127.0.0.1', 'localhost')],
+    ['link-local (metadata service)', () => 'http://169.254.169.254/latest/meta-data'],
+    ['IPv6 loopback', () => 'http://[::1]:9/'],
+  ])('refuses %s without connecting', async (_what, uri) => {
+    let reached = false;
+    handler = (_req, _body, res) => {
+      reached = true;
+      res.end();
+    };
+    await h.register({ name: 'http_private', tasks: [httpTask({ uri: uri(), method: 'GET' })] });
+    const id = await h.start('http_private');
+    const task = await h.task(id, 'call');
+    expect(task?.status).toBe('FAILED');
+    expect(task?.reasonForIncompletion).toContain('service.http-task.allow-private-networks');
+    expect(reached).toBe(false);
+  });
+});
