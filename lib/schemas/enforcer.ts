@@ -42,27 +42,27 @@ export class RegistryEnforcer implements SchemaEnforcer {
   constructor(private readonly registry: SchemaService) {}
 
   async checkStart(def: WorkflowDef, input: Record<string, unknown>): Promise<void> {
-    const missing: FieldError[] = [];
-    let inputSchema: SchemaRecord | undefined;
-    const check = async (holder: Record<string, unknown>, field: Field, path: string) => {
-      const found = await this.lookup(holder, field);
-      if (typeof found === 'string') missing.push({ path, message: found });
-      return found;
-    };
+    // Every schema the run will enforce must exist; the lookups go out together, so a start pays
+    // for one store round trip however many schemas it names (ttl 0 reads each one every time).
+    const wanted: { holder: Record<string, unknown>; field: Field; path: string }[] = [];
     if (workflowEnforces(def)) {
-      const found = await check(def, 'inputSchema', 'inputSchema');
-      if (typeof found === 'object') inputSchema = found;
-      await check(def, 'outputSchema', 'outputSchema');
+      wanted.push({ holder: def, field: 'inputSchema', path: 'inputSchema' });
+      wanted.push({ holder: def, field: 'outputSchema', path: 'outputSchema' });
     }
-    const taskDefs: { def: TaskDef; ref: string }[] = [];
     forEachTask(def.tasks, (task) => {
-      if (taskEnforces(task.taskDefinition))
-        taskDefs.push({ def: task.taskDefinition, ref: task.taskReferenceName });
+      const taskDef = task.taskDefinition;
+      if (!taskEnforces(taskDef)) return;
+      const ref = task.taskReferenceName;
+      wanted.push({ holder: taskDef, field: 'inputSchema', path: `${ref}.inputSchema` });
+      wanted.push({ holder: taskDef, field: 'outputSchema', path: `${ref}.outputSchema` });
     });
-    for (const { def: taskDef, ref } of taskDefs) {
-      await check(taskDef, 'inputSchema', `${ref}.inputSchema`);
-      await check(taskDef, 'outputSchema', `${ref}.outputSchema`);
-    }
+    const found = await Promise.all(wanted.map(({ holder, field }) => this.lookup(holder, field)));
+    const missing: FieldError[] = [];
+    found.forEach((result, i) => {
+      if (typeof result === 'string') missing.push({ path: wanted[i]?.path ?? '', message: result });
+    });
+    const first = found[0];
+    const inputSchema = workflowEnforces(def) && typeof first === 'object' ? first : undefined;
     if (missing.length > 0) {
       throw new ValidationError(
         `Workflow ${quote(def.name)} enforces schemas that cannot be used: ${missing.map((m) => `${m.path}: ${m.message}`).join('; ')}`,
