@@ -14,7 +14,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
-import type { ExecutionStore, IdempotencyClaim, TaskExecLog } from '../ports.ts';
+import type { ExecutionStore, IdempotencyClaim, RunIndexRead, RunIndexRow, TaskExecLog } from '../ports.ts';
 import { isConditionFailure, translate } from './errors.ts';
 import {
   bodyOf,
@@ -34,6 +34,7 @@ import {
   workflowItem,
   workflowKey,
 } from './execution-items.ts';
+import { runIndex, scanTasks, workflowsById } from './execution-search.ts';
 import { batchDelete, batchGet, batchPut, type Item, queryAll } from './paging.ts';
 
 /** Logs of this many tasks are looked up at once when a run or some of its rows are removed. */
@@ -295,6 +296,18 @@ export class DynamoExecutionStore implements ExecutionStore {
       runOf(item),
     );
     return records.filter((r) => matchesQuery(r, query)).sort((a, b) => a.createTime - b.createTime);
+  }
+
+  runIndex(read: RunIndexRead): Promise<RunIndexRow[]> {
+    return runIndex(this.client, this.table, read);
+  }
+
+  getWorkflowsById(workflowIds: readonly string[]): Promise<WorkflowRecord[]> {
+    return workflowsById(this.client, this.table, workflowIds);
+  }
+
+  scanTasks(workflowIds?: readonly string[]): Promise<TaskRecord[]> {
+    return scanTasks(this.client, this.table, workflowIds);
   }
 
   async unfinishedWorkflows(limit: number): Promise<string[]> {

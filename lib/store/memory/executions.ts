@@ -7,7 +7,7 @@
 import type { WorkflowDef } from '../../model/definitions.ts';
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
-import type { ExecutionStore, IdempotencyClaim, TaskExecLog } from '../ports.ts';
+import type { ExecutionStore, IdempotencyClaim, RunIndexRead, RunIndexRow, TaskExecLog } from '../ports.ts';
 import { decodeRun, encodeRun, freezeDefinition } from '../run-codec.ts';
 
 const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -178,6 +178,40 @@ export class MemoryExecutionStore implements ExecutionStore {
       out.push(record);
     }
     return out.sort((a, b) => a.createTime - b.createTime).map(run);
+  }
+
+  async runIndex(read: RunIndexRead): Promise<RunIndexRow[]> {
+    const ids = read.names
+      ? read.names.flatMap((name) => [...(this.byName.get(name) ?? [])])
+      : [...this.workflows.keys()];
+    const rows: RunIndexRow[] = [];
+    for (const workflowId of ids) {
+      const s = this.workflows.get(workflowId);
+      if (!s) continue;
+      if (read.startFrom !== undefined && s.createTime < read.startFrom) continue;
+      if (read.startTo !== undefined && s.createTime > read.startTo) continue;
+      rows.push({
+        workflowId,
+        workflowName: s.workflowName,
+        workflowVersion: s.workflowVersion,
+        status: s.status,
+        correlationId: s.correlationId,
+        createTime: s.createTime,
+      });
+    }
+    return rows.sort((a, b) => a.createTime - b.createTime);
+  }
+
+  async getWorkflowsById(workflowIds: readonly string[]): Promise<WorkflowRecord[]> {
+    return workflowIds.flatMap((id) => {
+      const stored = this.workflows.get(id);
+      return stored ? [run(stored)] : [];
+    });
+  }
+
+  async scanTasks(workflowIds?: readonly string[]): Promise<TaskRecord[]> {
+    const ids = workflowIds ?? [...this.tasks.keys()];
+    return ids.flatMap((id) => [...(this.tasks.get(id)?.values() ?? [])].map(task));
   }
 
   async unfinishedWorkflows(limit: number): Promise<string[]> {
