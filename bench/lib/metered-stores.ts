@@ -110,6 +110,7 @@ export function meteredExecutions(m: StoreMeter, inner: ExecutionStore): Executi
     runIndex: (read) => inner.runIndex(read),
     getWorkflowsById: (ids) => inner.getWorkflowsById(ids),
     scanTasks: (ids) => inner.scanTasks(ids),
+    tasksOfTypes: (types) => inner.tasksOfTypes(types),
     unfinishedWorkflows: async (limit) => {
       const t = m.call('executions.unfinishedWorkflows');
       const found = await inner.unfinishedWorkflows(limit);

@@ -138,6 +138,10 @@ export class ExternalizingExecutionStore implements ExecutionStore {
     return this.inner.scanTasks(workflowIds);
   }
 
+  tasksOfTypes(taskTypes: readonly string[]): Promise<TaskRecord[]> {
+    return this.inner.tasksOfTypes(taskTypes);
+  }
+
   unfinishedWorkflows(limit: number): Promise<string[]> {
     return this.inner.unfinishedWorkflows(limit);
   }

@@ -177,11 +177,16 @@ export class SearchService {
     return { totalHits: found.totalHits, results: found.results.map(workflowSummary) };
   }
 
-  /** Task rows of the runs the query's workflowType pins (byName), else of every run (a scan). */
+  /**
+   * Task rows of the runs the query's workflowId pins, else of its taskType (byTaskType), else of
+   * the runs its workflowType pins (byName), else of every run (a scan).
+   */
   private async taskCandidates(expr: QueryExpr | undefined): Promise<TaskRecord[]> {
     const names = typesOf(expr) ?? typesOf(expr, 'workflowName');
     const runIds = typesOf(expr, 'workflowId');
     if (runIds) return this.executions.scanTasks(runIds);
+    const taskTypes = typesOf(expr, 'taskType');
+    if (taskTypes) return this.executions.tasksOfTypes(taskTypes);
     if (!names) return this.executions.scanTasks();
     const rows = await this.executions.runIndex({ names });
     return this.executions.scanTasks(rows.map((row) => row.workflowId));

@@ -152,6 +152,8 @@ export interface ExecutionStore {
   getWorkflowsById(workflowIds: readonly string[]): Promise<WorkflowRecord[]>;
   /** Task rows of the given runs, or of every run without ids (a scan). */
   scanTasks(workflowIds?: readonly string[]): Promise<TaskRecord[]>;
+  /** Task rows of the given task types (the byTaskType index on DynamoDB). */
+  tasksOfTypes(taskTypes: readonly string[]): Promise<TaskRecord[]>;
 
   appendLogs(logs: TaskExecLog[]): Promise<void>;
   logs(taskId: string): Promise<TaskExecLog[]>;

@@ -158,6 +158,7 @@ export function publishingExecutions(inner: ExecutionStore, watcher: RunWatcher)
     runIndex: (read) => inner.runIndex(read),
     getWorkflowsById: (ids) => inner.getWorkflowsById(ids),
     scanTasks: (ids) => inner.scanTasks(ids),
+    tasksOfTypes: (types) => inner.tasksOfTypes(types),
     appendLogs: (logs) => inner.appendLogs(logs),
     logs: (taskId) => inner.logs(taskId),
     claimIdempotencyKey: (claim) => inner.claimIdempotencyKey(claim),

@@ -43,6 +43,7 @@ export function retainingExecutions(
     findWorkflows: async (query) => (await inner.findWorkflows(query)).filter(live),
     getWorkflowsById: async (ids) => (await inner.getWorkflowsById(ids)).filter(live),
     scanTasks: async (ids) => liveTasks(await inner.scanTasks(ids)),
+    tasksOfTypes: async (types) => liveTasks(await inner.tasksOfTypes(types)),
     runIndex: (read) => inner.runIndex(read),
     removeWorkflow: (workflowId) => inner.removeWorkflow(workflowId),
     createTasks: (tasks) => inner.createTasks(tasks),

@@ -4,7 +4,8 @@ import { WORKFLOW_FIELDS } from '../../lib/search/evaluate.ts';
 import { parseFreeText } from '../../lib/search/free-text.ts';
 import { planWorkflowSearch } from '../../lib/search/planner.ts';
 import { parseQuery } from '../../lib/search/query-parser.ts';
-import { parseSort } from '../../lib/search/service.ts';
+import { parseSort, SearchService } from '../../lib/search/service.ts';
+import { MemoryExecutionStore } from '../../lib/store/memory/executions.ts';
 
 const plan = (query: string, freeText = '*', sort = 'startTime:DESC') =>
   planWorkflowSearch(parseQuery(query), parseFreeText(freeText), parseSort(sort, WORKFLOW_FIELDS));
@@ -57,5 +58,32 @@ describe('search planner', () => {
       { field: 'startTime', descending: true },
       { field: 'workflowId', descending: false },
     ]);
+  });
+});
+
+describe('task search access paths', () => {
+  /** The store calls a task search makes. */
+  async function callsOf(query: string): Promise<string[]> {
+    const calls: string[] = [];
+    const inner = new MemoryExecutionStore();
+    const store = new Proxy(inner, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          calls.push(String(prop));
+          return value.apply(target, args);
+        };
+      },
+    });
+    await new SearchService(store).tasks({ start: 0, size: 10, query });
+    return calls;
+  }
+
+  it('uses byTaskType for taskType, the run rows for workflowId, byName for workflowType, else a scan', async () => {
+    expect(await callsOf('taskType IN (a,b) AND status=COMPLETED')).toEqual(['tasksOfTypes']);
+    expect(await callsOf("workflowId='w-1'")).toEqual(['scanTasks']);
+    expect(await callsOf('workflowType=x AND status=FAILED')).toEqual(['runIndex', 'scanTasks']);
+    expect(await callsOf('status=FAILED')).toEqual(['scanTasks']);
   });
 });

@@ -71,6 +71,21 @@ export function searchContract(name: string, factory: () => Promise<StoresUnderT
       expect(runs.map((r) => r.workflowId)).toEqual(['wf-3', 'wf-1']);
     });
 
+    it('tasksOfTypes reads the rows of the given task types, and forgets deleted rows', async () => {
+      expect((await store.tasksOfTypes(['special'])).map((t) => t.taskId)).toEqual(['t-1']);
+      expect((await store.tasksOfTypes(['SIMPLE', 'nope'])).map((t) => t.taskId).sort()).toEqual([
+        't-0',
+        't-2',
+        't-3',
+        't-4',
+        't-5',
+      ]);
+      await store.deleteTasks('wf-1', ['t-1']);
+      expect(await store.tasksOfTypes(['special'])).toEqual([]);
+      await store.removeWorkflow('wf-0');
+      expect((await store.tasksOfTypes(['SIMPLE'])).map((t) => t.taskId)).not.toContain('t-0');
+    });
+
     it('scanTasks reads the rows of given runs, or of every run', async () => {
       expect((await store.scanTasks(['wf-2'])).map((t) => t.taskId)).toEqual(['t-2']);
       expect((await store.scanTasks()).map((t) => t.taskId).sort()).toEqual([

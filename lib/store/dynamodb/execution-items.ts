@@ -85,6 +85,9 @@ export function taskItem(task: TaskRecord): Item {
   return {
     ...taskKey(task.workflowInstanceId, task.taskId),
     taskId: task.taskId,
+    // Keys of byTaskType; they never change after the row is created, so updates write no index row.
+    taskType: task.taskType,
+    scheduledTime: task.scheduledTime,
     rev: task.rev,
     seq: task.seq,
     body: JSON.stringify(task),

@@ -7,6 +7,9 @@
  *   attributes: it reads (and pays for) the whole table; the planner uses it only when the query
  *   names no workflow type.
  * - getWorkflowsById: BatchGetItem (100 keys a call), consistent.
+ * - tasksOfTypes: one Query per type on byTaskType (pk taskType, sk scheduledTime, KEYS_ONLY),
+ *   then BatchGet of the rows. The index is written once per task row created (its keys never
+ *   change, nothing else is projected), never on a task update.
  * - scanTasks with ids: one Query per run (begins_with sk "T#"); without: a Scan of task rows.
  * Cost on the write path: none beyond what byName already costs (a commit that changes the status
  * rewrites its byName row; other commits write no index row).
@@ -90,6 +93,30 @@ export async function workflowsById(
     const item = byId.get(id);
     return item ? [runOf(item)] : [];
   });
+}
+
+/** Task rows of the given types: byTaskType (KEYS_ONLY) per type, then the rows (BatchGet). */
+export async function tasksOfTypes(
+  client: DynamoDBDocumentClient,
+  table: string,
+  types: readonly string[],
+): Promise<TaskRecord[]> {
+  const pages = await Promise.all(
+    [...new Set(types)].map((taskType) =>
+      queryAll(
+        client,
+        {
+          TableName: table,
+          IndexName: 'byTaskType',
+          KeyConditionExpression: 'taskType = :type',
+          ExpressionAttributeValues: { ':type': taskType },
+        },
+        'task search',
+      ),
+    ),
+  );
+  const keys = pages.flat().map((item) => ({ pk: item.pk, sk: item.sk }));
+  return (await batchGet(client, table, keys, 'task search')).map((item) => bodyOf<TaskRecord>(item));
 }
 
 export async function scanTasks(

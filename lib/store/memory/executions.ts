@@ -71,6 +71,8 @@ export class MemoryExecutionStore implements ExecutionStore {
    */
   private readonly byName = new Map<string, Set<string>>();
   private readonly byCorrelation = new Map<string, Set<string>>();
+  /** Task ids by task type (rows never change type). */
+  private readonly byTaskType = new Map<string, Set<string>>();
 
   async createWorkflow(record: WorkflowRecord): Promise<void> {
     if (this.workflows.has(record.workflowId))
@@ -100,7 +102,8 @@ export class MemoryExecutionStore implements ExecutionStore {
     const current = this.workflows.get(workflowId);
     if (current) this.unindex(workflowId, current);
     this.workflows.delete(workflowId);
-    for (const taskId of this.tasks.get(workflowId)?.keys() ?? []) {
+    for (const [taskId, stored] of this.tasks.get(workflowId) ?? []) {
+      removeFrom(this.byTaskType, task(stored).taskType, taskId);
       this.taskOwner.delete(taskId);
       this.taskLogs.delete(taskId);
     }
@@ -115,6 +118,7 @@ export class MemoryExecutionStore implements ExecutionStore {
       const stored = storeTask(t);
       rows.set(t.taskId, stored);
       this.taskOwner.set(t.taskId, t.workflowInstanceId);
+      addTo(this.byTaskType, t.taskType, t.taskId);
       return task(stored);
     });
   }
@@ -154,6 +158,8 @@ export class MemoryExecutionStore implements ExecutionStore {
   async deleteTasks(workflowId: string, taskIds: readonly string[]): Promise<void> {
     const rows = this.tasks.get(workflowId);
     for (const id of taskIds) {
+      const stored = rows?.get(id);
+      if (stored) removeFrom(this.byTaskType, task(stored).taskType, id);
       rows?.delete(id);
       this.taskOwner.delete(id);
       this.taskLogs.delete(id);
@@ -207,6 +213,16 @@ export class MemoryExecutionStore implements ExecutionStore {
       const stored = this.workflows.get(id);
       return stored ? [run(stored)] : [];
     });
+  }
+
+  async tasksOfTypes(taskTypes: readonly string[]): Promise<TaskRecord[]> {
+    return [...new Set(taskTypes)].flatMap((type) =>
+      [...(this.byTaskType.get(type) ?? [])].flatMap((taskId) => {
+        const owner = this.taskOwner.get(taskId);
+        const stored = owner === undefined ? undefined : this.tasks.get(owner)?.get(taskId);
+        return stored ? [task(stored)] : [];
+      }),
+    );
   }
 
   async scanTasks(workflowIds?: readonly string[]): Promise<TaskRecord[]> {
