@@ -87,10 +87,13 @@ export function tokenize(input: string): Token[] {
 }
 
 const FIELD = /^[A-Za-z_][A-Za-z0-9_.]*$/;
+/** Nesting limit: a hostile query cannot exhaust the stack (recursive descent). */
+const MAX_DEPTH = 64;
 const KEYWORDS = new Set(['AND', 'OR', 'IN', 'NOT']);
 
 class Parser {
   private at = 0;
+  private depth = 0;
   constructor(private readonly tokens: Token[]) {}
 
   private peek(): Token {
@@ -141,7 +144,10 @@ class Parser {
   private parsePrimary(): QueryExpr {
     const token = this.next();
     if (token.kind === 'lparen') {
+      if (++this.depth > MAX_DEPTH)
+        throw queryError(`parentheses nested deeper than ${MAX_DEPTH}`, token.pos);
       const inner = this.parseOr();
+      this.depth--;
       const close = this.next();
       if (close.kind !== 'rparen') throw queryError(`expected ')', got ${this.describe(close)}`, close.pos);
       return inner;

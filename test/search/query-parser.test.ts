@@ -83,6 +83,7 @@ describe('query parser', () => {
     ['=A', 1, 'expected a field name'],
     ['status NOT A', 12, 'expected IN after NOT'],
     ['status A', 8, "expected an operator after 'status'"],
+    [`${'('.repeat(65)}a=1${')'.repeat(65)}`, 65, 'nested deeper than 64'],
   ])('%s is a 400 at position %i', (query, position, what) => {
     const message = errorOf(() => parseQuery(query));
     expect(message).toContain(`position ${position}`);
