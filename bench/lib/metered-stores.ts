@@ -106,6 +106,11 @@ export function meteredExecutions(m: StoreMeter, inner: ExecutionStore): Executi
       m.readItems(t, found.length, () => found.map(wfSize));
       return found;
     },
+    // Search reads are not on the engine's path; passed through unmetered.
+    runIndex: (read) => inner.runIndex(read),
+    getWorkflowsById: (ids) => inner.getWorkflowsById(ids),
+    scanTasks: (ids) => inner.scanTasks(ids),
+    tasksOfTypes: (types) => inner.tasksOfTypes(types),
     unfinishedWorkflows: async (limit) => {
       const t = m.call('executions.unfinishedWorkflows');
       const found = await inner.unfinishedWorkflows(limit);

@@ -260,6 +260,13 @@ const DECLARED = [
     default: 100,
     description: 'Messages per PULL_WORKFLOW_MESSAGES',
   },
+  {
+    name: 'service.workflow.retention',
+    type: { kind: 'duration' },
+    default: 0,
+    description:
+      'How long an ended run is kept (seconds, or with a unit: 30d); 0 keeps runs forever. Expired runs are hidden from reads and search at once and deleted by DynamoDB TTL',
+  },
   { name: 'service.integrations.ai.enabled', type: bool, default: false, description: 'Agent routes' },
   // Schema registry
   {

@@ -141,6 +141,8 @@ export interface WorkflowRecord {
   tasks: TaskRecord[];
   /** Internal: the next time the decider must look at this run (timeouts, delays), 0 for none. */
   wakeAt: number;
+  /** Internal: when an ended run expires (service.workflow.retention); absent while it is kept. */
+  expiresAt?: number;
   /** Internal: the engine (not the terminate API) ended this run, so its failure workflow runs. */
   endedByEngine?: boolean;
   /** Internal: restarts and reruns so far; task ids derive from it (ids.ts taskIdOf). */

@@ -15,7 +15,13 @@
  */
 import { ValidationError } from '../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../model/execution.ts';
-import type { ExecutionStore, IdempotencyClaim, TaskExecLog } from '../store/ports.ts';
+import type {
+  ExecutionStore,
+  IdempotencyClaim,
+  RunIndexRead,
+  RunIndexRow,
+  TaskExecLog,
+} from '../store/ports.ts';
 import { contentKey, isContentKey, isPayloadKey, isUploadKey } from './keys.ts';
 import type { PayloadStore } from './ports.ts';
 
@@ -116,6 +122,24 @@ export class ExternalizingExecutionStore implements ExecutionStore {
 
   async findWorkflows(query: Parameters<ExecutionStore['findWorkflows']>[0]): Promise<WorkflowRecord[]> {
     return Promise.all((await this.inner.findWorkflows(query)).map((run) => this.resolveRun(run)));
+  }
+
+  // Search reads pass through unresolved: results name the external payload paths (as Conductor's
+  // index does) rather than reading every candidate's payloads.
+  runIndex(read: RunIndexRead): Promise<RunIndexRow[]> {
+    return this.inner.runIndex(read);
+  }
+
+  getWorkflowsById(workflowIds: readonly string[]): Promise<WorkflowRecord[]> {
+    return this.inner.getWorkflowsById(workflowIds);
+  }
+
+  scanTasks(workflowIds?: readonly string[]): Promise<TaskRecord[]> {
+    return this.inner.scanTasks(workflowIds);
+  }
+
+  tasksOfTypes(taskTypes: readonly string[]): Promise<TaskRecord[]> {
+    return this.inner.tasksOfTypes(taskTypes);
   }
 
   unfinishedWorkflows(limit: number): Promise<string[]> {

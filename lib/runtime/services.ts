@@ -21,6 +21,7 @@ import { schemaRegistryOf } from '../schemas/capability.ts';
 import { RegistryEnforcer } from '../schemas/enforcer.ts';
 import { assertSchemaStorage } from '../schemas/storage-check.ts';
 import type { RunWatcher } from '../workflows/progress.ts';
+import { retainingExecutions } from '../workflows/retention.ts';
 import { createEngine } from './engine.ts';
 import type { ServiceStores } from './stores.ts';
 import { bounded, localSystemTaskQueue } from './system-task-pool.ts';
@@ -61,10 +62,15 @@ export function createServices(deps: ServiceDeps): Services {
   // see whole payloads (lib/payloads/externalizing-store.ts).
   const stores: ServiceStores = {
     ...deps.stores,
-    executions: new ExternalizingExecutionStore(deps.stores.executions, payloads, {
-      thresholdBytes: config.number('service.external-payload.threshold-bytes'),
-      recordBudgetBytes: config.number('service.external-payload.record-budget-bytes'),
-    }),
+    // Outermost: ended runs past their retention are hidden from every reader (lib/workflows/retention.ts).
+    executions: retainingExecutions(
+      new ExternalizingExecutionStore(deps.stores.executions, payloads, {
+        thresholdBytes: config.number('service.external-payload.threshold-bytes'),
+        recordBudgetBytes: config.number('service.external-payload.record-budget-bytes'),
+      }),
+      config.number('service.workflow.retention'),
+      deps.clock,
+    ),
   };
   const localSystemTasks = deps.systemTasks ? undefined : localSystemTaskQueue(deps.logger);
   const metadata = new MetadataService(stores.workflowDefs, stores.taskDefs, deps.clock);

@@ -74,6 +74,25 @@ export interface IdempotencyClaim {
   replaces?: string;
 }
 
+/** What the runs index holds of a run. */
+export interface RunIndexRow {
+  workflowId: string;
+  workflowName: string;
+  workflowVersion: number;
+  status: WorkflowStatus;
+  correlationId?: string;
+  createTime: number;
+}
+
+/** An index read chosen by the search planner. */
+export interface RunIndexRead {
+  /** Runs of these names; absent for every run. */
+  names?: readonly string[];
+  /** Inclusive createTime bounds. */
+  startFrom?: number;
+  startTo?: number;
+}
+
 export interface ExecutionStore {
   /** Stores a new run; a ConflictError when the id exists (a re-run start converges on the first). */
   createWorkflow(record: WorkflowRecord): Promise<void>;
@@ -121,6 +140,20 @@ export interface ExecutionStore {
   unfinishedWorkflows(limit: number): Promise<string[]>;
   /** Runs whose wake-up time has come (timeouts, delays, WAIT deadlines), soonest first. */
   dueWakeups(now: number, limit: number): Promise<{ workflowId: string; wakeAt: number }[]>;
+
+  /**
+   * Search reads (lib/search). The rows of the runs index (byName on DynamoDB) for the given names,
+   * with the createTime window as the key condition, or of every run without names (a scan); in
+   * ascending createTime. Rows carry what the index projects, so a query over those fields is
+   * answered, counted and paged without reading a record.
+   */
+  runIndex(read: RunIndexRead): Promise<RunIndexRow[]>;
+  /** Many runs by id (missing ones left out), in the order asked. */
+  getWorkflowsById(workflowIds: readonly string[]): Promise<WorkflowRecord[]>;
+  /** Task rows of the given runs, or of every run without ids (a scan). */
+  scanTasks(workflowIds?: readonly string[]): Promise<TaskRecord[]>;
+  /** Task rows of the given task types (the byTaskType index on DynamoDB). */
+  tasksOfTypes(taskTypes: readonly string[]): Promise<TaskRecord[]>;
 
   appendLogs(logs: TaskExecLog[]): Promise<void>;
   logs(taskId: string): Promise<TaskExecLog[]>;

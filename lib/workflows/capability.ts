@@ -4,6 +4,8 @@
  */
 import type { Capability } from '../capability.ts';
 import { workflowRoutes } from '../http/routes/workflows.ts';
+import { workflowSearchRoutes } from '../search/routes.ts';
+import { SearchService } from '../search/service.ts';
 import { DynamoExecutionStore } from '../store/dynamodb/executions.ts';
 import { SCHEMAS_TABLE } from '../store/dynamodb/schemas.ts';
 import { DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE, tableName } from '../store/dynamodb/tables.ts';
@@ -23,7 +25,10 @@ export const workflowsCapability: Capability<WorkflowStores> = {
       executions: new DynamoExecutionStore(doc, tableName(tables, EXECUTIONS_TABLE)),
     }),
   },
-  routes: (services) => workflowRoutes(services.engine),
+  routes: (services) => [
+    ...workflowSearchRoutes(new SearchService(services.stores.executions)),
+    ...workflowRoutes(services.engine),
+  ],
   apiRoutes: ['ANY /api/workflow', 'ANY /api/workflow/{proxy+}'],
   grants: {
     // Starting a run reads its definition and writes the run, its first tasks and their queue entries.

@@ -124,6 +124,7 @@ describe('ensureTables', () => {
     expect(executions?.indexes.filter((i) => i.sortKeyType === 'N').map((i) => i.name)).toEqual([
       'byName',
       'byCorrelation',
+      'byTaskType',
       'wakeups',
     ]);
   });

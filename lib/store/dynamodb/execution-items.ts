@@ -74,6 +74,8 @@ export function workflowItem(record: WorkflowRecord): Item {
       : {}),
     // Sparse index: without these two attributes the item is not in `wakeups` at all, and a Put
     // that omits them removes it from there.
+    // DynamoDB TTL (epoch seconds) deletes an expired run's item; readers hide it before that.
+    ...(record.expiresAt ? { ttl: Math.ceil(record.expiresAt / 1000) } : {}),
     ...(record.wakeAt > 0 ? { wakeShard: wakeShardOf(record.workflowId), wakeAt: record.wakeAt } : {}),
   };
 }
@@ -83,6 +85,9 @@ export function taskItem(task: TaskRecord): Item {
   return {
     ...taskKey(task.workflowInstanceId, task.taskId),
     taskId: task.taskId,
+    // Keys of byTaskType; they never change after the row is created, so updates write no index row.
+    taskType: task.taskType,
+    scheduledTime: task.scheduledTime,
     rev: task.rev,
     seq: task.seq,
     body: JSON.stringify(task),

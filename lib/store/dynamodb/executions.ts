@@ -14,7 +14,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
-import type { ExecutionStore, IdempotencyClaim, TaskExecLog } from '../ports.ts';
+import type { ExecutionStore, IdempotencyClaim, RunIndexRead, RunIndexRow, TaskExecLog } from '../ports.ts';
 import { isConditionFailure, translate } from './errors.ts';
 import {
   bodyOf,
@@ -34,6 +34,7 @@ import {
   workflowItem,
   workflowKey,
 } from './execution-items.ts';
+import { runIndex, scanTasks, tasksOfTypes, workflowsById } from './execution-search.ts';
 import { batchDelete, batchGet, batchPut, type Item, queryAll } from './paging.ts';
 
 /** Logs of this many tasks are looked up at once when a run or some of its rows are removed. */
@@ -297,6 +298,28 @@ export class DynamoExecutionStore implements ExecutionStore {
     return records.filter((r) => matchesQuery(r, query)).sort((a, b) => a.createTime - b.createTime);
   }
 
+  runIndex(read: RunIndexRead): Promise<RunIndexRow[]> {
+    return runIndex(this.client, this.table, read);
+  }
+
+  getWorkflowsById(workflowIds: readonly string[]): Promise<WorkflowRecord[]> {
+    return workflowsById(this.client, this.table, workflowIds);
+  }
+
+  scanTasks(workflowIds?: readonly string[]): Promise<TaskRecord[]> {
+    return scanTasks(this.client, this.table, workflowIds);
+  }
+
+  async tasksOfTypes(taskTypes: readonly string[]): Promise<TaskRecord[]> {
+    try {
+      return await tasksOfTypes(this.client, this.table, taskTypes);
+    } catch (error) {
+      // A table from before the byTaskType index (an old local data directory): scan and filter.
+      if (!isMissingIndex(error, 'byTaskType')) throw error;
+      return (await scanTasks(this.client, this.table)).filter((t) => taskTypes.includes(t.taskType));
+    }
+  }
+
   async unfinishedWorkflows(limit: number): Promise<string[]> {
     const ids: string[] = [];
     let start: Item | undefined;
@@ -421,11 +444,11 @@ export class DynamoExecutionStore implements ExecutionStore {
 }
 
 /** DynamoDB's answer to a query naming an index the table does not have. */
-function isMissingIndex(error: unknown): boolean {
+function isMissingIndex(error: unknown, index = 'byCorrelation'): boolean {
   return (
     error instanceof Error &&
     error.name === 'ValidationException' &&
     /index/i.test(error.message) &&
-    /byCorrelation/.test(error.message)
+    error.message.includes(index)
   );
 }

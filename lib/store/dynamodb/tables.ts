@@ -18,7 +18,7 @@
  *              correlationKey = sha256("<workflowName>\0<correlationId>") only with a correlation id,
  *              wakeShard = "W0".."W7" (hash of the workflow id) and wakeAt (N) only while wakeAt > 0
  *   task row   pk = "<workflowId>"       sk = "T#<taskId>"
- *              body, rev (N), taskId, seq (N)
+ *              body, rev (N), taskId, seq (N), taskType, scheduledTime (N)
  *   task log   pk = "LOG#<taskId>"       sk = "<createdTime, 13 digits>#<counter, 10 digits>#<random>"
  *              body
  *   `body` is the record as a JSON string; the other attributes exist for keys, indexes and
@@ -38,6 +38,9 @@
  *     any length fits a key (2 KB at most) and its spelling never matters; the filter on the
  *     records compares the real values. Both key parts never change after the run is created and
  *     nothing else is projected, so the index is written once per run and never on a commit.
+ *   - byTaskType (GSI) pk taskType, sk scheduledTime (NUMBER); KEYS_ONLY. Only task rows carry
+ *     taskType. Task search by type = Query per type, then BatchGet the rows. Both keys never change
+ *     after the row is created: one index write per task row, none on its updates.
  *   - wakeups  (GSI) pk wakeShard, sk wakeAt (NUMBER); KEYS_ONLY; sparse. dueWakeups = one Query
  *     per shard (wakeShard = "Wn" AND wakeAt <= now, ascending), merged. Eight shards keyed by a
  *     hash of the workflow id spread the writes (an index partition takes ~1,000 writes/s), and
@@ -136,6 +139,13 @@ export const EXECUTIONS_TABLE: TableSpec = {
       name: 'byCorrelation',
       partitionKey: 'correlationKey',
       sortKey: 'createTime',
+      sortKeyType: 'N',
+      projection: { type: 'KEYS_ONLY' },
+    },
+    {
+      name: 'byTaskType',
+      partitionKey: 'taskType',
+      sortKey: 'scheduledTime',
       sortKeyType: 'N',
       projection: { type: 'KEYS_ONLY' },
     },

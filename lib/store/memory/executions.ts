@@ -7,7 +7,7 @@
 import type { WorkflowDef } from '../../model/definitions.ts';
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
-import type { ExecutionStore, IdempotencyClaim, TaskExecLog } from '../ports.ts';
+import type { ExecutionStore, IdempotencyClaim, RunIndexRead, RunIndexRow, TaskExecLog } from '../ports.ts';
 import { decodeRun, encodeRun, freezeDefinition } from '../run-codec.ts';
 
 const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -71,6 +71,8 @@ export class MemoryExecutionStore implements ExecutionStore {
    */
   private readonly byName = new Map<string, Set<string>>();
   private readonly byCorrelation = new Map<string, Set<string>>();
+  /** Task ids by task type (rows never change type). */
+  private readonly byTaskType = new Map<string, Set<string>>();
 
   async createWorkflow(record: WorkflowRecord): Promise<void> {
     if (this.workflows.has(record.workflowId))
@@ -100,7 +102,8 @@ export class MemoryExecutionStore implements ExecutionStore {
     const current = this.workflows.get(workflowId);
     if (current) this.unindex(workflowId, current);
     this.workflows.delete(workflowId);
-    for (const taskId of this.tasks.get(workflowId)?.keys() ?? []) {
+    for (const [taskId, stored] of this.tasks.get(workflowId) ?? []) {
+      removeFrom(this.byTaskType, task(stored).taskType, taskId);
       this.taskOwner.delete(taskId);
       this.taskLogs.delete(taskId);
     }
@@ -115,6 +118,7 @@ export class MemoryExecutionStore implements ExecutionStore {
       const stored = storeTask(t);
       rows.set(t.taskId, stored);
       this.taskOwner.set(t.taskId, t.workflowInstanceId);
+      addTo(this.byTaskType, t.taskType, t.taskId);
       return task(stored);
     });
   }
@@ -154,6 +158,8 @@ export class MemoryExecutionStore implements ExecutionStore {
   async deleteTasks(workflowId: string, taskIds: readonly string[]): Promise<void> {
     const rows = this.tasks.get(workflowId);
     for (const id of taskIds) {
+      const stored = rows?.get(id);
+      if (stored) removeFrom(this.byTaskType, task(stored).taskType, id);
       rows?.delete(id);
       this.taskOwner.delete(id);
       this.taskLogs.delete(id);
@@ -178,6 +184,50 @@ export class MemoryExecutionStore implements ExecutionStore {
       out.push(record);
     }
     return out.sort((a, b) => a.createTime - b.createTime).map(run);
+  }
+
+  async runIndex(read: RunIndexRead): Promise<RunIndexRow[]> {
+    const ids = read.names
+      ? read.names.flatMap((name) => [...(this.byName.get(name) ?? [])])
+      : [...this.workflows.keys()];
+    const rows: RunIndexRow[] = [];
+    for (const workflowId of ids) {
+      const s = this.workflows.get(workflowId);
+      if (!s) continue;
+      if (read.startFrom !== undefined && s.createTime < read.startFrom) continue;
+      if (read.startTo !== undefined && s.createTime > read.startTo) continue;
+      rows.push({
+        workflowId,
+        workflowName: s.workflowName,
+        workflowVersion: s.workflowVersion,
+        status: s.status,
+        correlationId: s.correlationId,
+        createTime: s.createTime,
+      });
+    }
+    return rows.sort((a, b) => a.createTime - b.createTime);
+  }
+
+  async getWorkflowsById(workflowIds: readonly string[]): Promise<WorkflowRecord[]> {
+    return workflowIds.flatMap((id) => {
+      const stored = this.workflows.get(id);
+      return stored ? [run(stored)] : [];
+    });
+  }
+
+  async tasksOfTypes(taskTypes: readonly string[]): Promise<TaskRecord[]> {
+    return [...new Set(taskTypes)].flatMap((type) =>
+      [...(this.byTaskType.get(type) ?? [])].flatMap((taskId) => {
+        const owner = this.taskOwner.get(taskId);
+        const stored = owner === undefined ? undefined : this.tasks.get(owner)?.get(taskId);
+        return stored ? [task(stored)] : [];
+      }),
+    );
+  }
+
+  async scanTasks(workflowIds?: readonly string[]): Promise<TaskRecord[]> {
+    const ids = workflowIds ?? [...this.tasks.keys()];
+    return ids.flatMap((id) => [...(this.tasks.get(id)?.values() ?? [])].map(task));
   }
 
   async unfinishedWorkflows(limit: number): Promise<string[]> {

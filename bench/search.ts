@@ -1,0 +1,173 @@
+/**
+ * Search benchmark (`npm run bench:search`), issue 14: --executions stored runs (default 100,000)
+ * over --types workflow types (20), on the memory store and on the DynamoDB adapter (dynalite in
+ * process). Latency p50/p99 of SearchService queries (what the routes run, without HTTP):
+ *   indexed     workflowType=<t> AND status=COMPLETED, sort startTime:DESC, size 15
+ *   time range  startTime in a 10% window, sort startTime:DESC, size 15 (all types)
+ *   typed range workflowType=<t> AND the same window
+ *   free text   a term found in one run's input (unindexed: every record is read)
+ * Runs are written straight to the table (BatchWriteItem), not through the engine.
+ *
+ * Options: --executions=100000 --types=20 --iterations=20 --scan-iterations=3 --stores=memory,dynamodb
+ */
+import { performance } from 'node:perf_hooks';
+import type { WorkflowRecord, WorkflowStatus } from '../lib/model/execution.ts';
+import { type SearchParams, SearchService } from '../lib/search/service.ts';
+import { startEmbeddedDynamo } from '../lib/store/dynamodb/embedded.ts';
+import { workflowItem } from '../lib/store/dynamodb/execution-items.ts';
+import { DynamoExecutionStore } from '../lib/store/dynamodb/executions.ts';
+import { createTables, documentClient } from '../lib/store/dynamodb/index.ts';
+import { batchPut } from '../lib/store/dynamodb/paging.ts';
+import { EXECUTIONS_TABLE } from '../lib/store/dynamodb/tables.ts';
+import { MemoryExecutionStore } from '../lib/store/memory/executions.ts';
+import type { ExecutionStore } from '../lib/store/ports.ts';
+import { Args } from './lib/args.ts';
+import { loadAverage } from './lib/machine.ts';
+import { fmt, heading, percentile, table } from './lib/stats.ts';
+
+const args = new Args();
+const executions = args.int('executions', 100_000, 1);
+const types = args.int('types', 20, 1);
+const iterations = args.int('iterations', 20, 1);
+const scanIterations = args.int('scan-iterations', 3, 1);
+const stores = args
+  .string('stores', 'memory,dynamodb')
+  .split(',')
+  .map((s) => s.trim());
+
+const T0 = 1_700_000_000_000;
+const STATUSES: WorkflowStatus[] = ['COMPLETED', 'COMPLETED', 'COMPLETED', 'FAILED', 'RUNNING', 'TERMINATED'];
+
+function runOf(i: number): WorkflowRecord {
+  const name = `type_${i % types}`;
+  const status = STATUSES[i % STATUSES.length] ?? 'COMPLETED';
+  const ended = status !== 'RUNNING';
+  return {
+    workflowId: `run-${String(i).padStart(7, '0')}`,
+    workflowName: name,
+    workflowVersion: 1,
+    status,
+    createTime: T0 + i * 1000,
+    updateTime: T0 + i * 1000 + 500,
+    endTime: ended ? T0 + i * 1000 + 500 : 0,
+    input: { orderId: `order-${i}`, customer: `c-${i % 997}` },
+    output: ended ? { ok: true } : {},
+    variables: {},
+    correlationId: `corr-${i}`,
+    priority: 0,
+    taskToDomain: {},
+    failedReferenceTaskNames: [],
+    failedTaskNames: [],
+    lastRetriedTime: 0,
+    workflowDefinition: { name, version: 1, tasks: [] } as unknown as WorkflowRecord['workflowDefinition'],
+    rev: 1,
+    seq: 0,
+    tasks: [],
+    wakeAt: 0,
+  };
+}
+
+async function load(kind: string): Promise<{ store: ExecutionStore; close: () => Promise<void> }> {
+  if (kind === 'memory') {
+    const store = new MemoryExecutionStore();
+    for (let i = 0; i < executions; i++) await store.createWorkflow(runOf(i));
+    return { store, close: async () => {} };
+  }
+  const embedded = await startEmbeddedDynamo();
+  const client = embedded.client();
+  const tables = { executions: `bench-${Date.now()}-executions` };
+  await createTables(client, tables, [EXECUTIONS_TABLE]);
+  const doc = documentClient(client);
+  const chunk = 500;
+  const writers: Promise<void>[] = [];
+  for (let i = 0; i < executions; i += chunk) {
+    const items = Array.from({ length: Math.min(chunk, executions - i) }, (_, k) =>
+      workflowItem(runOf(i + k)),
+    );
+    writers.push(batchPut(doc, tables.executions, items, 'bench load'));
+    if (writers.length >= 8) await Promise.all(writers.splice(0));
+  }
+  await Promise.all(writers);
+  return {
+    store: new DynamoExecutionStore(doc, tables.executions),
+    close: async () => {
+      client.destroy();
+      await embedded.close();
+    },
+  };
+}
+
+async function measure(search: SearchService, params: SearchParams, times: number) {
+  const ms: number[] = [];
+  let hits = 0;
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    const found = await search.workflows(params);
+    ms.push(performance.now() - started);
+    hits = found.totalHits;
+  }
+  return { ms, hits };
+}
+
+const from = T0 + Math.floor(executions * 0.45) * 1000;
+const to = T0 + Math.floor(executions * 0.55) * 1000;
+const queries: { name: string; params: SearchParams; scan: boolean }[] = [
+  {
+    name: 'indexed: type + status',
+    params: { start: 0, size: 15, sort: 'startTime:DESC', query: 'workflowType=type_3 AND status=COMPLETED' },
+    scan: false,
+  },
+  {
+    name: 'typed time range',
+    params: {
+      start: 0,
+      size: 15,
+      sort: 'startTime:DESC',
+      query: `workflowType IN (type_3) AND startTime>${from} AND startTime<${to}`,
+    },
+    scan: false,
+  },
+  {
+    name: 'time range, all types',
+    params: {
+      start: 0,
+      size: 15,
+      sort: 'startTime:DESC',
+      freeText: '*',
+      query: `startTime>${from} AND startTime<${to}`,
+    },
+    scan: true,
+  },
+  {
+    name: 'free text (unindexed)',
+    params: { start: 0, size: 15, sort: 'startTime:DESC', freeText: `order-${Math.floor(executions / 2)}` },
+    scan: true,
+  },
+];
+
+console.log(heading(`search: ${executions} runs, ${types} types; load ${loadAverage()}`));
+const rows: string[][] = [];
+for (const kind of stores) {
+  const started = performance.now();
+  const { store, close } = await load(kind);
+  console.log(`${kind}: loaded in ${fmt((performance.now() - started) / 1000, 1)} s`);
+  const search = new SearchService(store);
+  for (const q of queries) {
+    const { ms, hits } = await measure(
+      search,
+      q.params,
+      q.scan && kind !== 'memory' ? scanIterations : iterations,
+    );
+    rows.push([
+      kind,
+      q.name,
+      String(hits),
+      String(ms.length),
+      fmt(percentile(ms, 50)),
+      fmt(percentile(ms, 99)),
+    ]);
+    console.log(`  ${q.name}: p50 ${fmt(percentile(ms, 50))} ms`);
+  }
+  await close();
+}
+console.log(table(['store', 'query', 'totalHits', 'runs', 'p50 ms', 'p99 ms'], rows));

@@ -1,0 +1,102 @@
+/**
+ * The search routes (SPEC.md "Search", reference §6): workflow search and search by tasks under
+ * /api/workflow, task search under /api/tasks. `size` is at most 5,000 (more is a 400), `start`
+ * at least 0; a malformed query, free text or sort is a 400 naming what is wrong.
+ */
+
+import { integerValue, paramsOf, stringValue } from '../http/contract.ts';
+import type { QueryParams } from '../http/request.ts';
+import { json } from '../http/responses.ts';
+import { type RouteDef, route } from '../http/router.ts';
+import { toApiTask, toApiWorkflow } from '../model/api.ts';
+import type { WorkflowRecord } from '../model/execution.ts';
+import { MAX_PAGE, type SearchParams, type SearchService } from './service.ts';
+
+const searchQuery = paramsOf({
+  start: integerValue({ minimum: 0 }, 'Offset of the first hit (default 0)'),
+  size: integerValue({ minimum: 0, maximum: MAX_PAGE }, `Page size (default 100, at most ${MAX_PAGE})`),
+  sort: stringValue('field:ASC or field:DESC, several separated by , or | (default startTime:DESC)'),
+  freeText: stringValue('Free text: field:"value", a bare term, or * (default)'),
+  query: stringValue('A where clause: =, !=, >, >=, <, <=, IN (...), NOT IN (...), AND, OR, parentheses'),
+  skipCache: stringValue('Accepted and ignored (SDK compatibility)'),
+});
+
+const paramsOfRequest = (ctx: { query: QueryParams }): SearchParams => ({
+  start: ctx.query.int('start', 0),
+  size: ctx.query.int('size', 100),
+  sort: ctx.query.string('sort'),
+  freeText: ctx.query.string('freeText'),
+  query: ctx.query.string('query'),
+});
+
+const fullRun = (record: WorkflowRecord) => {
+  const { tasks: _tasks, ...run } = toApiWorkflow(record, undefined);
+  return run;
+};
+
+export function workflowSearchRoutes(search: SearchService): RouteDef[] {
+  return [
+    route({
+      method: 'GET',
+      path: '/api/workflow/search',
+      summary: 'Search runs: SearchResult of WorkflowSummary',
+      request: { query: searchQuery },
+      responds: 'application/json',
+      handler: async (ctx) => json(await search.workflowSummaries(paramsOfRequest(ctx))),
+    }),
+    route({
+      method: 'GET',
+      path: '/api/workflow/search-v2',
+      summary: 'Search runs: SearchResult of full runs (without tasks)',
+      request: { query: searchQuery },
+      responds: 'application/json',
+      handler: async (ctx) => {
+        const found = await search.workflows(paramsOfRequest(ctx));
+        return json({ totalHits: found.totalHits, results: found.results.map(fullRun) });
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/workflow/search-by-tasks',
+      summary: 'Runs with a task matching the query (task fields): SearchResult of WorkflowSummary',
+      request: { query: searchQuery },
+      responds: 'application/json',
+      handler: async (ctx) => json(await search.workflowSummariesByTasks(paramsOfRequest(ctx))),
+    }),
+    route({
+      method: 'GET',
+      path: '/api/workflow/search-by-tasks-v2',
+      summary: 'Runs with a task matching the query: SearchResult of full runs (without tasks)',
+      request: { query: searchQuery },
+      responds: 'application/json',
+      handler: async (ctx) => {
+        const found = await search.workflowsByTasks(paramsOfRequest(ctx));
+        return json({ totalHits: found.totalHits, results: found.results.map(fullRun) });
+      },
+    }),
+  ];
+}
+
+export function taskSearchRoutes(search: SearchService): RouteDef[] {
+  return [
+    route({
+      method: 'GET',
+      path: '/api/tasks/search',
+      summary: 'Search tasks: SearchResult of TaskSummary',
+      request: { query: searchQuery },
+      responds: 'application/json',
+      handler: async (ctx) => json(await search.taskSummaries(paramsOfRequest(ctx))),
+    }),
+    route({
+      method: 'GET',
+      path: '/api/tasks/search-v2',
+      summary: 'Search tasks: SearchResult of full tasks',
+      request: { query: searchQuery },
+      responds: 'application/json',
+      handler: async (ctx) => {
+        const found = await search.tasks(paramsOfRequest(ctx));
+        return json({ totalHits: found.totalHits, results: found.results.map(toApiTask) });
+      },
+    }),
+  ];
+}

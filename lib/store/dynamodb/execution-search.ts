@@ -1,0 +1,153 @@
+/**
+ * Search reads of the DynamoDB execution store (lib/search plans them):
+ * - runIndex with names: one Query per name on byName (pk workflowName, sk createTime, the time
+ *   window as key condition), projecting only index attributes: no record is read, and a query over
+ *   type, version, status, correlation id and start time is filtered, counted and paged on these rows.
+ * - runIndex without names: a Scan of workflow items (filter sk = "WF"), projecting the same
+ *   attributes: it reads (and pays for) the whole table; the planner uses it only when the query
+ *   names no workflow type.
+ * - getWorkflowsById: BatchGetItem (100 keys a call), consistent.
+ * - tasksOfTypes: one Query per type on byTaskType (pk taskType, sk scheduledTime, KEYS_ONLY),
+ *   then BatchGet of the rows. The index is written once per task row created (its keys never
+ *   change, nothing else is projected), never on a task update.
+ * - scanTasks with ids: one Query per run (begins_with sk "T#"); without: a Scan of task rows.
+ * Cost on the write path: none beyond what byName already costs (a commit that changes the status
+ * rewrites its byName row; other commits write no index row).
+ */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { TaskRecord, WorkflowRecord, WorkflowStatus } from '../../model/execution.ts';
+import type { RunIndexRead, RunIndexRow } from '../ports.ts';
+import { bodyOf, runOf, TASK_PREFIX, WORKFLOW_SK, workflowKey } from './execution-items.ts';
+import { batchGet, type Item, queryAll, scanAll } from './paging.ts';
+
+const ROW_ATTRIBUTES = 'pk, workflowName, workflowVersion, #status, correlationId, createTime';
+
+function rowOf(item: Item): RunIndexRow {
+  return {
+    workflowId: String(item.pk),
+    workflowName: String(item.workflowName),
+    workflowVersion: Number(item.workflowVersion),
+    status: String(item.status) as WorkflowStatus,
+    correlationId: item.correlationId === undefined ? undefined : String(item.correlationId),
+    createTime: Number(item.createTime),
+  };
+}
+
+function window(read: RunIndexRead): { condition: string; values: Record<string, number> } {
+  const from = read.startFrom ?? 0;
+  const to = read.startTo ?? Number.MAX_SAFE_INTEGER;
+  return { condition: 'createTime BETWEEN :from AND :to', values: { ':from': from, ':to': to } };
+}
+
+export async function runIndex(
+  client: DynamoDBDocumentClient,
+  table: string,
+  read: RunIndexRead,
+): Promise<RunIndexRow[]> {
+  const { condition, values } = window(read);
+  if (read.names) {
+    const pages = await Promise.all(
+      [...new Set(read.names)].map((name) =>
+        queryAll(
+          client,
+          {
+            TableName: table,
+            IndexName: 'byName',
+            KeyConditionExpression: `workflowName = :name AND ${condition}`,
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':name': name, ...values },
+            ProjectionExpression: ROW_ATTRIBUTES,
+          },
+          'workflow search',
+        ),
+      ),
+    );
+    return pages
+      .flat()
+      .map(rowOf)
+      .sort((a, b) => a.createTime - b.createTime);
+  }
+  const items = await scanAll(
+    client,
+    {
+      TableName: table,
+      FilterExpression: `sk = :wf AND ${condition}`,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':wf': WORKFLOW_SK, ...values },
+      ProjectionExpression: ROW_ATTRIBUTES,
+    },
+    'workflow search',
+  );
+  return items.map(rowOf).sort((a, b) => a.createTime - b.createTime);
+}
+
+export async function workflowsById(
+  client: DynamoDBDocumentClient,
+  table: string,
+  ids: readonly string[],
+): Promise<WorkflowRecord[]> {
+  const unique = [...new Set(ids)];
+  const items = await batchGet(client, table, unique.map(workflowKey), 'workflow search');
+  const byId = new Map(items.map((item) => [String(item.pk), item]));
+  return unique.flatMap((id) => {
+    const item = byId.get(id);
+    return item ? [runOf(item)] : [];
+  });
+}
+
+/** Task rows of the given types: byTaskType (KEYS_ONLY) per type, then the rows (BatchGet). */
+export async function tasksOfTypes(
+  client: DynamoDBDocumentClient,
+  table: string,
+  types: readonly string[],
+): Promise<TaskRecord[]> {
+  const pages = await Promise.all(
+    [...new Set(types)].map((taskType) =>
+      queryAll(
+        client,
+        {
+          TableName: table,
+          IndexName: 'byTaskType',
+          KeyConditionExpression: 'taskType = :type',
+          ExpressionAttributeValues: { ':type': taskType },
+        },
+        'task search',
+      ),
+    ),
+  );
+  const keys = pages.flat().map((item) => ({ pk: item.pk, sk: item.sk }));
+  return (await batchGet(client, table, keys, 'task search')).map((item) => bodyOf<TaskRecord>(item));
+}
+
+export async function scanTasks(
+  client: DynamoDBDocumentClient,
+  table: string,
+  ids?: readonly string[],
+): Promise<TaskRecord[]> {
+  if (ids) {
+    const pages = await Promise.all(
+      [...new Set(ids)].map((id) =>
+        queryAll(
+          client,
+          {
+            TableName: table,
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :t)',
+            ExpressionAttributeValues: { ':pk': id, ':t': TASK_PREFIX },
+          },
+          'task search',
+        ),
+      ),
+    );
+    return pages.flat().map((item) => bodyOf<TaskRecord>(item));
+  }
+  const items = await scanAll(
+    client,
+    {
+      TableName: table,
+      FilterExpression: 'begins_with(sk, :t)',
+      ExpressionAttributeValues: { ':t': TASK_PREFIX },
+    },
+    'task search',
+  );
+  return items.map((item) => bodyOf<TaskRecord>(item));
+}

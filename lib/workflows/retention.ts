@@ -1,0 +1,62 @@
+/**
+ * Retention of ended runs (`service.workflow.retention`, off by default): a decorator over the
+ * execution store that stamps `expiresAt` (end time + retention) on every create or commit of an
+ * ended run and clears it when a run is running again (retry, restart, rerun). The DynamoDB adapter
+ * writes it as the item's `ttl`, so DynamoDB deletes the run item itself; since that happens up to
+ * 48 h late (and dynalite never does), reads and search drop an expired run at once here: by id,
+ * by correlation, by the index page (search lowers totalHits for each dropped row, §2.11) and task
+ * search rows of an expired run. Cost: no extra write (the attribute rides on the commit that ends
+ * the run); task rows and logs of an expired run are not deleted by TTL (see README).
+ */
+import type { Clock } from '../model/clock.ts';
+import { isTerminalWorkflow, type TaskRecord, type WorkflowRecord } from '../model/execution.ts';
+import type { ExecutionStore } from '../store/ports.ts';
+
+export function retainingExecutions(
+  inner: ExecutionStore,
+  retentionMs: number,
+  clock: Clock,
+): ExecutionStore {
+  if (retentionMs <= 0) return inner;
+  const stamp = (record: WorkflowRecord): WorkflowRecord => {
+    if (!isTerminalWorkflow(record.status)) {
+      if (record.expiresAt === undefined) return record;
+      const { expiresAt: _cleared, ...running } = record;
+      return running;
+    }
+    return { ...record, expiresAt: (record.endTime > 0 ? record.endTime : clock.now()) + retentionMs };
+  };
+  const live = (record: WorkflowRecord | undefined): record is WorkflowRecord =>
+    record !== undefined && (record.expiresAt === undefined || record.expiresAt > clock.now());
+  const liveTasks = async (tasks: TaskRecord[]): Promise<TaskRecord[]> => {
+    const ids = [...new Set(tasks.map((t) => t.workflowInstanceId))];
+    const alive = new Set((await inner.getWorkflowsById(ids)).filter(live).map((r) => r.workflowId));
+    return tasks.filter((t) => alive.has(t.workflowInstanceId));
+  };
+  return {
+    createWorkflow: (record) => inner.createWorkflow(stamp(record)),
+    commitWorkflow: (record, expectedRev) => inner.commitWorkflow(stamp(record), expectedRev),
+    getWorkflow: async (workflowId) => {
+      const record = await inner.getWorkflow(workflowId);
+      return live(record) ? record : undefined;
+    },
+    findWorkflows: async (query) => (await inner.findWorkflows(query)).filter(live),
+    getWorkflowsById: async (ids) => (await inner.getWorkflowsById(ids)).filter(live),
+    scanTasks: async (ids) => liveTasks(await inner.scanTasks(ids)),
+    tasksOfTypes: async (types) => liveTasks(await inner.tasksOfTypes(types)),
+    runIndex: (read) => inner.runIndex(read),
+    removeWorkflow: (workflowId) => inner.removeWorkflow(workflowId),
+    createTasks: (tasks) => inner.createTasks(tasks),
+    updateTask: (task, expectedRev) => inner.updateTask(task, expectedRev),
+    getTask: (workflowId, taskId) => inner.getTask(workflowId, taskId),
+    getTasks: (workflowId, taskIds) => inner.getTasks(workflowId, taskIds),
+    findTask: (taskId) => inner.findTask(taskId),
+    listTasks: (workflowId) => inner.listTasks(workflowId),
+    deleteTasks: (workflowId, taskIds) => inner.deleteTasks(workflowId, taskIds),
+    unfinishedWorkflows: (limit) => inner.unfinishedWorkflows(limit),
+    dueWakeups: (now, limit) => inner.dueWakeups(now, limit),
+    appendLogs: (logs) => inner.appendLogs(logs),
+    logs: (taskId) => inner.logs(taskId),
+    claimIdempotencyKey: (claim) => inner.claimIdempotencyKey(claim),
+  };
+}
