@@ -43,6 +43,8 @@ export interface ExecutorDeps {
   startFailureWorkflow(run: WorkflowRecord): Promise<void>;
   /** Ends a run from outside its decider (workflows/operations/terminate.ts); false if already over. */
   terminate(workflowId: string, reason: string): Promise<boolean>;
+  /** What else follows a run's end (its message queue is deleted); idempotent, run on every decide of an ended run. */
+  onRunEnded?(run: WorkflowRecord): Promise<void>;
   random?: () => number;
   schemas?: SchemaEnforcer;
 }
@@ -256,6 +258,7 @@ export class Executor {
     if (run.parentWorkflowId && run.parentWorkflowTaskId) await this.notifyParent(run);
     // The failure workflow's id derives from the run, so starting it again is a no-op.
     if (run.endedByEngine) await this.startFailureWorkflow(run);
+    await this.deps.onRunEnded?.(run);
   }
 
   /** Starts the failure workflow of a run the engine ended unsuccessfully. */

@@ -10,6 +10,7 @@ import { SystemTaskRunner } from '../engine/system-tasks.ts';
 import type { HttpTaskDeps } from '../engine/tasks/http.ts';
 import { defaultRegistry } from '../engine/tasks/index.ts';
 import type { Logger } from '../log/logger.ts';
+import type { MessageStore } from '../messages/ports.ts';
 import type { MetadataService } from '../metadata/service.ts';
 import type { Clock } from '../model/clock.ts';
 import type { IdGenerator } from '../model/ids.ts';
@@ -71,6 +72,8 @@ export interface EngineDeps {
   schemas?: SchemaEnforcer;
   /** HTTP tasks: whether private addresses are allowed, and the system-task queue they go through. */
   http?: HttpTaskDeps;
+  /** The workflow message queues (lib/messages): PULL_WORKFLOW_MESSAGES reads them, a run's end deletes its queue. */
+  messages?: MessageStore;
 }
 
 export function createEngine(deps: EngineDeps): Engine {
@@ -123,6 +126,7 @@ export function createEngine(deps: EngineDeps): Engine {
     },
     startFailureWorkflow: (run) => startFailureWorkflow(starter, run),
     terminate: (workflowId, reason) => operations.terminateRunning(workflowId, reason),
+    onRunEnded: async (run) => deps.messages?.deleteQueue(run.workflowId),
   });
   const reader = new WorkflowReader(executions, registry);
   return {

@@ -81,6 +81,7 @@ export function createServices(deps: ServiceDeps): Services {
     ids: deps.ids ?? randomIds,
     logger: deps.logger,
     watcher: deps.watcher,
+    messages: stores.messages,
     // Payloads cross their schemas through the registry the /api/schema routes serve (one cache).
     schemas: new RegistryEnforcer(schemaRegistryOf(stores.schemas, deps.clock, config)),
     http: {
