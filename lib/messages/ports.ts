@@ -35,6 +35,19 @@ export interface MessageStore {
   withdraw(workflowId: string, seq: string): Promise<void>;
   /** Visible, unexpired messages, oldest first, at most `limit`. */
   peek(workflowId: string, now: number, limit: number): Promise<QueuedMessage[]>;
+  /**
+   * Hands up to `limit` messages to one pull task, oldest first: those it claimed already (a re-run
+   * of its start) first, then visible unclaimed ones, each claimed by one task only (a conditional
+   * write). A claimed message no longer counts toward the queue's bound.
+   */
+  claim(workflowId: string, taskId: string, now: number, limit: number): Promise<QueuedMessage[]>;
+  /** The claimed messages, by the task that claimed them. */
+  claims(workflowId: string): Promise<Map<string, QueuedMessage[]>>;
+  /**
+   * After a claiming task is over: its delivered messages leave the queue, the others (claimed by a
+   * start whose answer lost the race) return to it unclaimed.
+   */
+  settle(workflowId: string, taskId: string, delivered: readonly string[]): Promise<void>;
   /** Deletes the whole queue (the workflow ended). */
   deleteQueue(workflowId: string): Promise<void>;
 }

@@ -74,6 +74,8 @@ export interface EngineDeps {
   http?: HttpTaskDeps;
   /** The workflow message queues (lib/messages): PULL_WORKFLOW_MESSAGES reads them, a run's end deletes its queue. */
   messages?: MessageStore;
+  /** PULL_WORKFLOW_MESSAGES' cap on batchSize (`service.workflow-message-queue.maxBatchSize`). */
+  maxBatchSize?: number;
 }
 
 export function createEngine(deps: EngineDeps): Engine {
@@ -83,7 +85,17 @@ export function createEngine(deps: EngineDeps): Engine {
   const executions = publishingExecutions(stores.executions, watcher);
   // START_WORKFLOW starts runs through the starter, which is built after the registry.
   const workflows = { start: (request: Parameters<WorkflowStarter['start']>[0]) => starter.start(request) };
-  const registry = defaultRegistry({ scripts: deps.scripts, clock, workflows, http: deps.http });
+  const registry = defaultRegistry({
+    scripts: deps.scripts,
+    clock,
+    workflows,
+    http: deps.http,
+    messages: deps.messages && {
+      messages: deps.messages,
+      executions,
+      maxBatchSize: deps.maxBatchSize ?? 100,
+    },
+  });
   const starter = new WorkflowStarter({
     executions,
     taskDefs: stores.taskDefs,

@@ -1,6 +1,6 @@
 /**
  * The contract of the MessageStore port, run against every adapter (messages.memory.test.ts,
- * messages.dynamodb.test.ts): hidden until confirmed, oldest first, an exact bound under 100
+ * messages.dynamodb.test.ts): hidden until confirmed, oldest first, exclusive claims, an exact bound under 100
  * concurrent adds, expiry filtered on read and making room, withdraw and queue deletion.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -80,6 +80,49 @@ export function messageStoreContract(adapter: string, factory: () => Promise<Mes
       await store.confirm('w', m.seq);
       expect(await store.peek('w', T0, 10)).toEqual([]);
       expect(await store.add(message('w'), 1, T0)).toBe('added');
+    });
+
+    async function queued(workflowId: string, count: number): Promise<QueuedMessage[]> {
+      const out: QueuedMessage[] = [];
+      for (let i = 0; i < count; i++) {
+        const m = message(workflowId, T0 + i);
+        await store.add(m, 1000, T0);
+        await store.confirm(workflowId, m.seq);
+        out.push(m);
+      }
+      return out;
+    }
+
+    it('claims each message for one task only, even under racing claims', async () => {
+      const all = await queued('c', 10);
+      const [a, b, c] = await Promise.all([
+        store.claim('c', 'task-a', T0, 4),
+        store.claim('c', 'task-b', T0, 4),
+        store.claim('c', 'task-c', T0, 4),
+      ]);
+      const ids = [...(a ?? []), ...(b ?? []), ...(c ?? [])].map((m) => m.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids.sort()).toEqual(all.map((m) => m.id).sort());
+      expect(await store.peek('c', T0, 100)).toEqual([]);
+    });
+
+    it('hands a task its own claim again first, and frees claimed places in the bound', async () => {
+      const all = await queued('again', 3);
+      const first = await store.claim('again', 'task-a', T0, 2);
+      expect(first.map((m) => m.id)).toEqual(all.slice(0, 2).map((m) => m.id));
+      expect((await store.claim('again', 'task-a', T0, 2)).map((m) => m.id)).toEqual(first.map((m) => m.id));
+      expect((await store.claims('again')).get('task-a')?.map((m) => m.id)).toEqual(first.map((m) => m.id));
+      // Two of three are claimed: one place is taken in a queue of two.
+      expect(await store.add(message('again'), 2, T0)).toBe('added');
+      expect(await store.add(message('again'), 2, T0)).toBe('full');
+    });
+
+    it('settles a claim: delivered messages leave, the rest return to the queue', async () => {
+      const all = await queued('s', 3);
+      await store.claim('s', 'task-a', T0, 3);
+      await store.settle('s', 'task-a', [all[0]?.id ?? '']);
+      expect((await store.claims('s')).size).toBe(0);
+      expect((await store.peek('s', T0, 10)).map((m) => m.id)).toEqual(all.slice(1).map((m) => m.id));
     });
 
     it('deletes a whole queue and starts it again empty', async () => {

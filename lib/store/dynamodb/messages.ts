@@ -4,7 +4,7 @@
  * messages (on-demand; TTL attribute `ttl`):
  *   queue count  pk = "<workflowId>"  sk = "#count"   attributes: n (N) — live messages, hidden ones too
  *   message      pk = "<workflowId>"  sk = "M#<seq>"  attributes: body (JSON), expiresAt (N, ms),
- *                ttl (N, s), unconfirmed (present until the push confirms it)
+ *                ttl (N, s), unconfirmed (present until the push confirms it), claimedBy (a pull's task id)
  *   - add: PutItem the hidden message, then UpdateItem ADD n 1 conditional on n < limit: concurrent
  *     pushes serialize on the count item, so the bound is exact. A refused count first drops the
  *     queue's expired messages (DeleteItem returning the old item, so each is uncounted once) and
@@ -12,6 +12,8 @@
  *   - confirm: UpdateItem REMOVE unconfirmed.  - withdraw: DeleteItem (ALL_OLD), then ADD n -1 if it was there.
  *   - peek: Query pk, begins_with "M#", oldest first; expired and hidden messages are filtered here
  *     (DynamoDB deletes expired items lazily, dynalite never).
+ *   - claim: UpdateItem SET claimedBy conditional on attribute_not_exists(claimedBy), then ADD n -1;
+ *     settle: DeleteItem the delivered, REMOVE claimedBy (conditional on the claimer) and ADD n 1 the rest.
  *   - delete the queue: Query pk, BatchWriteItem deletes.
  */
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -31,6 +33,8 @@ export const MESSAGES_TABLE: TableSpec = {
 const COUNT_SK = '#count';
 const MESSAGE_PREFIX = 'M#';
 const messageKey = (workflowId: string, seq: string) => ({ pk: workflowId, sk: `${MESSAGE_PREFIX}${seq}` });
+const isFree = (item: Item, now: number) =>
+  item.unconfirmed === undefined && item.claimedBy === undefined && Number(item.expiresAt) > now;
 const messageOf = (item: Item): QueuedMessage => JSON.parse(String(item.body)) as QueuedMessage;
 
 export class DynamoMessageStore implements MessageStore {
@@ -87,9 +91,78 @@ export class DynamoMessageStore implements MessageStore {
   async peek(workflowId: string, now: number, limit: number): Promise<QueuedMessage[]> {
     const items = await this.items(workflowId);
     return items
-      .filter((item) => item.unconfirmed === undefined && Number(item.expiresAt) > now)
+      .filter((item) => isFree(item, now))
       .slice(0, limit)
       .map(messageOf);
+  }
+
+  async claim(workflowId: string, taskId: string, now: number, limit: number): Promise<QueuedMessage[]> {
+    const items = await this.items(workflowId);
+    const out = items.filter((item) => item.claimedBy === taskId).map(messageOf);
+    for (const item of items.filter((i) => isFree(i, now))) {
+      if (out.length >= limit) break;
+      const message = messageOf(item);
+      if (await this.setClaim(workflowId, message.seq, taskId)) out.push(message);
+    }
+    return out;
+  }
+
+  async claims(workflowId: string): Promise<Map<string, QueuedMessage[]>> {
+    const out = new Map<string, QueuedMessage[]>();
+    for (const item of await this.items(workflowId)) {
+      if (typeof item.claimedBy !== 'string') continue;
+      out.set(item.claimedBy, [...(out.get(item.claimedBy) ?? []), messageOf(item)]);
+    }
+    return out;
+  }
+
+  async settle(workflowId: string, taskId: string, delivered: readonly string[]): Promise<void> {
+    const ids = new Set(delivered);
+    for (const item of await this.items(workflowId)) {
+      if (item.claimedBy !== taskId) continue;
+      const message = messageOf(item);
+      const key = messageKey(workflowId, message.seq);
+      if (ids.has(message.id)) {
+        await this.client
+          .send(new DeleteCommand({ TableName: this.table, Key: key }))
+          .catch((e: unknown) => translate(e, 'message delete'));
+        continue;
+      }
+      try {
+        await this.client.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: key,
+            UpdateExpression: 'REMOVE claimedBy',
+            ConditionExpression: 'claimedBy = :t',
+            ExpressionAttributeValues: { ':t': taskId },
+          }),
+        );
+        await this.count(workflowId, 1);
+      } catch (error) {
+        if (!isConditionFailure(error)) translate(error, 'message unclaim');
+      }
+    }
+  }
+
+  /** Claims one message for a task; false when another claim (or a delete) came first. */
+  private async setClaim(workflowId: string, seq: string, taskId: string): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: messageKey(workflowId, seq),
+          UpdateExpression: 'SET claimedBy = :t',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(claimedBy)',
+          ExpressionAttributeValues: { ':t': taskId },
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      translate(error, 'message claim');
+    }
+    await this.count(workflowId, -1);
+    return true;
   }
 
   async deleteQueue(workflowId: string): Promise<void> {
@@ -152,15 +225,19 @@ export class DynamoMessageStore implements MessageStore {
         new DeleteCommand({
           TableName: this.table,
           Key: messageKey(workflowId, seq),
+          // A claimed message is no longer counted, and belongs to its pull.
+          ConditionExpression: 'attribute_not_exists(claimedBy)',
           ReturnValues: 'ALL_OLD',
         }),
       )
-      .catch((e: unknown) => translate(e, 'message delete'));
-    if (old.Attributes) await this.count(workflowId, -1);
+      .catch((e: unknown) => (isConditionFailure(e) ? undefined : translate(e, 'message delete')));
+    if (old?.Attributes) await this.count(workflowId, -1);
   }
 
   private async dropExpired(workflowId: string, now: number): Promise<void> {
-    const expired = (await this.items(workflowId)).filter((item) => Number(item.expiresAt) <= now);
+    const expired = (await this.items(workflowId)).filter(
+      (item) => item.claimedBy === undefined && Number(item.expiresAt) <= now,
+    );
     for (const item of expired) await this.remove(workflowId, messageOf(item).seq);
   }
 }
