@@ -4,6 +4,7 @@
  * function and grants follow from the descriptor (lib/capability.ts).
  */
 import type { Intersection, StoresOf } from './capability.ts';
+import { eventsCapability } from './events/capability.ts';
 import { messagesCapability } from './messages/capability.ts';
 import { metadataCapability } from './metadata/capability.ts';
 import { schedulerCapability } from './scheduler/capability.ts';
@@ -21,6 +22,7 @@ export const CAPABILITIES = [
   schemasCapability,
   schedulerCapability,
   messagesCapability,
+  eventsCapability,
 ] as const;
 
 export type CapabilityName = (typeof CAPABILITIES)[number]['name'];
