@@ -4,6 +4,8 @@
  * function and grants follow from the descriptor (lib/capability.ts).
  */
 import type { Intersection, StoresOf } from './capability.ts';
+import { eventsCapability } from './events/capability.ts';
+import { messagesCapability } from './messages/capability.ts';
 import { metadataCapability } from './metadata/capability.ts';
 import { schedulerCapability } from './scheduler/capability.ts';
 import { schemasCapability } from './schemas/capability.ts';
@@ -19,6 +21,8 @@ export const CAPABILITIES = [
   tasksCapability,
   schemasCapability,
   schedulerCapability,
+  messagesCapability,
+  eventsCapability,
 ] as const;
 
 export type CapabilityName = (typeof CAPABILITIES)[number]['name'];

@@ -43,6 +43,8 @@ export interface ExecutorDeps {
   startFailureWorkflow(run: WorkflowRecord): Promise<void>;
   /** Ends a run from outside its decider (workflows/operations/terminate.ts); false if already over. */
   terminate(workflowId: string, reason: string): Promise<boolean>;
+  /** What else follows a run's end (its message queue is deleted); idempotent, run on every decide of an ended run. */
+  onRunEnded?(run: WorkflowRecord): Promise<void>;
   random?: () => number;
   schemas?: SchemaEnforcer;
 }
@@ -210,7 +212,7 @@ export class Executor {
       await this.deps.terminate(workflowId, reason);
     }
     if (isTerminalWorkflow(committed.status)) await this.followEnd(committed);
-    else await this.startAsync(committed, created);
+    else await this.startAsync(committed, created, this.reStartable(committed, created));
   }
 
   /**
@@ -218,8 +220,12 @@ export class Executor {
    * decide committed, and reports each answer back like a worker update. A decide that is re-run
    * after a crash adopts the open task and starts it again: `start` runs at least once.
    */
-  private async startAsync(run: WorkflowRecord, created: TaskRecord[]): Promise<void> {
-    for (const task of created) {
+  private async startAsync(
+    run: WorkflowRecord,
+    created: TaskRecord[],
+    again: TaskRecord[] = [],
+  ): Promise<void> {
+    for (const task of [...created, ...again]) {
       const start = this.deps.registry.get(task.workflowTask.type).start;
       if (!start || isTerminalTask(task.status)) continue;
       let result: AsyncTaskResult;
@@ -228,9 +234,22 @@ export class Executor {
       } catch (error) {
         result = { status: 'FAILED', reasonForIncompletion: errorMessage(error) };
       }
+      // A re-run that found nothing new to report leaves the task (and the run) as they are.
+      if (result.status === 'IN_PROGRESS' && again.includes(task)) continue;
       await this.report(task, result);
       await this.deps.decisions.request(run.workflowId);
     }
+  }
+
+  /** Open tasks, not created by this decide, whose type starts again on every decide (TaskType.startOnEveryDecide). */
+  private reStartable(run: WorkflowRecord, created: TaskRecord[]): TaskRecord[] {
+    const fresh = new Set(created.map((t) => t.taskId));
+    return run.tasks.filter(
+      (t) =>
+        !fresh.has(t.taskId) &&
+        !isTerminalTask(t.status) &&
+        this.deps.registry.get(t.workflowTask.type).startOnEveryDecide === true,
+    );
   }
 
   private report(task: TaskRecord, result: AsyncTaskResult): Promise<void> {
@@ -256,6 +275,7 @@ export class Executor {
     if (run.parentWorkflowId && run.parentWorkflowTaskId) await this.notifyParent(run);
     // The failure workflow's id derives from the run, so starting it again is a no-op.
     if (run.endedByEngine) await this.startFailureWorkflow(run);
+    await this.deps.onRunEnded?.(run);
   }
 
   /** Starts the failure workflow of a run the engine ended unsuccessfully. */

@@ -135,4 +135,10 @@ export interface TaskType extends TaskTypeSpec {
    * (engine/system-tasks.ts) calls it with the task as stored and reports the answer like `start`'s.
    */
   perform?(ctx: AsyncStartContext): Promise<AsyncTaskResult>;
+  /**
+   * `start` runs again after every decide of the run while the task is open, not only after the
+   * decide that created it (PULL_WORKFLOW_MESSAGES waits for a push, which asks for a decide). An
+   * IN_PROGRESS answer of such a re-run changes nothing and asks for no decide.
+   */
+  startOnEveryDecide?: boolean;
 }

@@ -10,6 +10,7 @@ import { SystemTaskRunner } from '../engine/system-tasks.ts';
 import type { HttpTaskDeps } from '../engine/tasks/http.ts';
 import { defaultRegistry } from '../engine/tasks/index.ts';
 import type { Logger } from '../log/logger.ts';
+import type { MessageStore } from '../messages/ports.ts';
 import type { MetadataService } from '../metadata/service.ts';
 import type { Clock } from '../model/clock.ts';
 import type { IdGenerator } from '../model/ids.ts';
@@ -71,6 +72,10 @@ export interface EngineDeps {
   schemas?: SchemaEnforcer;
   /** HTTP tasks: whether private addresses are allowed, and the system-task queue they go through. */
   http?: HttpTaskDeps;
+  /** The workflow message queues (lib/messages): PULL_WORKFLOW_MESSAGES reads them, a run's end deletes its queue. */
+  messages?: MessageStore;
+  /** PULL_WORKFLOW_MESSAGES' cap on batchSize (`service.workflow-message-queue.maxBatchSize`). */
+  maxBatchSize?: number;
 }
 
 export function createEngine(deps: EngineDeps): Engine {
@@ -80,7 +85,17 @@ export function createEngine(deps: EngineDeps): Engine {
   const executions = publishingExecutions(stores.executions, watcher);
   // START_WORKFLOW starts runs through the starter, which is built after the registry.
   const workflows = { start: (request: Parameters<WorkflowStarter['start']>[0]) => starter.start(request) };
-  const registry = defaultRegistry({ scripts: deps.scripts, clock, workflows, http: deps.http });
+  const registry = defaultRegistry({
+    scripts: deps.scripts,
+    clock,
+    workflows,
+    http: deps.http,
+    messages: deps.messages && {
+      messages: deps.messages,
+      executions,
+      maxBatchSize: deps.maxBatchSize ?? 100,
+    },
+  });
   const starter = new WorkflowStarter({
     executions,
     taskDefs: stores.taskDefs,
@@ -123,6 +138,7 @@ export function createEngine(deps: EngineDeps): Engine {
     },
     startFailureWorkflow: (run) => startFailureWorkflow(starter, run),
     terminate: (workflowId, reason) => operations.terminateRunning(workflowId, reason),
+    onRunEnded: async (run) => deps.messages?.deleteQueue(run.workflowId),
   });
   const reader = new WorkflowReader(executions, registry);
   return {

@@ -87,6 +87,8 @@ export function createServices(deps: ServiceDeps): Services {
     ids: deps.ids ?? randomIds,
     logger: deps.logger,
     watcher: deps.watcher,
+    messages: stores.messages,
+    maxBatchSize: config.number('service.workflow-message-queue.maxBatchSize'),
     // Payloads cross their schemas through the registry the /api/schema routes serve (one cache).
     schemas: new RegistryEnforcer(schemaRegistryOf(stores.schemas, deps.clock, config)),
     http: {

@@ -46,6 +46,8 @@ describe('tableNamesFrom', () => {
       queues: 'my-queues',
       schemas: 'c-schemas',
       schedules: 'c-schedules',
+      messages: 'c-messages',
+      eventhandlers: 'c-eventhandlers',
     });
   });
 });

@@ -18,6 +18,7 @@ import { joinTask } from './join.ts';
 import { jsonJqTransformTask } from './json-jq-transform.ts';
 import { lambdaTask } from './lambda.ts';
 import { noopTask } from './noop.ts';
+import { type PullDeps, pullWorkflowMessagesTask } from './pull-workflow-messages.ts';
 import { setVariableTask } from './set-variable.ts';
 import { simpleTask } from './simple.ts';
 import { startWorkflowTask, type WorkflowLauncher } from './start-workflow.ts';
@@ -37,6 +38,8 @@ export interface TaskTypeDeps {
   workflows?: WorkflowLauncher;
   /** Where HTTP tasks are handed off the decider (lib/engine/tasks/http.ts). */
   http?: HttpTaskDeps;
+  /** PULL_WORKFLOW_MESSAGES' queue (lib/messages); absent, such a task fails naming what is missing. */
+  messages?: PullDeps;
 }
 
 let sharedJq: JqEvaluator | undefined;
@@ -47,7 +50,7 @@ function defaultJq(): JqEvaluator {
   return sharedJq;
 }
 
-export function defaultRegistry({ scripts, jq, workflows, http }: TaskTypeDeps): TaskTypeRegistry {
+export function defaultRegistry({ scripts, jq, workflows, http, messages }: TaskTypeDeps): TaskTypeRegistry {
   return new TaskTypeRegistry()
     .register(simpleTask, subWorkflowTask, dynamicTask, noopTask, startWorkflowTask(workflows))
     .register(switchTask(scripts), decisionTask(scripts), inlineTask(scripts), doWhileTask(scripts))
@@ -57,5 +60,5 @@ export function defaultRegistry({ scripts, jq, workflows, http }: TaskTypeDeps):
       httpTask(http),
     )
     .register(forkJoinTask, joinTask, waitTask, humanTask, yieldTask, terminateTask, setVariableTask)
-    .register(forkJoinDynamicTask, exclusiveJoinTask);
+    .register(forkJoinDynamicTask, exclusiveJoinTask, pullWorkflowMessagesTask(messages));
 }

@@ -13,6 +13,7 @@ import { inlineSpec } from './inline.ts';
 import { jsonJqTransformSpec } from './json-jq-transform.ts';
 import { lambdaSpec } from './lambda.ts';
 import { noopSpec } from './noop.ts';
+import { pullWorkflowMessagesSpec } from './pull-workflow-messages.ts';
 import { setVariableSpec } from './set-variable.ts';
 import { simpleSpec, userDefinedSpec } from './simple.ts';
 import { type TaskTypeSpec, workerSpec } from './spec.ts';
@@ -39,6 +40,7 @@ export const TASK_TYPE_SPECS: readonly TaskTypeSpec[] = [
   humanSpec,
   yieldSpec,
   noopSpec,
+  pullWorkflowMessagesSpec,
   lambdaSpec,
   jsonJqTransformSpec,
   dynamicSpec,

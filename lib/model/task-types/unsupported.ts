@@ -24,7 +24,6 @@ export const UNSUPPORTED_SPECS: readonly TaskTypeSpec[] = [
       );
     }
   }),
-  unsupported('PULL_WORKFLOW_MESSAGES', 'async'),
   unsupported('WAIT_FOR_WEBHOOK', 'async'),
   unsupported('HTTP_POLL', 'async'),
   unsupported('BUSINESS_RULE', 'async'),

@@ -1,0 +1,58 @@
+/**
+ * Event handlers (reference/conductor.md §2.8): what a handler is and the checks a save makes
+ * (§1.3: 400 if name, event or actions is missing, or an action is not one Conductor knows).
+ */
+import { ValidationError } from '../model/errors.ts';
+
+export const ACTIONS = [
+  'start_workflow',
+  'complete_task',
+  'fail_task',
+  'terminate_workflow',
+  'update_workflow_variables',
+] as const;
+
+export interface EventAction {
+  action: (typeof ACTIONS)[number];
+  [key: string]: unknown;
+}
+
+export interface EventHandler {
+  name: string;
+  event: string;
+  condition?: string;
+  evaluatorType?: string;
+  actions: EventAction[];
+  active?: boolean;
+  description?: string;
+  [key: string]: unknown;
+}
+
+const text = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
+
+/** The handler a body describes, or a 400 naming what is wrong. */
+export function parseHandler(body: unknown): EventHandler {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ValidationError('An event handler is a JSON object');
+  }
+  const handler = body as Record<string, unknown>;
+  const issues: string[] = [];
+  if (!text(handler.name)) issues.push('Missing event handler name');
+  else if (handler.name.length > 255 || /[/\\]/.test(handler.name))
+    issues.push('Event handler name must be at most 255 characters, without / or \\');
+  if (!text(handler.event)) issues.push('Missing event location');
+  if (!Array.isArray(handler.actions) || handler.actions.length === 0) issues.push('No actions specified');
+  else {
+    handler.actions.forEach((action: unknown, i) => {
+      const name = (action as { action?: unknown } | null)?.action;
+      if (!ACTIONS.includes(name as EventAction['action']))
+        issues.push(`actions[${i}].action must be one of ${ACTIONS.join(', ')}`);
+    });
+  }
+  if (handler.condition !== undefined && handler.condition !== null && typeof handler.condition !== 'string')
+    issues.push('condition must be a string');
+  if (handler.active !== undefined && handler.active !== null && typeof handler.active !== 'boolean')
+    issues.push('active must be a boolean');
+  if (issues.length > 0) throw new ValidationError(issues.join('; '));
+  return handler as EventHandler;
+}

@@ -1,0 +1,103 @@
+/**
+ * /api/event (reference/conductor.md §1.3, reference/sdk-map.md §7): event handler create (one
+ * object, or the array of one the official SDK sends), update, list, list by event (`activeOnly`,
+ * true by default as in Conductor), get by name (Orkes) and delete. Names are unique: a second
+ * create is 409, an update or delete of an absent name 404.
+ */
+import { booleanValue, paramsOf, pathParams, stringValue } from '../http/contract.ts';
+import { emptyOk, json } from '../http/responses.ts';
+import { type RouteDef, route } from '../http/router.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../model/errors.ts';
+import { type EventHandler, parseHandler } from './model.ts';
+import type { EventHandlerStore } from './ports.ts';
+
+const HANDLER_BODY = { title: 'EventHandler', required: true, schema: { description: 'An EventHandler' } };
+const MAX_HANDLERS_PER_CREATE = 100;
+
+export function eventRoutes(store: EventHandlerStore): RouteDef[] {
+  const notFound = (name: string) => new NotFoundError(`Event handler ${name} not found`);
+  return [
+    route({
+      method: 'POST',
+      path: '/api/event',
+      summary: 'Add event handlers (one object, or an array)',
+      request: {
+        body: {
+          ...HANDLER_BODY,
+          schema: {
+            anyOf: [{ type: 'object' }, { type: 'array' }],
+            description: 'An EventHandler or an array of them',
+          },
+        },
+      },
+      handler: async (ctx) => {
+        const body = await ctx.json();
+        const list = Array.isArray(body) ? body : [body];
+        if (list.length === 0 || list.length > MAX_HANDLERS_PER_CREATE)
+          throw new ValidationError(`Give 1 to ${MAX_HANDLERS_PER_CREATE} event handlers`);
+        const handlers: EventHandler[] = list.map(parseHandler);
+        for (const handler of handlers) {
+          if (!(await store.create(handler)))
+            throw new ConflictError(`Event handler with name ${handler.name} already exists!`);
+        }
+        return emptyOk();
+      },
+    }),
+    route({
+      method: 'PUT',
+      path: '/api/event',
+      summary: 'Update an event handler',
+      request: { body: { ...HANDLER_BODY, schema: { type: 'object', description: 'An EventHandler' } } },
+      handler: async (ctx) => {
+        const handler = parseHandler(await ctx.json());
+        if (!(await store.update(handler))) throw notFound(handler.name);
+        return emptyOk();
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/event',
+      summary: 'List every event handler',
+      responds: 'application/json',
+      handler: async () => json(await store.list()),
+    }),
+    route({
+      method: 'GET',
+      path: '/api/event/handler/{name}',
+      summary: 'Get an event handler by name',
+      request: { params: pathParams({ name: stringValue('Event handler name') }) },
+      responds: 'application/json',
+      handler: async (ctx) => {
+        const handler = await store.get(ctx.param('name'));
+        if (!handler) throw notFound(ctx.param('name'));
+        return json(handler);
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/event/{event}',
+      summary: 'List the event handlers of one event',
+      request: {
+        params: pathParams({ event: stringValue('Event, e.g. sqs:orders') }),
+        query: paramsOf({ activeOnly: booleanValue('Only active handlers (default true)') }),
+      },
+      responds: 'application/json',
+      handler: async (ctx) => {
+        const event = ctx.param('event');
+        const activeOnly = ctx.query.bool('activeOnly', true);
+        const all = await store.list();
+        return json(all.filter((h) => h.event === event && (!activeOnly || h.active === true)));
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/api/event/{name}',
+      summary: 'Delete an event handler',
+      request: { params: pathParams({ name: stringValue('Event handler name') }) },
+      handler: async (ctx) => {
+        if (!(await store.remove(ctx.param('name')))) throw notFound(ctx.param('name'));
+        return emptyOk();
+      },
+    }),
+  ];
+}

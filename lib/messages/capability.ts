@@ -1,0 +1,46 @@
+/**
+ * The workflow message queue (SPEC.md "Events" 1-3), behind `service.workflow-message-queue.enabled`:
+ * its push route over its own table. The route lies under /api/workflow, whose proxy the workflows
+ * capability owns; its API Gateway route names the exact path, which API Gateway matches before the
+ * greedy proxy, so pushes reach this function. PULL_WORKFLOW_MESSAGES reads the same store.
+ */
+import type { Capability } from '../capability.ts';
+import { DynamoMessageStore, MESSAGES_TABLE } from '../store/dynamodb/messages.ts';
+import { EXECUTIONS_TABLE, tableName } from '../store/dynamodb/tables.ts';
+import { MemoryMessageStore } from '../store/memory/messages.ts';
+import type { MessageStores } from './ports.ts';
+import { messageRoutes } from './routes.ts';
+import { MessageService } from './service.ts';
+
+export const messagesCapability: Capability<MessageStores> = {
+  name: 'messages',
+  gate: 'messageQueue',
+  tables: [MESSAGES_TABLE],
+  stores: {
+    memory: () => ({ messages: new MemoryMessageStore() }),
+    dynamodb: (doc, tables) => ({ messages: new DynamoMessageStore(doc, tableName(tables, MESSAGES_TABLE)) }),
+  },
+  routes: (services) =>
+    messageRoutes(
+      new MessageService({
+        messages: services.stores.messages,
+        executions: services.stores.executions,
+        decisions: services.decisions,
+        clock: services.clock,
+        limits: {
+          maxQueueSize: services.config.number('service.workflow-message-queue.maxQueueSize'),
+          ttlSeconds: services.config.number('service.workflow-message-queue.ttlSeconds'),
+        },
+      }),
+    ),
+  apiRoutes: ['POST /api/workflow/{workflowId}/messages'],
+  grants: {
+    // A push reads the run's status before and after adding the message.
+    tables: [
+      { table: MESSAGES_TABLE, access: 'readWrite' },
+      { table: EXECUTIONS_TABLE, access: 'read' },
+    ],
+    // After a push the run is decided at once (a waiting pull resumes).
+    sends: ['decisions'],
+  },
+};

@@ -1,0 +1,8 @@
+/** PULL_WORKFLOW_MESSAGES (reference/conductor.md §5.23): takes messages from the run's queue, off the decider. */
+import type { TaskTypeSpec } from './spec.ts';
+
+export const pullWorkflowMessagesSpec: TaskTypeSpec = {
+  type: 'PULL_WORKFLOW_MESSAGES',
+  kind: 'async',
+  supported: true,
+};

@@ -1,0 +1,90 @@
+/**
+ * DynamoDB adapter of the event handlers, in their own table (events capability).
+ *
+ * eventhandlers (on-demand):
+ *   handler  pk = "<name>"  sk = "H"   attributes: body (the handler as a JSON string)
+ *   - create: PutItem conditional on attribute_not_exists(pk) (409 otherwise).
+ *   - update / remove: PutItem / DeleteItem conditional on attribute_exists(pk) (404 otherwise).
+ *   - list: Scan (handlers are few; every incoming event reads them, the executor caches nothing yet).
+ */
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { EventHandler } from '../../events/model.ts';
+import type { EventHandlerStore } from '../../events/ports.ts';
+import { isConditionFailure, translate } from './errors.ts';
+import { scanAll } from './paging.ts';
+import { type TableSpec, TTL_ATTRIBUTE } from './tables.ts';
+
+export const EVENT_HANDLERS_TABLE: TableSpec = {
+  id: 'eventhandlers',
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  indexes: [],
+  ttlAttribute: TTL_ATTRIBUTE,
+};
+
+const SK = 'H';
+
+export class DynamoEventHandlerStore implements EventHandlerStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  create(handler: EventHandler): Promise<boolean> {
+    return this.put(handler, 'attribute_not_exists(pk)');
+  }
+
+  update(handler: EventHandler): Promise<boolean> {
+    return this.put(handler, 'attribute_exists(pk)');
+  }
+
+  async get(name: string): Promise<EventHandler | undefined> {
+    const out = await this.client
+      .send(new GetCommand({ TableName: this.table, Key: { pk: name, sk: SK }, ConsistentRead: true }))
+      .catch((e: unknown) => translate(e, 'event handler get'));
+    return out.Item ? (JSON.parse(String(out.Item.body)) as EventHandler) : undefined;
+  }
+
+  async list(): Promise<EventHandler[]> {
+    const items = await scanAll(
+      this.client,
+      { TableName: this.table, ConsistentRead: true },
+      'event handler list',
+    );
+    return items
+      .map((item) => JSON.parse(String(item.body)) as EventHandler)
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  async remove(name: string): Promise<boolean> {
+    try {
+      await this.client.send(
+        new DeleteCommand({
+          TableName: this.table,
+          Key: { pk: name, sk: SK },
+          ConditionExpression: 'attribute_exists(pk)',
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      translate(error, 'event handler delete');
+    }
+  }
+
+  private async put(handler: EventHandler, condition: string): Promise<boolean> {
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { pk: handler.name, sk: SK, body: JSON.stringify(handler) },
+          ConditionExpression: condition,
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      translate(error, 'event handler put');
+    }
+  }
+}

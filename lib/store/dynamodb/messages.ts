@@ -1,0 +1,243 @@
+/**
+ * DynamoDB adapter of the workflow message queues, in their own table (messages capability).
+ *
+ * messages (on-demand; TTL attribute `ttl`):
+ *   queue count  pk = "<workflowId>"  sk = "#count"   attributes: n (N) — live messages, hidden ones too
+ *   message      pk = "<workflowId>"  sk = "M#<seq>"  attributes: body (JSON), expiresAt (N, ms),
+ *                ttl (N, s), unconfirmed (present until the push confirms it), claimedBy (a pull's task id)
+ *   - add: PutItem the hidden message, then UpdateItem ADD n 1 conditional on n < limit: concurrent
+ *     pushes serialize on the count item, so the bound is exact. A refused count first drops the
+ *     queue's expired messages (DeleteItem returning the old item, so each is uncounted once) and
+ *     tries again; still refused, the message is deleted and the push is 'full'.
+ *   - confirm: UpdateItem REMOVE unconfirmed.  - withdraw: DeleteItem (ALL_OLD), then ADD n -1 if it was there.
+ *   - peek: Query pk, begins_with "M#", oldest first; expired and hidden messages are filtered here
+ *     (DynamoDB deletes expired items lazily, dynalite never).
+ *   - claim: UpdateItem SET claimedBy conditional on attribute_not_exists(claimedBy), then ADD n -1;
+ *     settle: DeleteItem the delivered, REMOVE claimedBy (conditional on the claimer) and ADD n 1 the rest.
+ *   - delete the queue: Query pk, BatchWriteItem deletes.
+ */
+import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { AddOutcome, MessageStore, QueuedMessage } from '../../messages/ports.ts';
+import { isConditionFailure, translate } from './errors.ts';
+import { batchDelete, type Item, queryAll } from './paging.ts';
+import { type TableSpec, TTL_ATTRIBUTE } from './tables.ts';
+
+export const MESSAGES_TABLE: TableSpec = {
+  id: 'messages',
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  indexes: [],
+  ttlAttribute: TTL_ATTRIBUTE,
+};
+
+const COUNT_SK = '#count';
+const MESSAGE_PREFIX = 'M#';
+const messageKey = (workflowId: string, seq: string) => ({ pk: workflowId, sk: `${MESSAGE_PREFIX}${seq}` });
+const isFree = (item: Item, now: number) =>
+  item.unconfirmed === undefined && item.claimedBy === undefined && Number(item.expiresAt) > now;
+const messageOf = (item: Item): QueuedMessage => JSON.parse(String(item.body)) as QueuedMessage;
+
+export class DynamoMessageStore implements MessageStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async add(message: QueuedMessage, limit: number, now: number): Promise<AddOutcome> {
+    const key = messageKey(message.workflowId, message.seq);
+    await this.client
+      .send(
+        new PutCommand({
+          TableName: this.table,
+          Item: {
+            ...key,
+            body: JSON.stringify(message),
+            expiresAt: message.expiresAt,
+            [TTL_ATTRIBUTE]: Math.ceil(message.expiresAt / 1000),
+            unconfirmed: true,
+          },
+        }),
+      )
+      .catch((e: unknown) => translate(e, 'message put'));
+    if (await this.count(message.workflowId, 1, limit)) return 'added';
+    await this.dropExpired(message.workflowId, now);
+    if (await this.count(message.workflowId, 1, limit)) return 'added';
+    await this.client
+      .send(new DeleteCommand({ TableName: this.table, Key: key }))
+      .catch((e: unknown) => translate(e, 'message delete'));
+    return 'full';
+  }
+
+  async confirm(workflowId: string, seq: string): Promise<void> {
+    await this.client
+      .send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: messageKey(workflowId, seq),
+          UpdateExpression: 'REMOVE unconfirmed',
+          ConditionExpression: 'attribute_exists(pk)',
+        }),
+      )
+      .catch((e: unknown) => {
+        // The queue was deleted meanwhile (the run ended): nothing to show.
+        if (!isConditionFailure(e)) translate(e, 'message confirm');
+      });
+  }
+
+  async withdraw(workflowId: string, seq: string): Promise<void> {
+    await this.remove(workflowId, seq);
+  }
+
+  async peek(workflowId: string, now: number, limit: number): Promise<QueuedMessage[]> {
+    const items = await this.items(workflowId);
+    return items
+      .filter((item) => isFree(item, now))
+      .slice(0, limit)
+      .map(messageOf);
+  }
+
+  async claim(workflowId: string, taskId: string, now: number, limit: number): Promise<QueuedMessage[]> {
+    const items = await this.items(workflowId);
+    const out = items.filter((item) => item.claimedBy === taskId).map(messageOf);
+    for (const item of items.filter((i) => isFree(i, now))) {
+      if (out.length >= limit) break;
+      const message = messageOf(item);
+      if (await this.setClaim(workflowId, message.seq, taskId)) out.push(message);
+    }
+    return out;
+  }
+
+  async claims(workflowId: string): Promise<Map<string, QueuedMessage[]>> {
+    const out = new Map<string, QueuedMessage[]>();
+    for (const item of await this.items(workflowId)) {
+      if (typeof item.claimedBy !== 'string') continue;
+      out.set(item.claimedBy, [...(out.get(item.claimedBy) ?? []), messageOf(item)]);
+    }
+    return out;
+  }
+
+  async settle(workflowId: string, taskId: string, delivered: readonly string[]): Promise<void> {
+    const ids = new Set(delivered);
+    for (const item of await this.items(workflowId)) {
+      if (item.claimedBy !== taskId) continue;
+      const message = messageOf(item);
+      const key = messageKey(workflowId, message.seq);
+      if (ids.has(message.id)) {
+        await this.client
+          .send(new DeleteCommand({ TableName: this.table, Key: key }))
+          .catch((e: unknown) => translate(e, 'message delete'));
+        continue;
+      }
+      try {
+        await this.client.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: key,
+            UpdateExpression: 'REMOVE claimedBy',
+            ConditionExpression: 'claimedBy = :t',
+            ExpressionAttributeValues: { ':t': taskId },
+          }),
+        );
+        await this.count(workflowId, 1);
+      } catch (error) {
+        if (!isConditionFailure(error)) translate(error, 'message unclaim');
+      }
+    }
+  }
+
+  /** Claims one message for a task; false when another claim (or a delete) came first. */
+  private async setClaim(workflowId: string, seq: string, taskId: string): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: messageKey(workflowId, seq),
+          UpdateExpression: 'SET claimedBy = :t',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(claimedBy)',
+          ExpressionAttributeValues: { ':t': taskId },
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      translate(error, 'message claim');
+    }
+    await this.count(workflowId, -1);
+    return true;
+  }
+
+  async deleteQueue(workflowId: string): Promise<void> {
+    const items = await queryAll(
+      this.client,
+      {
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': workflowId },
+        ProjectionExpression: 'pk, sk',
+        ConsistentRead: true,
+      },
+      'message queue delete',
+    );
+    await batchDelete(
+      this.client,
+      this.table,
+      items.map((i) => ({ pk: i.pk, sk: i.sk })),
+      'message queue delete',
+    );
+  }
+
+  /** The queue's messages, oldest first. */
+  private items(workflowId: string): Promise<Item[]> {
+    return queryAll(
+      this.client,
+      {
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :m)',
+        ExpressionAttributeValues: { ':pk': workflowId, ':m': MESSAGE_PREFIX },
+        ConsistentRead: true,
+      },
+      'message query',
+    );
+  }
+
+  /** Moves the queue's count by `delta`; an increase only while below `limit`. */
+  private async count(workflowId: string, delta: number, limit?: number): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: workflowId, sk: COUNT_SK },
+          UpdateExpression: 'ADD n :d',
+          ExpressionAttributeValues: { ':d': delta, ...(limit === undefined ? {} : { ':limit': limit }) },
+          ...(limit === undefined ? {} : { ConditionExpression: 'attribute_not_exists(n) OR n < :limit' }),
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      translate(error, 'message count');
+    }
+  }
+
+  /** Deletes a message and uncounts it, once, whoever else deletes it at the same time. */
+  private async remove(workflowId: string, seq: string): Promise<void> {
+    const old = await this.client
+      .send(
+        new DeleteCommand({
+          TableName: this.table,
+          Key: messageKey(workflowId, seq),
+          // A claimed message is no longer counted, and belongs to its pull.
+          ConditionExpression: 'attribute_not_exists(claimedBy)',
+          ReturnValues: 'ALL_OLD',
+        }),
+      )
+      .catch((e: unknown) => (isConditionFailure(e) ? undefined : translate(e, 'message delete')));
+    if (old?.Attributes) await this.count(workflowId, -1);
+  }
+
+  private async dropExpired(workflowId: string, now: number): Promise<void> {
+    const expired = (await this.items(workflowId)).filter(
+      (item) => item.claimedBy === undefined && Number(item.expiresAt) <= now,
+    );
+    for (const item of expired) await this.remove(workflowId, messageOf(item).seq);
+  }
+}

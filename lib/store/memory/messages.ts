@@ -1,0 +1,88 @@
+/**
+ * In-memory workflow message queues: for tests, benchmarks and `SERVICE_STORE=memory`. Every
+ * check-and-set runs with no await between the check and the write, so the queue bound and the
+ * claims are as exact as the DynamoDB adapter's conditional writes.
+ */
+import type { AddOutcome, MessageStore, QueuedMessage } from '../../messages/ports.ts';
+
+interface Entry {
+  message: QueuedMessage;
+  visible: boolean;
+  claimedBy?: string;
+}
+
+const bySeq = (a: Entry, b: Entry) =>
+  a.message.seq < b.message.seq ? -1 : a.message.seq > b.message.seq ? 1 : 0;
+
+export class MemoryMessageStore implements MessageStore {
+  private readonly queues = new Map<string, Map<string, Entry>>();
+
+  async add(message: QueuedMessage, limit: number, now: number): Promise<AddOutcome> {
+    const queue = this.queues.get(message.workflowId) ?? new Map<string, Entry>();
+    let live = 0;
+    for (const [seq, entry] of queue) {
+      if (entry.claimedBy !== undefined) continue;
+      if (entry.message.expiresAt <= now) queue.delete(seq);
+      else live += 1;
+    }
+    if (live >= limit) return 'full';
+    queue.set(message.seq, { message: structuredClone(message), visible: false });
+    this.queues.set(message.workflowId, queue);
+    return 'added';
+  }
+
+  async confirm(workflowId: string, seq: string): Promise<void> {
+    const entry = this.queues.get(workflowId)?.get(seq);
+    if (entry) entry.visible = true;
+  }
+
+  async withdraw(workflowId: string, seq: string): Promise<void> {
+    this.queues.get(workflowId)?.delete(seq);
+  }
+
+  async peek(workflowId: string, now: number, limit: number): Promise<QueuedMessage[]> {
+    return this.free(workflowId, now)
+      .slice(0, limit)
+      .map((e) => structuredClone(e.message));
+  }
+
+  async claim(workflowId: string, taskId: string, now: number, limit: number): Promise<QueuedMessage[]> {
+    const entries = [...(this.queues.get(workflowId)?.values() ?? [])];
+    const mine = entries.filter((e) => e.claimedBy === taskId).sort(bySeq);
+    const taken = this.free(workflowId, now).slice(0, Math.max(0, limit - mine.length));
+    for (const entry of taken) entry.claimedBy = taskId;
+    return [...mine, ...taken].map((e) => structuredClone(e.message));
+  }
+
+  async claims(workflowId: string): Promise<Map<string, QueuedMessage[]>> {
+    const out = new Map<string, QueuedMessage[]>();
+    for (const entry of [...(this.queues.get(workflowId)?.values() ?? [])].sort(bySeq)) {
+      if (entry.claimedBy === undefined) continue;
+      out.set(entry.claimedBy, [...(out.get(entry.claimedBy) ?? []), structuredClone(entry.message)]);
+    }
+    return out;
+  }
+
+  async settle(workflowId: string, taskId: string, delivered: readonly string[]): Promise<void> {
+    const queue = this.queues.get(workflowId);
+    if (!queue) return;
+    const ids = new Set(delivered);
+    for (const [seq, entry] of queue) {
+      if (entry.claimedBy !== taskId) continue;
+      if (ids.has(entry.message.id)) queue.delete(seq);
+      else entry.claimedBy = undefined;
+    }
+  }
+
+  async deleteQueue(workflowId: string): Promise<void> {
+    this.queues.delete(workflowId);
+  }
+
+  private free(workflowId: string, now: number): Entry[] {
+    const queue = this.queues.get(workflowId);
+    if (!queue) return [];
+    return [...queue.values()]
+      .filter((e) => e.visible && e.claimedBy === undefined && e.message.expiresAt > now)
+      .sort(bySeq);
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * The official SDK's EventClient (reference/sdk-map.md §7), unmodified, against a real local
+ * server: addEventHandler (which sends an array of one), updateEventHandler, getAllEventHandlers,
+ * getEventHandlersForEvent and removeEventHandler.
+ */
+import { EventClient } from '@io-orkes/conductor-javascript';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { uniqueName } from '../helpers/fixtures.ts';
+import { useTestServer } from '../helpers/server.ts';
+import { recordingFetch, sdkClient } from './sdk-client.ts';
+
+// Node only: the SDK talks to a real URL with its own fetch.
+const server = useTestServer({}, { transport: 'node' });
+const recorder = recordingFetch();
+let events: EventClient;
+
+beforeAll(async () => {
+  events = new EventClient(await sdkClient(server.url, { fetch: recorder.fetch }));
+});
+
+describe('EventClient', () => {
+  it('adds, updates, lists, lists by event and removes a handler', async () => {
+    const name = uniqueName('sdk_eh');
+    const event = `conductor:${uniqueName('sdk_event')}`;
+    const handler = {
+      name,
+      event,
+      active: true,
+      actions: [{ action: 'start_workflow' as const, start_workflow: { name: 'some_wf', input: { a: 1 } } }],
+    };
+    await events.addEventHandler(handler);
+    await events.updateEventHandler({ ...handler, condition: '$.a == 1' });
+    const all = await events.getAllEventHandlers();
+    expect(all.find((h) => h.name === name)).toMatchObject({ condition: '$.a == 1', event });
+    expect((await events.getEventHandlersForEvent(event, true)).map((h) => h.name)).toEqual([name]);
+    await events.removeEventHandler(name);
+    expect(await events.getEventHandlersForEvent(event, false)).toEqual([]);
+    await expect(events.removeEventHandler(name)).rejects.toThrow();
+    const routes = recorder.calls.map((c) => `${c.method} ${c.path} ${c.status}`);
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        'POST /api/event 200',
+        'PUT /api/event 200',
+        'GET /api/event 200',
+        `GET /api/event/${encodeURIComponent(event)} 200`,
+        `DELETE /api/event/${name} 200`,
+        `DELETE /api/event/${name} 404`,
+      ]),
+    );
+  });
+});

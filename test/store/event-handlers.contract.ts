@@ -1,0 +1,58 @@
+/**
+ * The contract of the EventHandlerStore port, run against every adapter: a name is created once,
+ * updates and removes need an existing name, lists come back sorted by name.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EventHandler } from '../../lib/events/model.ts';
+import type { EventHandlerStore } from '../../lib/events/ports.ts';
+import type { ServiceStores } from '../../lib/runtime/stores.ts';
+
+export interface EventStoresUnderTest {
+  stores: ServiceStores;
+  cleanup(): Promise<void>;
+}
+
+const handler = (name: string, extra: Partial<EventHandler> = {}): EventHandler => ({
+  name,
+  event: 'sqs:orders',
+  active: true,
+  actions: [{ action: 'complete_task', complete_task: { workflowId: 'w', taskRefName: 't' } }],
+  ...extra,
+});
+
+export function eventHandlerStoreContract(
+  adapter: string,
+  factory: () => Promise<EventStoresUnderTest>,
+): void {
+  describe(`EventHandlerStore contract: ${adapter}`, () => {
+    let under: EventStoresUnderTest;
+    let store: EventHandlerStore;
+    beforeEach(async () => {
+      under = await factory();
+      store = under.stores.eventHandlers;
+    });
+    afterEach(async () => {
+      await under.cleanup();
+    });
+
+    it('creates a name once, even under concurrent creates', async () => {
+      const results = await Promise.all(Array.from({ length: 10 }, () => store.create(handler('h'))));
+      expect(results.filter(Boolean)).toHaveLength(1);
+      expect(await store.get('h')).toEqual(handler('h'));
+    });
+
+    it('updates and removes only existing names, and lists by name', async () => {
+      expect(await store.update(handler('x'))).toBe(false);
+      expect(await store.remove('x')).toBe(false);
+      await store.create(handler('b'));
+      await store.create(handler('a'));
+      expect(await store.update(handler('b', { description: 'new' }))).toBe(true);
+      expect((await store.list()).map((h) => [h.name, h.description])).toEqual([
+        ['a', undefined],
+        ['b', 'new'],
+      ]);
+      expect(await store.remove('a')).toBe(true);
+      expect(await store.get('a')).toBeUndefined();
+    });
+  });
+}
