@@ -28,6 +28,7 @@ import {
   unwiredWorkQueue,
   type WorkQueues,
 } from '../queue/work-queues.ts';
+import { dynamoSession } from '../store/dynamodb/index.ts';
 import { LocalRunWatcher } from '../workflows/progress.ts';
 import { jobDepsOf } from './job-deps.ts';
 import { createRouter } from './router.ts';
@@ -54,7 +55,7 @@ export function awsServices(): Promise<Services> {
       config,
       logger,
       clock: systemClock,
-      stores: createDynamoStores(client, tables),
+      stores: createDynamoStores(dynamoSession(client), tables),
       decisions: decisionQueueFrom(config, systemClock),
       workQueues: workQueuesFrom(config),
       payloads: payloadStoreFrom(config),

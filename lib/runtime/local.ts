@@ -24,6 +24,7 @@ import { LocalDecisionQueue } from '../queue/local.ts';
 import { LocalWorkQueue } from '../queue/local-work-queue.ts';
 import type { ScheduleFireMessage } from '../queue/work-queues.ts';
 import { dynamoClient, startEmbeddedDynamo } from '../store/dynamodb/embedded.ts';
+import { dynamoSession } from '../store/dynamodb/index.ts';
 import { jobDepsOf } from './job-deps.ts';
 import { createRouter } from './router.ts';
 import { createServices, type Services } from './services.ts';
@@ -60,17 +61,17 @@ export async function createLocalStores(config: ServiceConfig, logger: Logger): 
   const tables = tableNamesOf(config);
   const endpoint = config.string('service.dynamodb.endpoint');
   if (endpoint) {
-    const client = dynamoClient(endpoint, config.requireString('service.dynamodb.region'));
-    await ensureTables(client, tables);
-    return createDynamoStores(client, tables);
+    const session = dynamoSession(dynamoClient(endpoint, config.requireString('service.dynamodb.region')));
+    await ensureTables(session, tables);
+    return createDynamoStores(session, tables);
   }
   const dataDir = resolve(config.requireString('service.local.data-dir'), 'dynamodb');
   mkdirSync(dataDir, { recursive: true });
   const embedded = await startEmbeddedDynamo({ path: dataDir });
   logger.info('embedded store started', { dataDir });
-  const client = embedded.client();
-  await ensureTables(client, tables);
-  return createDynamoStores(client, tables, () => embedded.close());
+  const session = dynamoSession(embedded.client(), () => embedded.close());
+  await ensureTables(session, tables);
+  return createDynamoStores(session, tables);
 }
 
 /**

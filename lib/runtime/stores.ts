@@ -4,11 +4,10 @@
  * (tablePropertyName) on both sides: the CDK stack sets `service.dynamodb.tables.<id>` for each
  * table it grants, and the hosts read the same property here, so no table name is spelt by hand.
  */
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CAPABILITIES, type CapabilityStores, TABLES } from '../capabilities.ts';
 import { ConfigError } from '../config/load.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
-import { createTables, documentClient } from '../store/dynamodb/index.ts';
+import type { DynamoSession } from '../store/dynamodb/index.ts';
 import { type TableNames, type TableSpec, tablePropertyName } from '../store/dynamodb/tables.ts';
 
 /** Every capability's stores, plus releasing what the backend holds. */
@@ -24,18 +23,10 @@ export function createMemoryStores(): ServiceStores {
   );
 }
 
-export function createDynamoStores(
-  client: DynamoDBClient,
-  tables: TableNames,
-  onClose?: () => Promise<void>,
-): ServiceStores {
-  const doc = documentClient(client);
+export function createDynamoStores(session: DynamoSession, tables: TableNames): ServiceStores {
   return bundle(
-    (factories) => factories.dynamodb(doc, tables),
-    async () => {
-      client.destroy();
-      await onClose?.();
-    },
+    (factories) => factories.dynamodb(session.doc, tables),
+    () => session.close(),
   );
 }
 
@@ -71,8 +62,8 @@ export function tableNamesOf(config: ServiceConfig): TableNames {
 }
 
 /** Creates any missing table of every capability (local host and tests; on AWS the stack does). */
-export function ensureTables(client: DynamoDBClient, tables: TableNames): Promise<void> {
-  return createTables(client, tables, TABLES);
+export function ensureTables(session: DynamoSession, tables: TableNames): Promise<void> {
+  return session.createTables(tables, TABLES);
 }
 
 type Factories = NonNullable<(typeof CAPABILITIES)[number]['stores']>;

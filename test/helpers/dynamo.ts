@@ -12,6 +12,7 @@ import {
   tableNamesFrom,
 } from '../../lib/runtime/stores.ts';
 import { type EmbeddedDynamo, startEmbeddedDynamo } from '../../lib/store/dynamodb/embedded.ts';
+import { dynamoSession } from '../../lib/store/dynamodb/index.ts';
 import type { TableNames } from '../../lib/store/dynamodb/tables.ts';
 
 export interface FreshStores {
@@ -48,9 +49,9 @@ export async function startTestDynamo(): Promise<TestDynamo> {
     uniquePrefix,
     async freshStores() {
       const tables = tableNamesFrom(uniquePrefix());
-      await ensureTables(admin, tables);
+      await ensureTables(dynamoSession(admin), tables);
       // Each bundle gets its own client, because Stores.close() destroys the client it was given.
-      const stores = createDynamoStores(embedded.client(), tables);
+      const stores = createDynamoStores(dynamoSession(embedded.client()), tables);
       return {
         stores,
         tables,

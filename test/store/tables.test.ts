@@ -10,6 +10,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TABLES } from '../../lib/capabilities.ts';
 import { ensureTables, tableNamesFrom } from '../../lib/runtime/stores.ts';
+import { dynamoSession } from '../../lib/store/dynamodb/index.ts';
 import type { IndexProjection } from '../../lib/store/dynamodb/tables.ts';
 import { startTestDynamo, type TestDynamo } from '../helpers/dynamo.ts';
 
@@ -58,7 +59,7 @@ describe('ensureTables', () => {
     async (id, spec) => {
       const tables = tableNamesFrom(server().uniquePrefix());
 
-      await ensureTables(server().admin, tables);
+      await ensureTables(dynamoSession(server().admin), tables);
 
       const { Table } = await server().admin.send(new DescribeTableCommand({ TableName: tables[id] }));
       expect(Table?.TableStatus).toBe('ACTIVE');
@@ -150,7 +151,7 @@ describe('ensureTables', () => {
         responseTimeoutSeconds: 1,
       });
 
-      await ensureTables(server().admin, tables);
+      await ensureTables(dynamoSession(server().admin), tables);
 
       expect((await stores.taskDefs.get('kept'))?.name).toBe('kept');
     } finally {

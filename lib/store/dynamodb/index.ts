@@ -22,6 +22,28 @@ import {
 
 export type DocumentClient = DynamoDBDocumentClient;
 
+/**
+ * A DynamoDB connection as the host's store bundle uses it (lib/runtime/stores.ts): the document
+ * client every adapter takes, table creation, and closing the connection (and whatever embedded
+ * server sits behind it). The SDK client stays inside this adapter.
+ */
+export interface DynamoSession {
+  readonly doc: DocumentClient;
+  createTables(tables: TableNames, specs: readonly TableSpec[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function dynamoSession(client: DynamoDBClient, onClose?: () => Promise<void>): DynamoSession {
+  return {
+    doc: documentClient(client),
+    createTables: (tables, specs) => createTables(client, tables, specs),
+    close: async () => {
+      client.destroy();
+      await onClose?.();
+    },
+  };
+}
+
 export function documentClient(client: DynamoDBClient): DynamoDBDocumentClient {
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },
