@@ -3,150 +3,108 @@
  * from the stored records: a field is shown only when it is listed here, so internal bookkeeping
  * (revisions, the decider's working set, wake-ups, endedByEngine...) never leaks into the API.
  */
-import type { TaskDef, WorkflowDef, WorkflowTask } from './definitions.ts';
-import type { TaskRecord, TaskStatus, WorkflowRecord, WorkflowStatus } from './execution.ts';
+import type { TaskDef } from './definitions.ts';
+import type { TaskRecord, WorkflowRecord } from './execution.ts';
 
-export interface ApiTask {
-  taskId: string;
-  taskType: string;
-  taskDefName: string;
-  referenceTaskName: string;
-  status: TaskStatus;
-  inputData: Record<string, unknown>;
-  outputData: Record<string, unknown>;
-  workflowInstanceId: string;
-  workflowType: string;
-  correlationId?: string;
-  workflowPriority: number;
-  retryCount: number;
-  seq: number;
-  pollCount: number;
-  scheduledTime: number;
-  startTime: number;
-  endTime: number;
-  updateTime: number;
-  startDelayInSeconds: number;
-  callbackAfterSeconds: number;
-  responseTimeoutSeconds: number;
-  retried: boolean;
-  retriedTaskId?: string;
-  executed: boolean;
-  callbackFromWorker: boolean;
-  workerId?: string;
-  reasonForIncompletion?: string;
-  workflowTask: WorkflowTask;
+/** The task fields the API shows as stored: the allow-list. */
+const TASK_FIELDS = [
+  'taskId',
+  'taskType',
+  'taskDefName',
+  'referenceTaskName',
+  'status',
+  'inputData',
+  'outputData',
+  'workflowInstanceId',
+  'workflowType',
+  'correlationId',
+  'workflowPriority',
+  'retryCount',
+  'seq',
+  'pollCount',
+  'scheduledTime',
+  'startTime',
+  'endTime',
+  'updateTime',
+  'startDelayInSeconds',
+  'callbackAfterSeconds',
+  'responseTimeoutSeconds',
+  'retried',
+  'retriedTaskId',
+  'executed',
+  'callbackFromWorker',
+  'workerId',
+  'reasonForIncompletion',
+  'workflowTask',
+  'domain',
+  'rateLimitPerFrequency',
+  'rateLimitFrequencyInSeconds',
+  'iteration',
+  'subWorkflowId',
+  'externalInputPayloadStoragePath',
+  'externalOutputPayloadStoragePath',
+] as const satisfies readonly (keyof TaskRecord)[];
+
+/** The run fields the API shows as stored: the allow-list. */
+const WORKFLOW_FIELDS = [
+  'workflowId',
+  'workflowName',
+  'workflowVersion',
+  'status',
+  'createTime',
+  'updateTime',
+  'endTime',
+  'input',
+  'output',
+  'variables',
+  'correlationId',
+  'priority',
+  'taskToDomain',
+  'parentWorkflowId',
+  'parentWorkflowTaskId',
+  'reasonForIncompletion',
+  'failedReferenceTaskNames',
+  'failedTaskNames',
+  'lastRetriedTime',
+  'reRunFromWorkflowId',
+  'event',
+  'externalInputPayloadStoragePath',
+  'externalOutputPayloadStoragePath',
+  'workflowDefinition',
+] as const satisfies readonly (keyof WorkflowRecord)[];
+
+export type ApiTask = Pick<TaskRecord, (typeof TASK_FIELDS)[number]> & {
   taskDefinition?: TaskDef;
-  domain?: string;
-  rateLimitPerFrequency: number;
-  rateLimitFrequencyInSeconds: number;
-  iteration: number;
   loopOverTask: boolean;
-  subWorkflowId?: string;
-  externalInputPayloadStoragePath?: string;
-  externalOutputPayloadStoragePath?: string;
   queueWaitTime: number;
-}
+};
 
-export interface ApiWorkflow {
-  workflowId: string;
-  workflowName: string;
-  workflowVersion: number;
-  status: WorkflowStatus;
-  createTime: number;
+export type ApiWorkflow = Pick<WorkflowRecord, (typeof WORKFLOW_FIELDS)[number]> & {
   startTime: number;
-  updateTime: number;
-  endTime: number;
-  input: Record<string, unknown>;
-  output: Record<string, unknown>;
-  variables: Record<string, unknown>;
-  correlationId?: string;
-  priority: number;
-  taskToDomain: Record<string, string>;
-  parentWorkflowId?: string;
-  parentWorkflowTaskId?: string;
-  reasonForIncompletion?: string;
-  failedReferenceTaskNames: string[];
-  failedTaskNames: string[];
-  lastRetriedTime: number;
-  reRunFromWorkflowId?: string;
-  event?: string;
-  externalInputPayloadStoragePath?: string;
-  externalOutputPayloadStoragePath?: string;
-  workflowDefinition: WorkflowDef;
   tasks: ApiTask[];
+};
+
+/** The listed fields of a record, and nothing else. */
+function pick<T extends object, K extends keyof T>(record: T, fields: readonly K[]): Pick<T, K> {
+  const view = {} as Pick<T, K>;
+  for (const field of fields) view[field] = record[field];
+  return view;
 }
 
 /** The run as the API shows it, with the given task rows (already through their output views). */
 export function toApiWorkflow(record: WorkflowRecord, tasks: TaskRecord[] | undefined): ApiWorkflow {
   return {
-    workflowId: record.workflowId,
-    workflowName: record.workflowName,
-    workflowVersion: record.workflowVersion,
-    status: record.status,
-    createTime: record.createTime,
+    ...pick(record, WORKFLOW_FIELDS),
     startTime: record.createTime,
-    updateTime: record.updateTime,
-    endTime: record.endTime,
-    input: record.input,
-    output: record.output,
-    variables: record.variables,
-    correlationId: record.correlationId,
-    priority: record.priority,
-    taskToDomain: record.taskToDomain,
-    parentWorkflowId: record.parentWorkflowId,
-    parentWorkflowTaskId: record.parentWorkflowTaskId,
-    reasonForIncompletion: record.reasonForIncompletion,
-    failedReferenceTaskNames: record.failedReferenceTaskNames,
-    failedTaskNames: record.failedTaskNames,
-    lastRetriedTime: record.lastRetriedTime,
-    reRunFromWorkflowId: record.reRunFromWorkflowId,
-    event: record.event,
-    externalInputPayloadStoragePath: record.externalInputPayloadStoragePath,
-    externalOutputPayloadStoragePath: record.externalOutputPayloadStoragePath,
-    workflowDefinition: record.workflowDefinition,
     tasks: (tasks ?? []).map(toApiTask),
   };
 }
 
 export function toApiTask(task: TaskRecord): ApiTask {
   return {
-    taskId: task.taskId,
-    taskType: task.taskType,
-    taskDefName: task.taskDefName,
-    referenceTaskName: task.referenceTaskName,
-    status: task.status,
-    inputData: task.inputData,
-    outputData: task.outputData,
-    workflowInstanceId: task.workflowInstanceId,
-    workflowType: task.workflowType,
-    correlationId: task.correlationId,
-    workflowPriority: task.workflowPriority,
-    retryCount: task.retryCount,
-    seq: task.seq,
-    pollCount: task.pollCount,
-    scheduledTime: task.scheduledTime,
-    startTime: task.startTime,
-    endTime: task.endTime,
-    updateTime: task.updateTime,
-    startDelayInSeconds: task.startDelayInSeconds,
-    callbackAfterSeconds: task.callbackAfterSeconds,
-    responseTimeoutSeconds: task.responseTimeoutSeconds,
-    retried: task.retried,
-    retriedTaskId: task.retriedTaskId,
-    executed: task.executed,
-    callbackFromWorker: task.callbackFromWorker,
-    workerId: task.workerId,
-    reasonForIncompletion: task.reasonForIncompletion,
-    workflowTask: task.workflowTask,
+    ...pick(task, TASK_FIELDS),
     taskDefinition: task.workflowTask.taskDefinition,
-    domain: task.domain,
-    rateLimitPerFrequency: task.rateLimitPerFrequency,
-    rateLimitFrequencyInSeconds: task.rateLimitFrequencyInSeconds,
-    iteration: task.iteration,
     loopOverTask: task.iteration > 0,
-    subWorkflowId: task.subWorkflowId,
-    externalInputPayloadStoragePath: task.externalInputPayloadStoragePath,
-    externalOutputPayloadStoragePath: task.externalOutputPayloadStoragePath,
     queueWaitTime: task.startTime > 0 ? Math.max(0, task.startTime - task.scheduledTime) : 0,
   };
 }
