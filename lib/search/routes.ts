@@ -34,69 +34,53 @@ const fullRun = (record: WorkflowRecord) => {
   return run;
 };
 
+/** A page of results, each shown through `view`. */
+const shown = <T, V>(found: { totalHits: number; results: T[] }, view: (item: T) => V) => ({
+  totalHits: found.totalHits,
+  results: found.results.map(view),
+});
+
+/** Every search route: GET with the search parameters, answering a SearchResult. */
+const searchRoute = (path: string, summary: string, answer: (params: SearchParams) => Promise<unknown>) =>
+  route({
+    method: 'GET',
+    path,
+    summary,
+    request: { query: searchQuery },
+    responds: 'application/json',
+    handler: async (ctx) => json(await answer(paramsOfRequest(ctx))),
+  });
+
 export function workflowSearchRoutes(search: SearchService): RouteDef[] {
   return [
-    route({
-      method: 'GET',
-      path: '/api/workflow/search',
-      summary: 'Search runs: SearchResult of WorkflowSummary',
-      request: { query: searchQuery },
-      responds: 'application/json',
-      handler: async (ctx) => json(await search.workflowSummaries(paramsOfRequest(ctx))),
-    }),
-    route({
-      method: 'GET',
-      path: '/api/workflow/search-v2',
-      summary: 'Search runs: SearchResult of full runs (without tasks)',
-      request: { query: searchQuery },
-      responds: 'application/json',
-      handler: async (ctx) => {
-        const found = await search.workflows(paramsOfRequest(ctx));
-        return json({ totalHits: found.totalHits, results: found.results.map(fullRun) });
-      },
-    }),
-    route({
-      method: 'GET',
-      path: '/api/workflow/search-by-tasks',
-      summary: 'Runs with a task matching the query (task fields): SearchResult of WorkflowSummary',
-      request: { query: searchQuery },
-      responds: 'application/json',
-      handler: async (ctx) => json(await search.workflowSummariesByTasks(paramsOfRequest(ctx))),
-    }),
-    route({
-      method: 'GET',
-      path: '/api/workflow/search-by-tasks-v2',
-      summary: 'Runs with a task matching the query: SearchResult of full runs (without tasks)',
-      request: { query: searchQuery },
-      responds: 'application/json',
-      handler: async (ctx) => {
-        const found = await search.workflowsByTasks(paramsOfRequest(ctx));
-        return json({ totalHits: found.totalHits, results: found.results.map(fullRun) });
-      },
-    }),
+    searchRoute('/api/workflow/search', 'Search runs: SearchResult of WorkflowSummary', (params) =>
+      search.workflowSummaries(params),
+    ),
+    searchRoute(
+      '/api/workflow/search-v2',
+      'Search runs: SearchResult of full runs (without tasks)',
+      async (params) => shown(await search.workflows(params), fullRun),
+    ),
+    searchRoute(
+      '/api/workflow/search-by-tasks',
+      'Runs with a task matching the query (task fields): SearchResult of WorkflowSummary',
+      (params) => search.workflowSummariesByTasks(params),
+    ),
+    searchRoute(
+      '/api/workflow/search-by-tasks-v2',
+      'Runs with a task matching the query: SearchResult of full runs (without tasks)',
+      async (params) => shown(await search.workflowsByTasks(params), fullRun),
+    ),
   ];
 }
 
 export function taskSearchRoutes(search: SearchService): RouteDef[] {
   return [
-    route({
-      method: 'GET',
-      path: '/api/tasks/search',
-      summary: 'Search tasks: SearchResult of TaskSummary',
-      request: { query: searchQuery },
-      responds: 'application/json',
-      handler: async (ctx) => json(await search.taskSummaries(paramsOfRequest(ctx))),
-    }),
-    route({
-      method: 'GET',
-      path: '/api/tasks/search-v2',
-      summary: 'Search tasks: SearchResult of full tasks',
-      request: { query: searchQuery },
-      responds: 'application/json',
-      handler: async (ctx) => {
-        const found = await search.tasks(paramsOfRequest(ctx));
-        return json({ totalHits: found.totalHits, results: found.results.map(toApiTask) });
-      },
-    }),
+    searchRoute('/api/tasks/search', 'Search tasks: SearchResult of TaskSummary', (params) =>
+      search.taskSummaries(params),
+    ),
+    searchRoute('/api/tasks/search-v2', 'Search tasks: SearchResult of full tasks', async (params) =>
+      shown(await search.tasks(params), toApiTask),
+    ),
   ];
 }
