@@ -15,6 +15,7 @@ import type { Clock } from './model/clock.ts';
 import type { DecisionQueue } from './queue/ports.ts';
 import type { WorkQueueName, WorkQueues } from './queue/work-queues.ts';
 import type { Engine } from './runtime/engine.ts';
+import type { SearchIndex } from './search/ports.ts';
 import type { DocumentClient } from './store/dynamodb/index.ts';
 import type { TableNames, TableSpec } from './store/dynamodb/tables.ts';
 import type { Stores } from './store/ports.ts';
@@ -42,6 +43,12 @@ export interface FunctionGrants {
    * function is also told the bucket's name (`service.aws.payload-bucket`).
    */
   payloads?: TableAccess;
+  /**
+   * The search index (OpenSearch, when the stack's search backend is `opensearch`): `read` for
+   * functions that answer search, `readWrite` for the indexer. Such functions are also told its
+   * endpoint (`service.search.*`). Without that backend the grant is moot.
+   */
+  search?: TableAccess;
 }
 
 /** The capability's own stores, built by whichever store backend the host chose. */
@@ -68,6 +75,8 @@ export interface ServiceContext<S extends object = object> {
   workQueues: WorkQueues;
   scripts: ScriptEvaluator;
   version: string;
+  /** An external search index (OpenSearch) that answers search; absent: search reads the store. */
+  searchIndex?: SearchIndex;
 }
 
 export interface Capability<S extends object = object> {

@@ -166,6 +166,37 @@ const DECLARED = [
     type: str,
     description: 'URL of the standard SQS queue of schedule fires (each delayed to its second)',
   },
+  // Search backend (lib/search; README "Search")
+  {
+    name: 'service.search.backend',
+    type: { kind: 'enum', values: ['store', 'opensearch'] },
+    default: 'store',
+    description:
+      'store: search reads the execution store (memory or DynamoDB); opensearch: an OpenSearch index fed from DynamoDB Streams (AWS stack, -c searchBackend=opensearch)',
+  },
+  {
+    name: 'service.search.opensearch.endpoint',
+    type: str,
+    description: 'HTTPS endpoint of the OpenSearch collection or domain; the CDK stack sets it',
+  },
+  {
+    name: 'service.search.opensearch.region',
+    type: str,
+    default: 'us-east-1',
+    description: 'Region requests to OpenSearch are signed for (SigV4)',
+  },
+  {
+    name: 'service.search.opensearch.service',
+    type: { kind: 'enum', values: ['aoss', 'es'] },
+    default: 'aoss',
+    description: 'SigV4 service name: aoss (OpenSearch Serverless collection) or es (managed domain)',
+  },
+  {
+    name: 'service.search.opensearch.index-prefix',
+    type: str,
+    default: 'conductor',
+    description: 'Indexes are <prefix>-workflows and <prefix>-tasks',
+  },
   // Gates (SPEC.md item 7)
   {
     name: 'service.scheduler.enabled',

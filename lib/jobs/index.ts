@@ -7,14 +7,31 @@
 import { decider, timer } from './decision-consumers.ts';
 import { scheduleFire } from './schedule-fire.ts';
 import { scheduleTick } from './schedule-tick.ts';
+import { searchIndexer } from './search-indexer.ts';
 import { sweeper } from './sweeper.ts';
 import { systemTasks } from './system-tasks.ts';
-import type { Consumer, ConsumerName, JobName, PeriodicJob } from './types.ts';
+import type {
+  Consumer,
+  ConsumerName,
+  JobName,
+  PeriodicJob,
+  StreamConsumer,
+  StreamConsumerName,
+} from './types.ts';
 
 export const JOBS: readonly PeriodicJob[] = [sweeper, scheduleTick];
 
 // Each consumer's message type is its own; decode() is what turns a body into it.
 export const CONSUMERS: readonly Consumer<unknown>[] = [decider, timer, scheduleFire, systemTasks];
+
+/** Consumers of a table's change stream; deployed only with the search backend they feed. */
+export const STREAM_CONSUMERS: readonly StreamConsumer[] = [searchIndexer];
+
+export function streamConsumerNamed(name: StreamConsumerName): StreamConsumer {
+  const consumer = STREAM_CONSUMERS.find((c) => c.name === name);
+  if (consumer === undefined) throw new Error(`No stream consumer '${name}' in lib/jobs/index.ts`);
+  return consumer;
+}
 
 export function jobNamed(name: JobName): PeriodicJob {
   const job = JOBS.find((j) => j.name === name);

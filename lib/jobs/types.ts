@@ -12,10 +12,13 @@ import type { Clock } from '../model/clock.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { SystemTaskMessage, WorkQueueName, WorkQueueType } from '../queue/work-queues.ts';
 import type { ScheduleDispatcher } from '../scheduler/dispatcher.ts';
+import type { ExecutionChange, SearchIndexWriter } from '../search/ports.ts';
+import type { TableSpec } from '../store/dynamodb/tables.ts';
 import type { Stores } from '../store/ports.ts';
 
 export type JobName = 'sweeper' | 'schedule-tick';
 export type ConsumerName = 'decider' | 'timer' | 'schedule-fire' | 'system-tasks';
+export type StreamConsumerName = 'search-indexer';
 
 /** What the function that runs a job or consumer may touch on AWS (the stack grants exactly this). */
 export type Grants = FunctionGrants;
@@ -96,5 +99,37 @@ export interface Consumer<M> {
   memorySize?: number;
   /** The function evaluates scripts (ships the QuickJS worker). */
   scriptWorker?: boolean;
+  grants: Grants;
+}
+
+/** What a stream consumer works with: the search index it feeds. */
+export interface StreamConsumerDeps {
+  index: SearchIndexWriter;
+  logger: Logger;
+}
+
+/**
+ * A consumer of a table's change stream (DynamoDB Streams on AWS): the search indexer. Unlike a
+ * queue consumer it has no queue of its own; the stream keeps each item's changes in order, and
+ * one batch per stream shard is handled at a time, so applying a batch in order converges on the
+ * items' latest state. A batch that fails is retried whole (then in halves) and, past
+ * `retryAttempts`, named in the dead-letter queue. Deployed only with the search backend it feeds.
+ */
+export interface StreamConsumer {
+  name: StreamConsumerName;
+  summary: string;
+  /** The stack deploys it (and the table's stream) only with this search backend. */
+  searchBackend: 'opensearch';
+  /** The table whose change stream feeds it. */
+  table: TableSpec;
+  /** Records per invocation. */
+  batchSize: number;
+  /** Retries of a failing batch before its records are named in the dead-letter queue. */
+  retryAttempts: number;
+  /** The stack output naming the dead-letter queue, and what lands there. */
+  deadLetters: { output: string; description: string };
+  timeoutSeconds: number;
+  /** Apply the changes, in stream order; throw to have the batch delivered again. */
+  handle(changes: readonly ExecutionChange[], deps: StreamConsumerDeps): Promise<void>;
   grants: Grants;
 }

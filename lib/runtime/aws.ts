@@ -6,14 +6,15 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
+import type { DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { loadConfig } from '../config/load.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { createQuickJsEvaluator } from '../engine/script/evaluator.ts';
 import { type LambdaAdapterOptions, lambdaHttpHandler } from '../http/lambda-adapter.ts';
 import { runConsumer } from '../jobs/batch.ts';
-import { consumerNamed, jobNamed } from '../jobs/index.ts';
-import type { ConsumerName, JobName } from '../jobs/types.ts';
+import { consumerNamed, jobNamed, streamConsumerNamed } from '../jobs/index.ts';
+import type { ConsumerName, JobName, StreamConsumerName } from '../jobs/types.ts';
 import { createLogger, LOG_LEVELS } from '../log/logger.ts';
 import { type Clock, systemClock } from '../model/clock.ts';
 import { randomIds } from '../model/ids.ts';
@@ -28,6 +29,9 @@ import {
   unwiredWorkQueue,
   type WorkQueues,
 } from '../queue/work-queues.ts';
+import { OpenSearchIndex } from '../search/opensearch/opensearch-index.ts';
+import { SignedOpenSearchHttp } from '../search/opensearch/signed-http.ts';
+import { type ExecutionStreamRecord, executionChangesOf } from '../store/dynamodb/execution-changes.ts';
 import { dynamoSession } from '../store/dynamodb/index.ts';
 import { LocalRunWatcher } from '../workflows/progress.ts';
 import { jobDepsOf } from './job-deps.ts';
@@ -40,13 +44,15 @@ let services: Promise<Services> | undefined;
 /** How often a waiting request re-reads its run on AWS: at most 4 reads a second per request. */
 const AWS_REREAD_MS = 250;
 
+function awsConfig() {
+  const config: ServiceConfig = loadConfig({ cwd: '/var/task' });
+  const logger = createLogger({ level: config.oneOf('service.log.level', LOG_LEVELS), format: 'json' });
+  return { config, logger };
+}
+
 export function awsServices(): Promise<Services> {
   services ??= (async () => {
-    const config: ServiceConfig = loadConfig({ cwd: '/var/task' });
-    const logger = createLogger({
-      level: config.oneOf('service.log.level', LOG_LEVELS),
-      format: 'json',
-    });
+    const { config, logger } = awsConfig();
     const endpoint = config.string('service.dynamodb.endpoint');
     // Region and credentials come from the Lambda environment through the SDK's own chain.
     const client = new DynamoDBClient(endpoint ? { endpoint } : {});
@@ -65,9 +71,31 @@ export function awsServices(): Promise<Services> {
       // Other Lambdas (the decider consumer, workers' updates) change runs this one waits on, and
       // their commits are not published here: a waiting request also re-reads every 250 ms.
       watcher: new LocalRunWatcher({ rereadMs: AWS_REREAD_MS }),
+      searchIndex:
+        config.oneOf('service.search.backend', SEARCH_BACKENDS) === 'opensearch'
+          ? openSearchIndexFrom(config)
+          : undefined,
     });
   })();
   return services;
+}
+
+const SEARCH_BACKENDS = ['store', 'opensearch'] as const;
+
+/**
+ * The OpenSearch index the stack names to the functions that search or index (FunctionGrants.search),
+ * signed with the function's own role (the SDK's credential chain).
+ */
+export function openSearchIndexFrom(config: ServiceConfig): OpenSearchIndex {
+  const http = new SignedOpenSearchHttp(
+    {
+      url: config.requireString('service.search.opensearch.endpoint'),
+      region: config.requireString('service.search.opensearch.region'),
+      service: config.oneOf('service.search.opensearch.service', ['aoss', 'es'] as const),
+    },
+    defaultProvider(),
+  );
+  return new OpenSearchIndex(http, config.requireString('service.search.opensearch.index-prefix'));
 }
 
 /**
@@ -164,4 +192,25 @@ export function jobHandler(name: JobName): () => Promise<unknown> {
     const s = await awsServices();
     return job.run(jobDepsOf(s), s.clock.now(), { catchUp: false });
   };
+}
+
+/**
+ * The Lambda handler of one stream consumer (lib/jobs), fed by a DynamoDB Streams event source:
+ * the records become domain changes here (the adapter), the consumer writes them to the index. A
+ * throw fails the batch, which the event source retries in order (and halves) before giving up.
+ */
+export function streamConsumerHandler(
+  name: StreamConsumerName,
+): (event: DynamoDBStreamEvent) => Promise<void> {
+  const consumer = streamConsumerNamed(name);
+  let deps: ReturnType<typeof indexerDeps> | undefined;
+  return async (event) => {
+    deps ??= indexerDeps();
+    await consumer.handle(executionChangesOf(event.Records as ExecutionStreamRecord[]), deps);
+  };
+}
+
+function indexerDeps() {
+  const { config, logger } = awsConfig();
+  return { index: openSearchIndexFrom(config), logger };
 }

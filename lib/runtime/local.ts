@@ -4,10 +4,12 @@
  * any DynamoDB endpoint. Background work runs in process: decides and wake-up timers on the local
  * decision queue, periodic jobs (lib/jobs) on the local job runner. Later: the UI.
  */
+
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
+import { ConfigError } from '../config/load.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { createQuickJsEvaluator } from '../engine/script/evaluator.ts';
 import { PARSER_MAX_HEADER_BYTES } from '../http/edge.ts';
@@ -94,6 +96,13 @@ export async function startLocalServer(
       format: config.string('service.log.format') === 'json' ? 'json' : 'text',
     });
   const clock = options.clock ?? systemClock;
+  // Nothing feeds an OpenSearch index locally (the indexer runs on DynamoDB Streams, AWS only): a
+  // local server asked for it would answer from a stale or empty index, so it refuses to start.
+  if (config.string('service.search.backend') === 'opensearch') {
+    throw new ConfigError(
+      'service.search.backend=opensearch is for the AWS stack; the local server searches its store',
+    );
+  }
   const stores = options.stores ?? (await createLocalStores(config, logger));
   const decisions = new LocalDecisionQueue(clock, logger);
   const scripts = createQuickJsEvaluator();

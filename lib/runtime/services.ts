@@ -20,6 +20,7 @@ import { type SystemTaskMessage, unwiredWorkQueue, type WorkQueues } from '../qu
 import { schemaRegistryOf } from '../schemas/capability.ts';
 import { RegistryEnforcer } from '../schemas/enforcer.ts';
 import { assertSchemaStorage } from '../schemas/storage-check.ts';
+import type { SearchIndex } from '../search/ports.ts';
 import type { RunWatcher } from '../workflows/progress.ts';
 import { retainingExecutions } from '../workflows/retention.ts';
 import { createEngine } from './engine.ts';
@@ -52,6 +53,8 @@ export interface ServiceDeps {
   watcher?: RunWatcher;
   /** Where async system tasks go (SQS on AWS); default: an in-process pool in this process. */
   systemTasks?: WorkQueue<SystemTaskMessage>;
+  /** The search index search answers from (OpenSearch on AWS when configured); default: the store. */
+  searchIndex?: SearchIndex;
 }
 
 export function createServices(deps: ServiceDeps): Services {

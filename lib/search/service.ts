@@ -3,7 +3,13 @@
  * query and free text, plans the index read (planner.ts), filters, sorts (default startTime DESC),
  * counts and pages. totalHits is exact: covered queries count index rows; others count the records
  * they read (their cost grows with the candidates; see README "Search").
+ * With a search index (OpenSearch, `service.search.backend=opensearch`) the same parsed query is
+ * answered there instead: the index returns the page's ids and the exact count, and the records are
+ * read from the execution store by id (a run removed or expired since is dropped and the count
+ * lowered, as on the store's own path).
  */
+import type { ServiceContext } from '../capability.ts';
+import { type Clock, systemClock } from '../model/clock.ts';
 import { ValidationError } from '../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../model/execution.ts';
 import type { ExecutionStore, RunIndexRow } from '../store/ports.ts';
@@ -18,9 +24,10 @@ import {
 } from './evaluate.ts';
 import { parseFreeText } from './free-text.ts';
 import { planWorkflowSearch, type SortKey, typesOf } from './planner.ts';
+import type { SearchIndex, SearchIndexQuery, TaskRef } from './ports.ts';
 import type { FreeText, QueryExpr } from './query-ast.ts';
 import { parseQuery } from './query-parser.ts';
-import { taskDoc, taskSummary, workflowDoc, workflowSummary } from './summaries.ts';
+import { taskDoc, taskSummary, taskText, workflowDoc, workflowSummary, workflowText } from './summaries.ts';
 
 export const MAX_PAGE = 5000;
 /** Records read per batch while filtering candidates the index cannot answer. */
@@ -91,12 +98,25 @@ const rowDoc = (row: RunIndexRow): SearchDoc => ({
   startTime: row.createTime,
 });
 
+/** The search of a host's services: over its search index when it has one, else over its store. */
+export const searchServiceOf = (services: ServiceContext): SearchService =>
+  new SearchService(services.stores.executions, services.searchIndex, services.clock);
+
 export class SearchService {
-  constructor(private readonly executions: ExecutionStore) {}
+  constructor(
+    private readonly executions: ExecutionStore,
+    private readonly index?: SearchIndex,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   /** Matching runs, sorted and paged; the records of the page only where the plan allows. */
   async workflows(params: SearchParams): Promise<SearchResult<WorkflowRecord>> {
     const { expr, free, sort } = parse(params, WORKFLOW_FIELDS);
+    if (this.index) {
+      const found = await this.index.workflows(this.indexQuery(params, { expr, free, sort }));
+      const records = await this.executions.getWorkflowsById(found.ids);
+      return { totalHits: found.totalHits - (found.ids.length - records.length), results: records };
+    }
     const plan = planWorkflowSearch(expr, free, sort);
     const rows = (await this.executions.runIndex(plan.read)).filter((row) =>
       matchesQuery(plan.rowFilter, rowDoc(row), WORKFLOW_FIELDS),
@@ -136,6 +156,11 @@ export class SearchService {
   /** Matching task rows, sorted and paged. */
   async tasks(params: SearchParams): Promise<SearchResult<TaskRecord>> {
     const { expr, free, sort } = parse(params, TASK_FIELDS);
+    if (this.index) {
+      const found = await this.index.tasks(this.indexQuery(params, { expr, free, sort }));
+      const tasks = await this.liveTasks(found.ids);
+      return { totalHits: found.totalHits - (found.ids.length - tasks.length), results: tasks };
+    }
     const all = await this.taskCandidates(expr);
     const matches = all.flatMap((task) => {
       const doc = taskDoc(task);
@@ -159,8 +184,7 @@ export class SearchService {
   /** Runs that have a task matching the query (task fields), newest first unless sorted. */
   async workflowsByTasks(params: SearchParams): Promise<SearchResult<WorkflowRecord>> {
     const sort = parseSort(params.sort, WORKFLOW_FIELDS);
-    const tasks = await this.tasks({ ...params, sort: undefined, start: 0, size: Number.MAX_SAFE_INTEGER });
-    const ids = [...new Set(tasks.results.map((task) => task.workflowInstanceId))];
+    const ids = await this.runIdsByTasks(params);
     const records = await this.executions.getWorkflowsById(ids);
     const order = comparator(sort);
     const docs = records
@@ -170,6 +194,50 @@ export class SearchService {
       totalHits: docs.length,
       results: docs.slice(params.start, params.start + params.size).map((d) => d.record),
     };
+  }
+
+  /** The ids of the runs that have a task matching the query. */
+  private async runIdsByTasks(params: SearchParams): Promise<string[]> {
+    if (this.index) {
+      const { expr, free } = parse({ ...params, sort: undefined }, TASK_FIELDS);
+      const query = { expr, free, sort: [], start: 0, size: this.index.maxWindow, now: this.clock.now() };
+      const found = await this.index.tasks(query);
+      if (found.totalHits > found.ids.length) {
+        throw new ValidationError(
+          `More than ${this.index.maxWindow} tasks match; narrow the query to search runs by their tasks`,
+        );
+      }
+      return [...new Set(found.ids.map((ref) => ref.workflowId))];
+    }
+    const tasks = await this.tasks({ ...params, sort: undefined, start: 0, size: Number.MAX_SAFE_INTEGER });
+    return [...new Set(tasks.results.map((task) => task.workflowInstanceId))];
+  }
+
+  private indexQuery(params: SearchParams, parsed: Parsed): SearchIndexQuery {
+    const { start, size } = params;
+    return { expr: parsed.expr, free: parsed.free, sort: parsed.sort, start, size, now: this.clock.now() };
+  }
+
+  /** The task rows of the refs, in order, leaving out those of runs that are gone or expired. */
+  private async liveTasks(refs: readonly TaskRef[]): Promise<TaskRecord[]> {
+    const runs = new Set(
+      (await this.executions.getWorkflowsById(refs.map((ref) => ref.workflowId))).map((r) => r.workflowId),
+    );
+    const byRun = new Map<string, string[]>();
+    for (const ref of refs) {
+      if (runs.has(ref.workflowId))
+        byRun.set(ref.workflowId, [...(byRun.get(ref.workflowId) ?? []), ref.taskId]);
+    }
+    const rows = (
+      await Promise.all(
+        [...byRun].map(([workflowId, taskIds]) => this.executions.getTasks(workflowId, taskIds)),
+      )
+    ).flat();
+    const byId = new Map(rows.map((task) => [task.taskId, task]));
+    return refs.flatMap((ref) => {
+      const task = byId.get(ref.taskId);
+      return task ? [task] : [];
+    });
   }
 
   async workflowSummariesByTasks(params: SearchParams) {
@@ -192,28 +260,3 @@ export class SearchService {
     return this.executions.scanTasks(rows.map((row) => row.workflowId));
   }
 }
-
-const workflowText = (r: WorkflowRecord): string =>
-  [
-    r.workflowId,
-    r.workflowName,
-    r.correlationId ?? '',
-    r.status,
-    r.reasonForIncompletion ?? '',
-    JSON.stringify(r.input),
-    JSON.stringify(r.output),
-  ].join(' ');
-
-const taskText = (t: TaskRecord): string =>
-  [
-    t.taskId,
-    t.taskType,
-    t.taskDefName,
-    t.referenceTaskName,
-    t.workflowInstanceId,
-    t.workflowType,
-    t.status,
-    t.reasonForIncompletion ?? '',
-    JSON.stringify(t.inputData),
-    JSON.stringify(t.outputData),
-  ].join(' ');

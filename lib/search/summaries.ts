@@ -145,3 +145,29 @@ export function taskDoc(t: TaskRecord): SearchDoc {
     queueWaitTime: t.startTime > 0 && t.scheduledTime > 0 ? t.startTime - t.scheduledTime : 0,
   };
 }
+
+/** The text a bare free-text term is matched against (evaluate.ts; the OpenSearch `text` field). */
+export const workflowText = (r: WorkflowRecord): string =>
+  [
+    r.workflowId,
+    r.workflowName,
+    r.correlationId ?? '',
+    r.status,
+    r.reasonForIncompletion ?? '',
+    JSON.stringify(r.input),
+    JSON.stringify(r.output),
+  ].join(' ');
+
+export const taskText = (t: TaskRecord): string =>
+  [
+    t.taskId,
+    t.taskType,
+    t.taskDefName,
+    t.referenceTaskName,
+    t.workflowInstanceId,
+    t.workflowType,
+    t.status,
+    t.reasonForIncompletion ?? '',
+    JSON.stringify(t.inputData),
+    JSON.stringify(t.outputData),
+  ].join(' ');

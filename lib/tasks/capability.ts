@@ -5,7 +5,7 @@
 import type { Capability } from '../capability.ts';
 import { taskRoutes } from '../http/routes/tasks.ts';
 import { taskSearchRoutes } from '../search/routes.ts';
-import { SearchService } from '../search/service.ts';
+import { searchServiceOf } from '../search/service.ts';
 import { DynamoPollDataStore, DynamoTaskQueue } from '../store/dynamodb/queue.ts';
 import { SCHEMAS_TABLE } from '../store/dynamodb/schemas.ts';
 import { EXECUTIONS_TABLE, QUEUES_TABLE, tableName } from '../store/dynamodb/tables.ts';
@@ -27,10 +27,7 @@ export const tasksCapability: Capability<TaskStores> = {
       pollData: new DynamoPollDataStore(doc, tableName(tables, QUEUES_TABLE)),
     }),
   },
-  routes: (services) => [
-    ...taskSearchRoutes(new SearchService(services.stores.executions)),
-    ...taskRoutes(services.engine),
-  ],
+  routes: (services) => [...taskSearchRoutes(searchServiceOf(services)), ...taskRoutes(services.engine)],
   apiRoutes: ['ANY /api/tasks', 'ANY /api/tasks/{proxy+}'],
   grants: {
     // Polls claim queue entries and task rows; updates write task rows and re-queue retries.

@@ -5,7 +5,7 @@
 import type { Capability } from '../capability.ts';
 import { workflowRoutes } from '../http/routes/workflows.ts';
 import { workflowSearchRoutes } from '../search/routes.ts';
-import { SearchService } from '../search/service.ts';
+import { searchServiceOf } from '../search/service.ts';
 import { DynamoExecutionStore } from '../store/dynamodb/executions.ts';
 import { SCHEMAS_TABLE } from '../store/dynamodb/schemas.ts';
 import { DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE, tableName } from '../store/dynamodb/tables.ts';
@@ -26,7 +26,7 @@ export const workflowsCapability: Capability<WorkflowStores> = {
     }),
   },
   routes: (services) => [
-    ...workflowSearchRoutes(new SearchService(services.stores.executions)),
+    ...workflowSearchRoutes(searchServiceOf(services)),
     ...workflowRoutes(services.engine),
   ],
   apiRoutes: ['ANY /api/workflow', 'ANY /api/workflow/{proxy+}'],

@@ -1,0 +1,47 @@
+/**
+ * The executions table's change stream (DynamoDB Streams, NEW_IMAGE) read as domain changes: a
+ * run's item or a task row put (INSERT, MODIFY) or removed (REMOVE: a delete, or TTL expiry, whose
+ * record carries the keys alone). Log items and idempotency claims are not searchable and are
+ * skipped. The item layout is the one of execution-items.ts (key design: tables.ts).
+ */
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { TaskRecord } from '../../model/execution.ts';
+import type { ExecutionChange } from '../../search/ports.ts';
+import { bodyOf, runOf, TASK_PREFIX, WORKFLOW_SK } from './execution-items.ts';
+
+/** The part of a DynamoDB Streams record read here (aws-lambda's DynamoDBRecord has this shape). */
+export interface ExecutionStreamRecord {
+  eventName?: 'INSERT' | 'MODIFY' | 'REMOVE';
+  dynamodb?: {
+    Keys?: Record<string, unknown>;
+    NewImage?: Record<string, unknown>;
+  };
+}
+
+const plain = (image: Record<string, unknown>) => unmarshall(image as Record<string, AttributeValue>);
+
+/** The change a stream record reports, or undefined for items search does not hold. */
+export function executionChangeOf(record: ExecutionStreamRecord): ExecutionChange | undefined {
+  const keys = record.dynamodb?.Keys;
+  if (!keys) return undefined;
+  const { pk, sk } = plain(keys);
+  if (typeof pk !== 'string' || typeof sk !== 'string') return undefined;
+  const image = record.eventName === 'REMOVE' ? undefined : record.dynamodb?.NewImage;
+  const item = image ? plain(image) : undefined;
+  if (sk === WORKFLOW_SK) {
+    return { kind: 'workflow', workflowId: pk, record: item ? runOf(item) : undefined };
+  }
+  if (sk.startsWith(TASK_PREFIX)) {
+    const taskId = sk.slice(TASK_PREFIX.length);
+    return { kind: 'task', workflowId: pk, taskId, record: item ? bodyOf<TaskRecord>(item) : undefined };
+  }
+  return undefined;
+}
+
+export function executionChangesOf(records: readonly ExecutionStreamRecord[]): ExecutionChange[] {
+  return records.flatMap((record) => {
+    const change = executionChangeOf(record);
+    return change ? [change] : [];
+  });
+}
