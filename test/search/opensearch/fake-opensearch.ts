@@ -30,7 +30,7 @@ export class FakeOpenSearch {
   }
 
   async start(): Promise<void> {
-    this.server = createServer((req, res) => {
+    const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
@@ -45,8 +45,9 @@ export class FakeOpenSearch {
         res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
       });
     });
-    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server?.address() as AddressInfo).port}`;
+    this.server = server;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
 
   async stop(): Promise<void> {
