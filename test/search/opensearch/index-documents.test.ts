@@ -59,7 +59,7 @@ async function indexed(records: ExecutionStreamRecord[]): Promise<IndexOp[]> {
   const index = new RecordingIndex();
   await searchIndexer.handle(executionChangesOf(records), {
     index,
-    logger: createLogger({ level: 'error' }),
+    logger: createLogger({ level: 'error', format: 'json' }),
   });
   expect(index.batches).toHaveLength(1);
   return index.batches[0] ?? [];
