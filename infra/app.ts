@@ -1,11 +1,12 @@
 /**
  * CDK app entry (`cdk.json`): one ConductorStack. Gates come from CDK context, e.g.
  * `cdk deploy -c schedulerEnabled=false -c fileStorageEnabled=true`; an absent gate takes the
- * default of its property in lib/config/properties.ts, as the service itself would.
+ * default of its property in lib/config/properties.ts, as the service itself would. The search
+ * backend likewise: `-c searchBackend=opensearch` (default `store`).
  */
 import { App } from 'aws-cdk-lib';
 import { GATES, type GateName, PROPERTIES } from '../lib/config/properties.ts';
-import { ConductorStack, type Gates } from './stack.ts';
+import { ConductorStack, type Gates, type SearchBackend } from './stack.ts';
 
 const app = new App();
 
@@ -19,7 +20,16 @@ new ConductorStack(app, typeof stackName === 'string' ? stackName : 'ConductorSe
     messageQueue: gateFromContext(app, 'messageQueue'),
     agents: gateFromContext(app, 'agents'),
   } satisfies Gates,
+  searchBackend: searchBackendFromContext(app),
 });
+
+/** `-c searchBackend=store|opensearch` (README "Search"); store when absent. */
+function searchBackendFromContext(app: App): SearchBackend {
+  const value: unknown = app.node.tryGetContext('searchBackend');
+  if (value === undefined || value === 'store') return 'store';
+  if (value === 'opensearch') return 'opensearch';
+  throw new Error(`Context 'searchBackend' must be store or opensearch, got '${String(value)}'`);
+}
 
 /** `-c <gate>Enabled=true|false`; `-c` gives strings, cdk.json context may give booleans. */
 function gateFromContext(app: App, gate: GateName): boolean {

@@ -11,20 +11,23 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { CAPABILITIES } from '../lib/capabilities.ts';
 import type { Capability, FunctionGrants } from '../lib/capability.ts';
 import { envNameOf, findSpec } from '../lib/config/load.ts';
 import { GATES, type GateName, PROPERTIES } from '../lib/config/properties.ts';
-import { CONSUMERS, JOBS } from '../lib/jobs/index.ts';
-import { type Consumer, type PeriodicJob, rateMs } from '../lib/jobs/types.ts';
+import { CONSUMERS, JOBS, STREAM_CONSUMERS } from '../lib/jobs/index.ts';
+import { type Consumer, type PeriodicJob, rateMs, type StreamConsumer } from '../lib/jobs/types.ts';
 import { QUEUE_URL_PROPERTIES } from '../lib/queue/work-queues.ts';
 import { tablePropertyName } from '../lib/store/dynamodb/tables.ts';
 import { ServiceApi } from './constructs/api.ts';
 import { ServiceData } from './constructs/data.ts';
 import { pascalCase } from './constructs/names.ts';
 import { WorkQueues } from './constructs/queues.ts';
+import { collectionNameOf, SearchCollection } from './constructs/search-collection.ts';
 import { ServiceFunction, type ServiceFunctionProps } from './constructs/service-function.ts';
 
 /** On/off per gated feature (SPEC.md item 7); keys match GATES in lib/config/properties.ts. */
@@ -34,7 +37,18 @@ export interface ConductorStackProps extends StackProps {
   gates: Gates;
   /** The capabilities to deploy; defaults to CAPABILITIES. Those whose gate is off are left out. */
   capabilities?: readonly Capability[];
+  /**
+   * Where search answers from (`-c searchBackend=...`): `store` (default) reads DynamoDB alone;
+   * `opensearch` adds an OpenSearch Serverless collection fed from the executions table's stream
+   * by the search indexer, and the search routes answer from it.
+   */
+  searchBackend?: SearchBackend;
 }
+
+export type SearchBackend = 'store' | 'opensearch';
+
+/** The indexes' name prefix (service.search.opensearch.index-prefix keeps its default). */
+const SEARCH_INDEX_PREFIX = 'conductor';
 
 /** The description of a job's or consumer's function; tests find the function by it. */
 export function backgroundDescription(work: { name: string; summary: string }): string {
@@ -49,12 +63,20 @@ export class ConductorStack extends Stack {
   private readonly data: ServiceData;
   private readonly queues: WorkQueues;
   private readonly gates: Gates;
+  private readonly search?: SearchCollection;
 
   constructor(scope: Construct, id: string, props: ConductorStackProps) {
     super(scope, id, props);
     this.gates = props.gates;
 
-    this.data = new ServiceData(this, 'Data');
+    const streamConsumers = STREAM_CONSUMERS.filter((c) => c.searchBackend === props.searchBackend);
+    this.data = new ServiceData(this, 'Data', { streamed: streamConsumers.map((c) => c.table) });
+    if (props.searchBackend === 'opensearch') {
+      this.search = new SearchCollection(this, 'Search', {
+        name: collectionNameOf(this.stackName),
+        indexPrefix: SEARCH_INDEX_PREFIX,
+      });
+    }
     // The bucket's `payloads/` prefix is granted to the functions that read and write runs
     // (FunctionGrants.payloads); file storage will grant its own prefix next to its functions.
     const api = new ServiceApi(this, 'Api');
@@ -72,6 +94,13 @@ export class ConductorStack extends Stack {
 
     for (const consumer of consumers) this.consumer(consumer);
     for (const job of JOBS.filter((j) => gateOn(j, props.gates))) this.job(job);
+    for (const consumer of streamConsumers) this.streamConsumer(consumer);
+    if (this.search) {
+      new CfnOutput(this, 'SearchCollectionEndpoint', {
+        value: this.search.endpoint,
+        description: 'OpenSearch Serverless collection search answers from',
+      });
+    }
 
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'Base URL of the Conductor API' });
     new CfnOutput(this, 'FilesBucketName', { value: this.data.bucket.bucketName });
@@ -105,6 +134,40 @@ export class ConductorStack extends Stack {
     });
   }
 
+  /**
+   * A stream consumer's function, fed by its table's change stream (the table is created with one:
+   * ServiceData's `streamed`). The stream keeps each item's changes in order and one batch per
+   * shard runs at a time; a failing batch is retried, halved to isolate a bad record, and past its
+   * retries named in a dead-letter queue (the records themselves stay in the stream for 24 h).
+   */
+  private streamConsumer(consumer: StreamConsumer): void {
+    const fn = this.serviceFunction(`${pascalCase(consumer.name)}Function`, {
+      entry: `functions/${consumer.name}.ts`,
+      description: backgroundDescription(consumer),
+      timeout: Duration.seconds(consumer.timeoutSeconds),
+      grants: consumer.grants,
+    });
+    const deadLetters = new Queue(this, `${pascalCase(consumer.name)}DeadLetters`, {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    // The event source grants reading the stream, and sending failure records to the queue.
+    fn.addEventSource(
+      new DynamoEventSource(this.data.tableOf(consumer.table), {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: consumer.batchSize,
+        bisectBatchOnError: true,
+        retryAttempts: consumer.retryAttempts,
+        onFailure: new SqsDlq(deadLetters),
+      }),
+    );
+    new CfnOutput(this, consumer.deadLetters.output, {
+      value: deadLetters.queueUrl,
+      description: consumer.deadLetters.description,
+    });
+  }
+
   /** A periodic job's function, run by an EventBridge rule on the job's rate. */
   private job(job: PeriodicJob): void {
     const fn = this.serviceFunction(`${pascalCase(job.name)}Function`, {
@@ -129,6 +192,7 @@ export class ConductorStack extends Stack {
     for (const { table, access } of grants.tables) this.data.grantTable(fn, table, access);
     for (const queue of grants.sends) this.queues.grantSend(fn, queue);
     if (grants.payloads) this.data.grantPayloads(fn, grants.payloads);
+    if (grants.search && this.search) this.search.grant(fn, grants.search);
     return fn;
   }
 
@@ -140,7 +204,7 @@ export class ConductorStack extends Stack {
    * the environment, limits where a function may send. Only properties that exist in properties.ts: a typo, or a
    * table the service cannot be told the name of, fails the synth.
    */
-  private serviceEnvironment({ tables, sends, payloads }: FunctionGrants): Record<string, string> {
+  private serviceEnvironment({ tables, sends, payloads, search }: FunctionGrants): Record<string, string> {
     const properties: Record<string, string> = {
       'service.store': 'dynamodb',
       'service.log.format': 'json',
@@ -157,6 +221,13 @@ export class ConductorStack extends Stack {
       }
     }
     if (payloads) properties['service.aws.payload-bucket'] = this.data.bucket.bucketName;
+    if (search && this.search) {
+      properties['service.search.backend'] = 'opensearch';
+      properties['service.search.opensearch.endpoint'] = this.search.endpoint;
+      properties['service.search.opensearch.region'] = this.region;
+      properties['service.search.opensearch.service'] = 'aoss';
+      properties['service.search.opensearch.index-prefix'] = SEARCH_INDEX_PREFIX;
+    }
     for (const gate of Object.keys(GATES) as GateName[]) {
       properties[GATES[gate]] = String(this.gates[gate]);
     }

@@ -9,6 +9,7 @@ import {
   AttributeType,
   BillingMode,
   ProjectionType,
+  StreamViewType,
   Table,
   TableEncryption,
 } from 'aws-cdk-lib/aws-dynamodb';
@@ -26,14 +27,23 @@ import {
 } from '../../lib/store/dynamodb/tables.ts';
 import { pascalCase } from './names.ts';
 
+export interface ServiceDataProps {
+  /**
+   * Tables created with a change stream (NEW_IMAGE: a put carries the item, a removal its keys),
+   * for the stream consumers deployed (lib/jobs STREAM_CONSUMERS). None by default.
+   */
+  streamed?: readonly TableSpec[];
+}
+
 export class ServiceData extends Construct {
   /** By table id. */
   readonly tables: ReadonlyMap<string, Table>;
   readonly bucket: Bucket;
 
-  constructor(scope: Construct, id: string) {
+  constructor(scope: Construct, id: string, props: ServiceDataProps = {}) {
     super(scope, id);
-    this.tables = new Map(TABLES.map((spec) => [spec.id, this.table(spec)]));
+    const streamed = new Set((props.streamed ?? []).map((spec) => spec.id));
+    this.tables = new Map(TABLES.map((spec) => [spec.id, this.table(spec, streamed.has(spec.id))]));
     this.bucket = this.filesBucket();
   }
 
@@ -64,7 +74,7 @@ export class ServiceData extends Construct {
     return table;
   }
 
-  private table(spec: TableSpec): Table {
+  private table(spec: TableSpec, streamed: boolean): Table {
     // keyAttributeTypes also rejects a key attribute declared with two types across indexes.
     const types = keyAttributeTypes(spec);
     const key = (name: string): Attribute => ({
@@ -79,6 +89,7 @@ export class ServiceData extends Construct {
       timeToLiveAttribute: spec.ttlAttribute,
       encryption: TableEncryption.AWS_MANAGED,
       removalPolicy: RemovalPolicy.RETAIN,
+      stream: streamed ? StreamViewType.NEW_IMAGE : undefined,
     });
     for (const index of spec.indexes) {
       table.addGlobalSecondaryIndex({

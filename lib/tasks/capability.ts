@@ -41,5 +41,7 @@ export const tasksCapability: Capability<TaskStores> = {
     sends: ['decisions', 'timers'],
     // Polls hand out whole inputs; large worker outputs are stored (and their URLs signed).
     payloads: 'readWrite',
+    // With searchBackend=opensearch, task search answers from the collection (read only).
+    search: 'read',
   },
 };

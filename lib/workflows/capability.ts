@@ -44,5 +44,7 @@ export const workflowsCapability: Capability<WorkflowStores> = {
     sends: ['decisions', 'timers'],
     // Runs read back whole, large starts stored, and presigned payload URLs signed by this role.
     payloads: 'readWrite',
+    // With searchBackend=opensearch, workflow search answers from the collection (read only).
+    search: 'read',
   },
 };

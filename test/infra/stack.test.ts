@@ -17,7 +17,7 @@ import { CAPABILITIES as ROUTE_GROUPS, TABLES } from '../../lib/capabilities.ts'
 import type { Capability } from '../../lib/capability.ts';
 import { envNameOf } from '../../lib/config/load.ts';
 import { MAX_RECEIVE_COUNT, timer } from '../../lib/jobs/decision-consumers.ts';
-import { JOBS, CONSUMERS as QUEUE_CONSUMERS } from '../../lib/jobs/index.ts';
+import { JOBS, CONSUMERS as QUEUE_CONSUMERS, STREAM_CONSUMERS } from '../../lib/jobs/index.ts';
 import { scheduleFire } from '../../lib/jobs/schedule-fire.ts';
 import { metadataCapability } from '../../lib/metadata/capability.ts';
 import { keyAttributeTypes, projectionOf } from '../../lib/store/dynamodb/tables.ts';
@@ -63,7 +63,7 @@ function only(resources: ReturnType<Template['findResources']>, what: string): [
 
 /** The functions that are not route groups (lib/jobs: consumers and periodic jobs), by description. */
 const CONSUMERS: Record<string, string> = Object.fromEntries(
-  [...QUEUE_CONSUMERS, ...JOBS].map((work) => [work.name, backgroundDescription(work)]),
+  [...QUEUE_CONSUMERS, ...JOBS, ...STREAM_CONSUMERS].map((work) => [work.name, backgroundDescription(work)]),
 );
 
 /** A route group's function, or one of the CONSUMERS. */
@@ -810,5 +810,182 @@ describe('ConductorStack scheduler', () => {
     const ungatedConsumers = QUEUE_CONSUMERS.filter((consumer) => consumer.gate === undefined);
     expect(Object.keys(off.findResources('AWS::SQS::Queue'))).toHaveLength(2 * ungatedConsumers.length);
     expect(routeKeys(off)).not.toContain('ANY /api/scheduler/{proxy+}');
+  });
+});
+
+describe('ConductorStack search backend', () => {
+  let plain: Template;
+  let withSearch: Template;
+  let executionsId: string;
+
+  beforeAll(() => {
+    plain = synth();
+    withSearch = synth({ searchBackend: 'opensearch' });
+    executionsId = tableIdOf(withSearch, 'executions');
+  });
+
+  const roleIdOf = (template: Template, name: string): string =>
+    (functionOf(template, name)[1].Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+
+  const aossStatements = (template: Template, name: string) =>
+    statementsOf(template, name).filter((s) => actionsOf(s).some((a) => a.startsWith('aoss:')));
+
+  /** The data access policy with every role ARN written as `role:<logical id>`. */
+  function accessPolicy(
+    template: Template,
+  ): { Rules: { Resource: string[]; Permission: string[] }[]; Principal: string[]; Description: string }[] {
+    const [, properties] = only(
+      template.findResources('AWS::OpenSearchServerless::AccessPolicy'),
+      'access policy',
+    );
+    const [, parts] = (properties.Policy as { 'Fn::Join': [string, unknown[]] })['Fn::Join'];
+    const text = parts
+      .map((part) =>
+        typeof part === 'string'
+          ? part
+          : `role:${(part as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0]}`,
+      )
+      .join('');
+    return JSON.parse(text);
+  }
+
+  it('by default needs nothing but DynamoDB: no collection, no stream, no indexer, no search grant', () => {
+    for (const type of ['Collection', 'SecurityPolicy', 'AccessPolicy']) {
+      plain.resourceCountIs(`AWS::OpenSearchServerless::${type}`, 0);
+    }
+    const tables = Object.values(plain.findResources('AWS::DynamoDB::Table'));
+    expect(tables.every((table) => table.Properties.StreamSpecification === undefined)).toBe(true);
+    expect(
+      plain.findResources('AWS::Lambda::Function', {
+        Properties: { Description: CONSUMERS['search-indexer'] },
+      }),
+    ).toEqual({});
+    const mappings = Object.values(plain.findResources('AWS::Lambda::EventSourceMapping'));
+    expect(mappings.every((mapping) => mapping.Properties.StartingPosition === undefined)).toBe(true);
+    for (const name of ['workflows', 'tasks']) {
+      expect(environmentOf(plain, name)[envNameOf('service.search.backend')]).toBeUndefined();
+      expect(aossStatements(plain, name)).toEqual([]);
+    }
+  });
+
+  it('streams the executions table with new images, and no other table', () => {
+    const streamed = Object.entries(withSearch.findResources('AWS::DynamoDB::Table'))
+      .filter(([, table]) => table.Properties.StreamSpecification !== undefined)
+      .map(([id, table]) => [id, table.Properties.StreamSpecification]);
+    expect(streamed).toEqual([[executionsId, { StreamViewType: 'NEW_IMAGE' }]]);
+  });
+
+  it('creates a SEARCH collection once its encryption (AWS-owned key) and public-IAM network policies exist', () => {
+    const [collectionId, collection] = only(
+      withSearch.findResources('AWS::OpenSearchServerless::Collection'),
+      'collection',
+    );
+    expect(collection).toMatchObject({ Name: 'test-search', Type: 'SEARCH' });
+    const policies = withSearch.findResources('AWS::OpenSearchServerless::SecurityPolicy');
+    const byType = Object.fromEntries(
+      Object.entries(policies).map(([id, p]) => [
+        p.Properties.Type,
+        { id, policy: JSON.parse(p.Properties.Policy) },
+      ]),
+    );
+    expect(byType.encryption?.policy).toEqual({
+      Rules: [{ ResourceType: 'collection', Resource: ['collection/test-search'] }],
+      AWSOwnedKey: true,
+    });
+    expect(byType.network?.policy).toEqual([
+      {
+        Rules: [{ ResourceType: 'collection', Resource: ['collection/test-search'] }],
+        AllowFromPublic: true,
+      },
+    ]);
+    const dependsOn = withSearch.toJSON().Resources[collectionId].DependsOn;
+    expect(dependsOn).toEqual(expect.arrayContaining([byType.encryption?.id, byType.network?.id]));
+  });
+
+  it('feeds the indexer from the executions stream in order, halving failing batches, failures to a DLQ', () => {
+    const [indexerId] = functionOf(withSearch, 'search-indexer');
+    const [, mapping] = only(
+      withSearch.findResources('AWS::Lambda::EventSourceMapping', {
+        Properties: { FunctionName: { Ref: indexerId } },
+      }),
+      'indexer event source',
+    );
+    expect(mapping).toMatchObject({
+      EventSourceArn: { 'Fn::GetAtt': [executionsId, 'StreamArn'] },
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: 100,
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: 10,
+    });
+    const dlq = (
+      mapping.DestinationConfig as { OnFailure: { Destination: { 'Fn::GetAtt': [string, string] } } }
+    ).OnFailure.Destination['Fn::GetAtt'][0];
+    expect(withSearch.toJSON().Resources[dlq].Type).toBe('AWS::SQS::Queue');
+    expect(sqsActionsOn(withSearch, 'search-indexer', dlq)).toContain('sqs:SendMessage');
+    expect(withSearch.findOutputs('SearchIndexerDeadLetterQueueUrl')).not.toEqual({});
+  });
+
+  it('lets the indexer read the stream and no table data, and tells it the collection but no table', () => {
+    const dynamo = dynamoActionsOf(withSearch, 'search-indexer');
+    expect(dynamo).toEqual(expect.arrayContaining(['dynamodb:GetRecords', 'dynamodb:GetShardIterator']));
+    for (const action of [...WRITES, 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Scan']) {
+      expect(dynamo).not.toContain(action);
+    }
+    const environment = environmentOf(withSearch, 'search-indexer');
+    expect(tableVariables(environment)).toEqual({});
+    expect(environment[envNameOf('service.search.backend')]).toBe('opensearch');
+  });
+
+  it('grants the collection API to the indexer and the search route groups only, and writes to the indexer only', () => {
+    const [collectionId] = only(
+      withSearch.findResources('AWS::OpenSearchServerless::Collection'),
+      'collection',
+    );
+    const granted = ['search-indexer', 'workflows', 'tasks'];
+    for (const name of granted) {
+      expect(aossStatements(withSearch, name)).toEqual([
+        expect.objectContaining({
+          Action: 'aoss:APIAccessAll',
+          Resource: { 'Fn::GetAtt': [collectionId, 'Arn'] },
+        }),
+      ]);
+    }
+    for (const name of ['decider', 'timer', 'sweeper', 'metadata', 'system']) {
+      expect(aossStatements(withSearch, name)).toEqual([]);
+      expect(environmentOf(withSearch, name)[envNameOf('service.search.backend')]).toBeUndefined();
+    }
+    const rules = accessPolicy(withSearch);
+    const reader = rules.find((rule) => rule.Description === 'search routes');
+    const writer = rules.find((rule) => rule.Description === 'search indexer');
+    expect(rules).toHaveLength(2);
+    expect(reader?.Principal.sort()).toEqual(
+      [`role:${roleIdOf(withSearch, 'workflows')}`, `role:${roleIdOf(withSearch, 'tasks')}`].sort(),
+    );
+    expect(reader?.Rules).toEqual([
+      {
+        ResourceType: 'index',
+        Resource: ['index/test-search/conductor-*'],
+        Permission: ['aoss:DescribeIndex', 'aoss:ReadDocument'],
+      },
+    ]);
+    expect(writer?.Principal).toEqual([`role:${roleIdOf(withSearch, 'search-indexer')}`]);
+    expect(writer?.Rules[0]?.Permission).toEqual(
+      expect.arrayContaining(['aoss:WriteDocument', 'aoss:CreateIndex']),
+    );
+  });
+
+  it('tells the search route groups to answer from the collection endpoint', () => {
+    const [collectionId] = only(
+      withSearch.findResources('AWS::OpenSearchServerless::Collection'),
+      'collection',
+    );
+    for (const name of ['workflows', 'tasks']) {
+      const environment = environmentOf(withSearch, name);
+      expect(environment[envNameOf('service.search.backend')]).toBe('opensearch');
+      expect(environment[envNameOf('service.search.opensearch.endpoint')]).toEqual({
+        'Fn::GetAtt': [collectionId, 'CollectionEndpoint'],
+      });
+      expect(environment[envNameOf('service.search.opensearch.service')]).toBe('aoss');
+    }
   });
 });
