@@ -2,6 +2,9 @@
  * The search planner: from a query AST, free text and sort it picks the access path.
  * - byName: the query constrains workflowType (`=` or `IN`, in a top-level AND): one index Query
  *   per name, the startTime bounds of the same AND as the key condition (createTime = startTime).
+ * - byStartDay: no workflowType, but a startTime lower bound within MAX_DAY_SPAN days of the upper
+ *   bound (or of now): one index Query per day (and shard) of the window; the UI's default query
+ *   (`startTime>…`) takes this path.
  * - scan: otherwise; the startTime bounds still narrow the rows (as a filter).
  * The plan is `covered` when the query, the free text and the sort only need what the index row
  * holds (workflowId, workflowType, version, status, correlationId, startTime): then matching,
@@ -17,8 +20,12 @@ export interface SortKey {
   descending: boolean;
 }
 
+/** The longest window read by day: past it, a scan is fewer requests than days x shards queries. */
+export const MAX_DAY_SPAN = 92;
+const DAY_MS = 86_400_000;
+
 export interface WorkflowPlan {
-  index: 'byName' | 'scan';
+  index: 'byName' | 'byStartDay' | 'scan';
   read: RunIndexRead;
   covered: boolean;
   /** The part of the query the index rows can answer (ANDed conditions on row fields). */
@@ -76,10 +83,18 @@ export function planWorkflowSearch(
   expr: QueryExpr | undefined,
   free: FreeText,
   sort: readonly SortKey[],
+  now: number = Date.now(),
 ): WorkflowPlan {
   const names = typesOf(expr);
   const { from, to } = timeBounds(expr);
-  const read: RunIndexRead = { names, startFrom: from, startTo: to };
+  // Without an upper bound the days run to tomorrow (no run starts later than now; a day more for
+  // a host whose clock runs a little ahead), on every adapter alike.
+  const through = to ?? now + DAY_MS;
+  const byStartDay =
+    !names && from !== undefined && Math.floor(through / DAY_MS) - Math.floor(from / DAY_MS) < MAX_DAY_SPAN;
+  const read: RunIndexRead = byStartDay
+    ? { startFrom: from, startTo: through, byStartDay }
+    : { names, startFrom: from, startTo: to };
   const rowItems = conjuncts(expr).filter((item) => fieldsOf(item).every((f) => ROW_FIELDS.has(f)));
   const rowFilter =
     rowItems.length === 0
@@ -91,5 +106,5 @@ export function planWorkflowSearch(
     free.terms.length === 0 &&
     fieldsOf(expr).every((f) => ROW_FIELDS.has(f)) &&
     sort.every((key) => ROW_FIELDS.has(key.field));
-  return { index: names ? 'byName' : 'scan', read, covered, rowFilter };
+  return { index: names ? 'byName' : byStartDay ? 'byStartDay' : 'scan', read, covered, rowFilter };
 }

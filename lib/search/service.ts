@@ -117,7 +117,7 @@ export class SearchService {
       const records = await this.executions.getWorkflowsById(found.ids);
       return { totalHits: found.totalHits - (found.ids.length - records.length), results: records };
     }
-    const plan = planWorkflowSearch(expr, free, sort);
+    const plan = planWorkflowSearch(expr, free, sort, this.clock.now());
     const rows = (await this.executions.runIndex(plan.read)).filter((row) =>
       matchesQuery(plan.rowFilter, rowDoc(row), WORKFLOW_FIELDS),
     );

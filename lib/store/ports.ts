@@ -91,6 +91,11 @@ export interface RunIndexRead {
   /** Inclusive createTime bounds. */
   startFrom?: number;
   startTo?: number;
+  /**
+   * Without names: read the runs by start day (byStartDay on DynamoDB), the days from `startFrom`
+   * through `startTo`, rather than every run. The planner sets both bounds.
+   */
+  byStartDay?: boolean;
 }
 
 export interface ExecutionStore {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { WORKFLOW_FIELDS } from '../../lib/search/evaluate.ts';
 import { parseFreeText } from '../../lib/search/free-text.ts';
-import { planWorkflowSearch } from '../../lib/search/planner.ts';
+import { MAX_DAY_SPAN, planWorkflowSearch } from '../../lib/search/planner.ts';
 import { parseQuery } from '../../lib/search/query-parser.ts';
 import { parseSort, SearchService } from '../../lib/search/service.ts';
 import { MemoryExecutionStore } from '../../lib/store/memory/executions.ts';
@@ -34,6 +34,36 @@ describe('search planner', () => {
     });
     expect(plan('workflowType NOT IN (a)').index).toBe('scan');
     expect(plan('startTime>=5')).toMatchObject({ index: 'scan', read: { startFrom: 5 }, covered: true });
+  });
+
+  it('reads by start day when no type is pinned and the window spans under MAX_DAY_SPAN days', () => {
+    const DAY = 86_400_000;
+    const now = 1_800_000_000_000;
+    const at = (query: string) =>
+      planWorkflowSearch(
+        parseQuery(query),
+        parseFreeText('*'),
+        parseSort('startTime:DESC', WORKFLOW_FIELDS),
+        now,
+      );
+    // The UI's executions page: a lower bound only; the days run to tomorrow.
+    expect(at(`startTime>${now - 7 * DAY}`)).toMatchObject({
+      index: 'byStartDay',
+      read: { startFrom: now - 7 * DAY + 1, startTo: now + DAY, byStartDay: true },
+      covered: true,
+    });
+    expect(at(`startTime>=100 AND startTime<=${100 + 3 * DAY} AND status=RUNNING`)).toMatchObject({
+      index: 'byStartDay',
+      read: { startFrom: 100, startTo: 100 + 3 * DAY, byStartDay: true },
+    });
+    expect(at(`startTime>=0 AND startTime<=${(MAX_DAY_SPAN + 1) * DAY}`).index).toBe('scan');
+    expect(at(`startTime>${now - 200 * DAY}`).index).toBe('scan');
+    expect(at(`startTime<${now}`).index).toBe('scan');
+    expect(at(`startTime>${now - DAY} OR status=RUNNING`).index).toBe('scan');
+    expect(at(`workflowType=a AND startTime>${now - DAY}`)).toMatchObject({
+      index: 'byName',
+      read: { names: ['a'], startFrom: now - DAY + 1, startTo: undefined },
+    });
   });
 
   it('is covered only when query, free text and sort need index fields alone', () => {

@@ -122,6 +122,38 @@ export function searchContract(name: string, factory: () => Promise<StoresUnderT
       expect(byTasks.results.map((r) => r.workflowId)).toEqual(['wf-1']);
     });
 
+    it('finds runs by start day across days and midnight, with or without an upper bound', async () => {
+      const DAY = 86_400_000;
+      const midnight = Math.ceil(T0 / DAY) * DAY;
+      const times = {
+        'day-0': midnight - 40 * DAY,
+        'day-a': midnight - 1,
+        'day-b': midnight,
+        'day-c': midnight + DAY + 5,
+        'day-d': midnight + DAY + 30_000,
+      };
+      for (const [id, createTime] of Object.entries(times)) {
+        await store.createWorkflow(
+          workflowOf(id, { workflowName: id === 'day-c' ? 'odd' : 'even', createTime }),
+        );
+      }
+      // The UI's default query (a lower bound only), with now a little after day-c.
+      const soon = new SearchService(store, undefined, { now: () => midnight + DAY + 60_000 });
+      const ids = async (query: string, service = search) =>
+        (await service.workflows({ start: 0, size: 100, query, sort: 'startTime:ASC' })).results.map(
+          (r) => r.workflowId,
+        );
+      expect(await ids(`startTime>=${midnight - 1}`, soon)).toEqual(['day-a', 'day-b', 'day-c', 'day-d']);
+      expect(await ids(`startTime>=${midnight - 1} AND startTime<=${midnight + DAY + 5}`)).toEqual([
+        'day-a',
+        'day-b',
+        'day-c',
+      ]);
+      expect(
+        await ids(`startTime>${midnight - 1} AND startTime<${midnight + DAY + 5} AND status=RUNNING`),
+      ).toEqual(['day-b']);
+    });
+
     it('a removed run leaves the results', async () => {
       await store.removeWorkflow('wf-4');
       const found = await search.workflows({ start: 0, size: 10, query: 'workflowType=even' });

@@ -127,6 +127,7 @@ describe('ensureTables', () => {
     expect(executions?.indexes.filter((i) => i.sortKeyType === 'N').map((i) => i.name)).toEqual([
       'byName',
       'byCorrelation',
+      'byStartDay',
       'byTaskType',
       'wakeups',
     ]);

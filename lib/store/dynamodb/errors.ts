@@ -29,3 +29,16 @@ export function translate(error: unknown, operation: string): never {
   }
   throw error;
 }
+
+/**
+ * A query on an index the table lacks: a table created before the index existed (a local data
+ * directory from an earlier version: dynalite cannot add an index to an existing table).
+ */
+export function isMissingIndex(error: unknown, index = 'byCorrelation'): boolean {
+  return (
+    error instanceof Error &&
+    error.name === 'ValidationException' &&
+    /index/i.test(error.message) &&
+    error.message.includes(index)
+  );
+}

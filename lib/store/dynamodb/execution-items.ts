@@ -19,10 +19,39 @@ export const TASK_PREFIX = 'T#';
  */
 export const WAKE_SHARDS = 8;
 
-export function wakeShardOf(workflowId: string): string {
+/** A stable hash of a workflow id, to pick an index shard. */
+function hashOf(workflowId: string): number {
   let hash = 0;
   for (let i = 0; i < workflowId.length; i++) hash = (hash * 31 + workflowId.charCodeAt(i)) >>> 0;
-  return `W${hash % WAKE_SHARDS}`;
+  return hash;
+}
+
+export function wakeShardOf(workflowId: string): string {
+  return `W${hashOf(workflowId) % WAKE_SHARDS}`;
+}
+
+/**
+ * The byStartDay index spreads one UTC day's runs over this many partition keys
+ * ("<yyyy-mm-dd>#0".."#3", by a hash of the workflow id): every run started that day writes there,
+ * and an index partition takes about 1,000 writes/s.
+ */
+export const DAY_SHARDS = 4;
+export const DAY_MS = 86_400_000;
+
+const dayOf = (time: number) => new Date(Math.floor(time / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
+
+export function startDayOf(workflowId: string, createTime: number): string {
+  return `${dayOf(createTime)}#${hashOf(workflowId) % DAY_SHARDS}`;
+}
+
+/** Every byStartDay key of the days from `from` to `to` (inclusive, epoch ms), oldest first. */
+export function startDaysBetween(from: number, to: number): string[] {
+  const keys: string[] = [];
+  for (let day = Math.floor(from / DAY_MS); day <= Math.floor(to / DAY_MS); day++) {
+    const name = dayOf(day * DAY_MS);
+    for (let shard = 0; shard < DAY_SHARDS; shard++) keys.push(`${name}#${shard}`);
+  }
+  return keys;
 }
 export const WORKFLOW_SK = 'WF';
 
@@ -68,6 +97,8 @@ export function workflowItem(record: WorkflowRecord): Item {
     status: record.status,
     workflowVersion: record.workflowVersion,
     correlationId: record.correlationId,
+    // Runs by start day (byStartDay): time-window searches that name no workflow type.
+    startDay: startDayOf(record.workflowId, record.createTime),
     // Sparse index: only runs with a correlation id are in byCorrelation.
     ...(record.correlationId
       ? { correlationKey: correlationKeyOf(record.workflowName, record.correlationId) }

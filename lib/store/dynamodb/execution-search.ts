@@ -3,9 +3,12 @@
  * - runIndex with names: one Query per name on byName (pk workflowName, sk createTime, the time
  *   window as key condition), projecting only index attributes: no record is read, and a query over
  *   type, version, status, correlation id and start time is filtered, counted and paged on these rows.
- * - runIndex without names: a Scan of workflow items (filter sk = "WF"), projecting the same
+ * - runIndex by start day (a time window without names): one Query per day and shard on
+ *   byStartDay (pk "<day>#<shard>", sk createTime, the window as key condition), 16 at a time, the
+ *   same row attributes projected. A table without the index (an old local data directory) scans.
+ * - runIndex otherwise: a Scan of workflow items (filter sk = "WF"), projecting the same
  *   attributes: it reads (and pays for) the whole table; the planner uses it only when the query
- *   names no workflow type.
+ *   names no workflow type and bounds no recent time window.
  * - getWorkflowsById: BatchGetItem (100 keys a call), consistent.
  * - tasksOfTypes: one Query per type on byTaskType (pk taskType, sk scheduledTime, KEYS_ONLY),
  *   then BatchGet of the rows. The index is written once per task row created (its keys never
@@ -17,8 +20,12 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TaskRecord, WorkflowRecord, WorkflowStatus } from '../../model/execution.ts';
 import type { RunIndexRead, RunIndexRow } from '../ports.ts';
-import { bodyOf, runOf, TASK_PREFIX, WORKFLOW_SK, workflowKey } from './execution-items.ts';
+import { isMissingIndex } from './errors.ts';
+import { bodyOf, runOf, startDaysBetween, TASK_PREFIX, WORKFLOW_SK, workflowKey } from './execution-items.ts';
 import { batchGet, type Item, queryAll, scanAll } from './paging.ts';
+
+/** byStartDay queries in flight at once for one search. */
+const DAY_QUERY_CONCURRENCY = 16;
 
 const ROW_ATTRIBUTES = 'pk, workflowName, workflowVersion, #status, correlationId, createTime';
 
@@ -67,6 +74,13 @@ export async function runIndex(
       .map(rowOf)
       .sort((a, b) => a.createTime - b.createTime);
   }
+  if (read.byStartDay && read.startFrom !== undefined && read.startTo !== undefined) {
+    try {
+      return await runsByStartDay(client, table, read.startFrom, read.startTo);
+    } catch (error) {
+      if (!isMissingIndex(error, 'byStartDay')) throw error;
+    }
+  }
   const items = await scanAll(
     client,
     {
@@ -78,6 +92,36 @@ export async function runIndex(
     },
     'workflow search',
   );
+  return items.map(rowOf).sort((a, b) => a.createTime - b.createTime);
+}
+
+async function runsByStartDay(
+  client: DynamoDBDocumentClient,
+  table: string,
+  from: number,
+  to: number,
+): Promise<RunIndexRow[]> {
+  const keys = startDaysBetween(from, to);
+  const items: Item[] = [];
+  for (let i = 0; i < keys.length; i += DAY_QUERY_CONCURRENCY) {
+    const pages = await Promise.all(
+      keys.slice(i, i + DAY_QUERY_CONCURRENCY).map((day) =>
+        queryAll(
+          client,
+          {
+            TableName: table,
+            IndexName: 'byStartDay',
+            KeyConditionExpression: 'startDay = :day AND createTime BETWEEN :from AND :to',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':day': day, ':from': from, ':to': to },
+            ProjectionExpression: ROW_ATTRIBUTES,
+          },
+          'workflow search',
+        ),
+      ),
+    );
+    items.push(...pages.flat());
+  }
   return items.map(rowOf).sort((a, b) => a.createTime - b.createTime);
 }
 

@@ -15,7 +15,7 @@ import {
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
 import type { ExecutionStore, IdempotencyClaim, RunIndexRead, RunIndexRow, TaskExecLog } from '../ports.ts';
-import { isConditionFailure, translate } from './errors.ts';
+import { isConditionFailure, isMissingIndex, translate } from './errors.ts';
 import {
   bodyOf,
   byNameQuery,
@@ -441,14 +441,4 @@ export class DynamoExecutionStore implements ExecutionStore {
       );
     }
   }
-}
-
-/** DynamoDB's answer to a query naming an index the table does not have. */
-function isMissingIndex(error: unknown, index = 'byCorrelation'): boolean {
-  return (
-    error instanceof Error &&
-    error.name === 'ValidationException' &&
-    /index/i.test(error.message) &&
-    error.message.includes(index)
-  );
 }

@@ -16,6 +16,7 @@
  *   workflow   pk = "<workflowId>"       sk = "WF"
  *              body, rev (N), workflowName, createTime (N), status, workflowVersion (N), correlationId?,
  *              correlationKey = sha256("<workflowName>\0<correlationId>") only with a correlation id,
+              startDay = "<yyyy-mm-dd of createTime, UTC>#<0..3, hash of the workflow id>",
  *              wakeShard = "W0".."W7" (hash of the workflow id) and wakeAt (N) only while wakeAt > 0
  *   task row   pk = "<workflowId>"       sk = "T#<taskId>"
  *              body, rev (N), taskId, seq (N), taskType, scheduledTime (N)
@@ -38,6 +39,12 @@
  *     any length fits a key (2 KB at most) and its spelling never matters; the filter on the
  *     records compares the real values. Both key parts never change after the run is created and
  *     nothing else is projected, so the index is written once per run and never on a commit.
+ *   - byStartDay (GSI) pk startDay, sk createTime (NUMBER); INCLUDE workflowName, status,
+ *     workflowVersion, correlationId. Searches with a startTime window and no workflow type: one
+ *     Query per day and shard of the window (the window as key condition), rows as byName's. The
+ *     key never changes; like byName, a commit rewrites its row only when a projected attribute
+ *     (the status) changes. Four shards per day keep a busy day under one partition's write rate.
+ *     Runs written before the index existed lack startDay: `npm run backfill:search-keys`.
  *   - byTaskType (GSI) pk taskType, sk scheduledTime (NUMBER); KEYS_ONLY. Only task rows carry
  *     taskType. Task search by type = Query per type, then BatchGet the rows. Both keys never change
  *     after the row is created: one index write per task row, none on its updates.
@@ -141,6 +148,16 @@ export const EXECUTIONS_TABLE: TableSpec = {
       sortKey: 'createTime',
       sortKeyType: 'N',
       projection: { type: 'KEYS_ONLY' },
+    },
+    {
+      name: 'byStartDay',
+      partitionKey: 'startDay',
+      sortKey: 'createTime',
+      sortKeyType: 'N',
+      projection: {
+        type: 'INCLUDE',
+        attributes: ['workflowName', 'status', 'workflowVersion', 'correlationId'],
+      },
     },
     {
       name: 'byTaskType',
