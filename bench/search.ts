@@ -142,12 +142,12 @@ const queries: { name: string; params: SearchParams; scan: boolean }[] = [
       freeText: '*',
       query: `startTime>${from} AND startTime<${to}`,
     },
-    scan: true,
+    scan: false,
   },
   {
     name: 'open time range (UI default)',
     params: { start: 0, size: 15, sort: 'startTime:DESC', freeText: '*', query: `startTime>${from}` },
-    scan: true,
+    scan: false,
   },
   {
     name: 'free text (unindexed)',
