@@ -3,7 +3,8 @@
  * DynamoDB planner reads, for a deployment whose search answers from an OpenSearch index of runs
  * (or of tasks). Keyword fields take `term`/`terms`, times and numbers `range` (epoch ms), free
  * text `query_string` on the field or on every field. Sort keys become the DSL's sort list.
- * The indexer and the stack option that would feed such an index are not built yet (README).
+ * The adapter that sends it is lib/search/opensearch/opensearch-index.ts; the documents it
+ * searches are lib/search/index-documents.ts's.
  */
 import { type FieldType, numberOf } from './evaluate.ts';
 import type { SortKey } from './planner.ts';
