@@ -11,6 +11,7 @@
  * Runs are written straight to the table (BatchWriteItem), not through the engine.
  *
  * Options: --executions=100000 --types=20 --iterations=20 --scan-iterations=3 --stores=memory,dynamodb
+ *          --only=<text> (only the queries whose name contains it)
  */
 import { performance } from 'node:perf_hooks';
 import type { WorkflowRecord, WorkflowStatus } from '../lib/model/execution.ts';
@@ -156,6 +157,9 @@ const queries: { name: string; params: SearchParams; scan: boolean }[] = [
   },
 ];
 
+const only = args.string('only', '');
+const chosen = queries.filter((q) => q.name.includes(only));
+
 console.log(heading(`search: ${executions} runs, ${types} types; load ${loadAverage()}`));
 const rows: string[][] = [];
 for (const kind of stores) {
@@ -165,7 +169,7 @@ for (const kind of stores) {
   // "Now" is just after the last run, as it would be for the UI looking at recent runs.
   const now = T0 + executions * 1000 + 60_000;
   const search = new SearchService(store, undefined, { now: () => now });
-  for (const q of queries) {
+  for (const q of chosen) {
     const { ms, hits } = await measure(
       search,
       q.params,

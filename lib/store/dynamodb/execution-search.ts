@@ -4,7 +4,7 @@
  *   window as key condition), projecting only index attributes: no record is read, and a query over
  *   type, version, status, correlation id and start time is filtered, counted and paged on these rows.
  * - runIndex by start day (a time window without names): one Query per day and shard on
- *   byStartDay (pk "<day>#<shard>", sk createTime, the window as key condition), 16 at a time, the
+ *   byStartDay (pk "<day>#<shard>", sk createTime, the window as key condition), 4 at a time, the
  *   same row attributes projected. A table without the index (an old local data directory) scans.
  * - runIndex otherwise: a Scan of workflow items (filter sk = "WF"), projecting the same
  *   attributes: it reads (and pays for) the whole table; the planner uses it only when the query
@@ -24,8 +24,12 @@ import { isMissingIndex } from './errors.ts';
 import { bodyOf, runOf, startDaysBetween, TASK_PREFIX, WORKFLOW_SK, workflowKey } from './execution-items.ts';
 import { batchGet, type Item, queryAll, scanAll } from './paging.ts';
 
-/** byStartDay queries in flight at once for one search. */
-const DAY_QUERY_CONCURRENCY = 16;
+/**
+ * byStartDay queries in flight at once for one search: one day's shards. More gains little on
+ * DynamoDB, and the embedded store (dynalite, in the local server's own process) drops connections
+ * when a dozen large queries land at once on a busy machine.
+ */
+const DAY_QUERY_CONCURRENCY = 4;
 
 const ROW_ATTRIBUTES = 'pk, workflowName, workflowVersion, #status, correlationId, createTime';
 
