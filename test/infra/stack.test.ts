@@ -63,12 +63,18 @@ function only(resources: ReturnType<Template['findResources']>, what: string): [
 
 /** The functions that are not route groups (lib/jobs: consumers and periodic jobs), by description. */
 const CONSUMERS: Record<string, string> = Object.fromEntries(
-  [...QUEUE_CONSUMERS, ...JOBS, ...STREAM_CONSUMERS].map((work) => [work.name, backgroundDescription(work)]),
+  [...QUEUE_CONSUMERS, ...JOBS].map((work) => [work.name, backgroundDescription(work)]),
 );
+
+/** Every background function, stream consumers (deployed with their search backend only) included. */
+const BACKGROUND: Record<string, string> = {
+  ...CONSUMERS,
+  ...Object.fromEntries(STREAM_CONSUMERS.map((work) => [work.name, backgroundDescription(work)])),
+};
 
 /** A route group's function, or one of the CONSUMERS. */
 function functionOf(template: Template, name: string): [string, Properties] {
-  const description = CONSUMERS[name] ?? `Conductor route group '${name}'`;
+  const description = BACKGROUND[name] ?? `Conductor route group '${name}'`;
   return only(
     template.findResources('AWS::Lambda::Function', { Properties: { Description: description } }),
     `function '${name}'`,
@@ -857,7 +863,7 @@ describe('ConductorStack search backend', () => {
     expect(tables.every((table) => table.Properties.StreamSpecification === undefined)).toBe(true);
     expect(
       plain.findResources('AWS::Lambda::Function', {
-        Properties: { Description: CONSUMERS['search-indexer'] },
+        Properties: { Description: BACKGROUND['search-indexer'] },
       }),
     ).toEqual({});
     const mappings = Object.values(plain.findResources('AWS::Lambda::EventSourceMapping'));
