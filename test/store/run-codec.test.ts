@@ -4,6 +4,7 @@
  * 1,000-branch dynamic fork's record stays small: about 0.3 KB of JSON per open branch (1 KB
  * before), and a DynamoDB item far below the 400 KB cap once deflated.
  */
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseRef, graphOf } from '../../lib/model/definition-graph.ts';
 import type { TaskRecord, WorkflowRecord } from '../../lib/model/execution.ts';
@@ -106,6 +107,15 @@ describe('run record codec', () => {
     expect(item.body).toBeUndefined();
     expect((item.bodyZ as Uint8Array).byteLength).toBeLessThan(100 * 1024);
     expect(runOf(item)).toEqual(forked);
+  });
+
+  it('refuses a record that would not fit a DynamoDB item even deflated, saying so', () => {
+    const noise = (i: number) => randomBytes(600).toString('base64') + i;
+    const huge: WorkflowRecord = {
+      ...forked,
+      tasks: forked.tasks.map((task, i) => ({ ...task, inputData: { noise: noise(i) } })),
+    };
+    expect(() => workflowItem(huge)).toThrow(/more than a DynamoDB item holds \(400 KB\)/);
   });
 
   it('keeps a small record plain on DynamoDB', () => {

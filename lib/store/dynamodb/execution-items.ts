@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { PayloadTooLargeError } from '../../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
 import type { ExecutionStore, TaskExecLog } from '../ports.ts';
 import { decodeRun, encodeRun } from '../run-codec.ts';
@@ -68,13 +69,25 @@ export function matchesQuery(record: WorkflowRecord, query: WorkflowQuery): bool
   return true;
 }
 
+/** What a record's body may take of a DynamoDB item (400 KB, its other attributes included). */
+const MAX_BODY_BYTES = 390 * 1024;
+
 export function workflowItem(record: WorkflowRecord): Item {
-  const body = encodeRun(record);
+  const json = encodeRun(record);
+  // Level 1: the size win of deflate at a fraction of its CPU (a 1 MB record in about 4 ms).
+  const body = json.length > DEFLATE_OVER ? { bodyZ: deflateRawSync(json, { level: 1 }) } : { body: json };
+  if (body.bodyZ && body.bodyZ.byteLength > MAX_BODY_BYTES) {
+    // Said plainly rather than as DynamoDB's ValidationException; the run cannot commit as it is.
+    throw new PayloadTooLargeError(
+      `Run ${record.workflowId}: its record takes ${body.bodyZ.byteLength} bytes deflated, more than a ` +
+        `DynamoDB item holds (400 KB); it has ${record.tasks.length} tasks in its working set ` +
+        '(a dynamic fork of thousands of open branches, or large branch inputs)',
+    );
+  }
   return {
     ...workflowKey(record.workflowId),
     rev: record.rev,
-    // Level 1: the size win of deflate at a fraction of its CPU (a 1 MB record in about 4 ms).
-    ...(body.length > DEFLATE_OVER ? { bodyZ: deflateRawSync(body, { level: 1 }) } : { body }),
+    ...body,
     workflowName: record.workflowName,
     createTime: record.createTime,
     status: record.status,
