@@ -109,8 +109,9 @@ function workQueuesFrom(config: ServiceConfig): WorkQueues {
 /**
  * Functions that decide runs send HTTP tasks to the system-task queue (its consumer makes the
  * requests); the stack gives every such function the queue's URL and the right to send
- * (`sends: ['system-tasks']`). A function without the URL refuses to send, naming the property:
- * making the request itself would hold a decide (or an API answer) on a slow endpoint.
+ * (`sends: ['system-tasks']`). A function without the URL refuses to send, naming the property
+ * (the executor fails the HTTP task with that reason): making the request itself would hold a
+ * decide (or an API answer) on a slow endpoint.
  */
 export function systemTaskQueueFrom(config: ServiceConfig): WorkQueue<SystemTaskMessage> {
   const url = config.string(QUEUE_URL_PROPERTIES['system-tasks']);
