@@ -115,6 +115,11 @@ async function runFork(metered: MeteredServer, n: number): Promise<Measure> {
   const id = await server.services.engine.starter.start({ name: WORKFLOW, input: { items: itemsOf(n) } });
   await idle();
   if (branchType === 'SIMPLE') await work(metered);
+  // A decide that failed (logged) is tried again a second later: wait for that too, a while.
+  for (let i = 0; i < 600 && (await raw.executions.getWorkflow(id))?.status === 'RUNNING'; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await idle();
+  }
   const used = process.cpuUsage(cpu);
   const wallMs = performance.now() - t0;
   const ops = diffSnapshots(meter.snapshot(), before);

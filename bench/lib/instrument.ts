@@ -5,7 +5,7 @@
  * benchmark does this; the server itself is the ordinary one.
  */
 import { configOf } from '../../lib/config/load.ts';
-import { silentLogger } from '../../lib/log/logger.ts';
+import { createLogger } from '../../lib/log/logger.ts';
 import { LocalDecisionQueue } from '../../lib/queue/local.ts';
 import { type LocalServer, startLocalServer } from '../../lib/runtime/local.ts';
 import {
@@ -52,7 +52,8 @@ export async function startMeteredServer(options: MeteredServerOptions = {}): Pr
   }
   const server = await startLocalServer(
     configOf({ 'service.store': 'memory', 'service.server.port': 0, 'service.instance-id': 'bench' }),
-    { logger: silentLogger, stores: meter.wrap(raw) },
+    // Warnings (a failed decide, tried again a second later) are shown: they are part of the cost.
+    { logger: createLogger({ level: 'warn', format: 'text' }), stores: meter.wrap(raw) },
   );
   const { engine, decisions, clock } = server.services;
 
