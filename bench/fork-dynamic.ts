@@ -7,6 +7,11 @@
  * thread) and wall time, each divided by N. Aim (issue 13): the per-branch cost at 1,000 is at most
  * 1.2 times the cost at 10.
  *
+ * `--stores=memory,dynamodb` (default both): over the memory stores, and over the DynamoDB adapters
+ * on an in-process, in-memory dynalite (whose own CPU is then part of the figure).
+ * `--branch-type=SIMPLE`: worker branches instead, all open at once: workers poll them in batches
+ * of 100 and complete each wave of 100 concurrently; polls and updates are part of the run's cost.
+ *
  * Each size runs `--repeats` times (median reported) on a server that first ran `--warmup` forks of
  * 100 branches, for JIT. Sizes are metered in a separate pass (item sizes need a JSON copy of every
  * item, which costs CPU of its own).
@@ -30,6 +35,16 @@ if (sizes.some((n) => !Number.isInteger(n) || n < 1))
   throw new Error('--branches must list positive integers');
 const repeats = args.int('repeats', 5);
 const warmup = args.int('warmup', 5);
+const stores = args
+  .string('stores', 'memory,dynamodb')
+  .split(',')
+  .map((s) => s.trim());
+if (stores.some((s) => s !== 'memory' && s !== 'dynamodb'))
+  throw new Error('--stores must list memory and/or dynamodb');
+const branchType = args.string('branch-type', 'INLINE');
+if (branchType !== 'INLINE' && branchType !== 'SIMPLE')
+  throw new Error('--branch-type must be INLINE or SIMPLE');
+const WORKER_TYPE = 'bench_fork_worker';
 
 const definition = {
   name: WORKFLOW,
@@ -41,11 +56,10 @@ const definition = {
       name: 'fan',
       taskReferenceName: 'fan',
       type: 'FORK_JOIN_DYNAMIC',
-      inputParameters: {
-        forkTaskType: 'INLINE',
-        forkTaskName: 'double',
-        forkTaskInputs: ref('workflow.input.items'),
-      },
+      inputParameters:
+        branchType === 'INLINE'
+          ? { forkTaskType: 'INLINE', forkTaskName: 'double', forkTaskInputs: ref('workflow.input.items') }
+          : { forkTaskName: WORKER_TYPE, forkTaskInputs: ref('workflow.input.items') },
     },
     { name: 'gather', taskReferenceName: 'gather', type: 'JOIN' },
   ],
@@ -53,7 +67,33 @@ const definition = {
 };
 
 const itemsOf = (n: number) =>
-  Array.from({ length: n }, (_, i) => ({ n: i, evaluatorType: 'graaljs', expression: '$.n * 2' }));
+  Array.from({ length: n }, (_, i) =>
+    branchType === 'INLINE' ? { n: i, evaluatorType: 'graaljs', expression: '$.n * 2' } : { n: i },
+  );
+
+/** Workers: poll every open branch (batches of 100), then complete them in concurrent waves of 100. */
+async function work(metered: MeteredServer): Promise<void> {
+  const { tasks } = metered.server.services.engine;
+  const polled = [];
+  for (;;) {
+    const batch = await tasks.poll(WORKER_TYPE, { workerId: 'bench', count: 100, timeoutMs: 0 });
+    if (batch.length === 0) break;
+    polled.push(...batch);
+  }
+  for (let i = 0; i < polled.length; i += 100) {
+    await Promise.all(
+      polled.slice(i, i + 100).map((task) =>
+        tasks.update({
+          workflowInstanceId: task.workflowInstanceId,
+          taskId: task.taskId,
+          status: 'COMPLETED',
+          outputData: { doubled: Number(task.inputData.n) * 2 },
+        }),
+      ),
+    );
+    await metered.idle();
+  }
+}
 
 interface Measure {
   reads: number;
@@ -74,6 +114,12 @@ async function runFork(metered: MeteredServer, n: number): Promise<Measure> {
   const t0 = performance.now();
   const id = await server.services.engine.starter.start({ name: WORKFLOW, input: { items: itemsOf(n) } });
   await idle();
+  if (branchType === 'SIMPLE') await work(metered);
+  // A decide that failed (logged) is tried again a second later: wait for that too, a while.
+  for (let i = 0; i < 600 && (await raw.executions.getWorkflow(id))?.status === 'RUNNING'; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await idle();
+  }
   const used = process.cpuUsage(cpu);
   const wallMs = performance.now() - t0;
   const ops = diffSnapshots(meter.snapshot(), before);
@@ -93,8 +139,8 @@ async function runFork(metered: MeteredServer, n: number): Promise<Measure> {
   };
 }
 
-async function measure(n: number, sized: boolean): Promise<Measure[]> {
-  const metered = await startMeteredServer({ sizes: sized });
+async function measure(store: Store, n: number, sized: boolean): Promise<Measure[]> {
+  const metered = await startMeteredServer({ sizes: sized, store });
   try {
     await metered.server.services.metadata.registerWorkflowDef(definition, true);
     for (let i = 0; i < warmup; i++) await runFork(metered, 100);
@@ -102,27 +148,37 @@ async function measure(n: number, sized: boolean): Promise<Measure[]> {
     for (let i = 0; i < repeats; i++) out.push(await runFork(metered, n));
     return out;
   } finally {
-    await metered.server.close();
+    await metered.close();
   }
 }
+
+type Store = 'memory' | 'dynamodb';
 
 const median = (xs: Measure[], f: (m: Measure) => number) => percentile(xs.map(f), 50);
 
 async function main(): Promise<void> {
-  console.log(heading('FORK_JOIN_DYNAMIC: cost per branch (INLINE branches, one JOIN)'));
+  console.log(heading(`FORK_JOIN_DYNAMIC: cost per branch (${branchType} branches, one JOIN)`));
   console.log(
     [
-      'One run = start + every decide until the run completes: the FORK marker, N INLINE branches evaluated',
+      branchType === 'INLINE'
+        ? 'One run = start + every decide until the run completes: the FORK marker, N INLINE branches evaluated'
+        : 'One run = start + the polls and updates of N worker branches + every decide until the run completes:',
       'in the decide, the JOIN gathering N outputs. Figures are per branch (whole run / N), medians of',
-      `${repeats} runs after ${warmup} warm-up forks of 100. CPU = process.cpuUsage (user+sys, all threads).`,
+      `${repeats} runs after ${warmup} warm-up forks of 100. CPU = process.cpuUsage (user+sys, all threads;`,
+      'on dynamodb the in-process dynalite too).',
       `Load average at start: ${loadAverage()}`,
     ].join('\n'),
   );
+  for (const store of stores as Store[]) await report(store);
+}
+
+async function report(store: Store): Promise<void> {
+  console.log(`\n${store === 'dynamodb' ? 'dynamodb (DynamoDB adapters on in-process dynalite)' : 'memory'}`);
   const rows: string[][] = [];
   const perBranch = new Map<number, { cpu: number; reads: number; writes: number }>();
   for (const n of sizes) {
-    const sizedRuns = await measure(n, true);
-    const timed = await measure(n, false);
+    const sizedRuns = await measure(store, n, true);
+    const timed = await measure(store, n, false);
     const cpu = median(timed, (m) => m.cpuMs) / n;
     const reads = median(sizedRuns, (m) => m.reads) / n;
     const writes = median(sizedRuns, (m) => m.writes) / n;
@@ -168,7 +224,7 @@ async function main(): Promise<void> {
   if (first && last && sizes.length > 1) {
     console.log(
       `\nPer-branch cost, ${sizes.at(-1)} vs ${sizes[0]} branches: CPU ${fmt(last.cpu / first.cpu, 2)}x, ` +
-        `reads ${fmt(last.reads / first.reads, 2)}x, writes ${fmt(last.writes / first.writes, 2)}x (aim: at most 1.2x)`,
+        `reads ${fmt(last.reads / first.reads, 2)}x, writes ${fmt(last.writes / first.writes, 2)}x (aim: at most 1.2x) [${store}]`,
     );
   }
 }

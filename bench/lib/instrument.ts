@@ -5,27 +5,55 @@
  * benchmark does this; the server itself is the ordinary one.
  */
 import { configOf } from '../../lib/config/load.ts';
-import { silentLogger } from '../../lib/log/logger.ts';
+import { createLogger } from '../../lib/log/logger.ts';
 import { LocalDecisionQueue } from '../../lib/queue/local.ts';
 import { type LocalServer, startLocalServer } from '../../lib/runtime/local.ts';
-import { createMemoryStores, type ServiceStores } from '../../lib/runtime/stores.ts';
+import {
+  createDynamoStores,
+  createMemoryStores,
+  ensureTables,
+  type ServiceStores,
+  tableNamesFrom,
+} from '../../lib/runtime/stores.ts';
+import { startEmbeddedDynamo } from '../../lib/store/dynamodb/embedded.ts';
+import { dynamoSession } from '../../lib/store/dynamodb/index.ts';
 import { StoreMeter } from './store-meter.ts';
 
 export interface MeteredServer {
   server: LocalServer;
   meter: StoreMeter;
-  /** The memory stores under the meter, for reading state without counting it. */
+  /** The stores under the meter, for reading state without counting it. */
   raw: ServiceStores;
   /** Resolves when no decide is running or pending. */
   idle(): Promise<void>;
+  /** Closes the server, then the embedded DynamoDB if there is one. */
+  close(): Promise<void>;
 }
 
-export async function startMeteredServer(options: { sizes?: boolean } = {}): Promise<MeteredServer> {
+export interface MeteredServerOptions {
+  sizes?: boolean;
+  /**
+   * The stores: in memory (default), or DynamoDB adapters over an in-process, in-memory dynalite
+   * (the local server's default backend, without the disk).
+   */
+  store?: 'memory' | 'dynamodb';
+}
+
+export async function startMeteredServer(options: MeteredServerOptions = {}): Promise<MeteredServer> {
   const meter = new StoreMeter(options);
-  const raw = createMemoryStores();
+  const dynamo = options.store === 'dynamodb' ? await startEmbeddedDynamo() : undefined;
+  let raw: ServiceStores;
+  if (dynamo) {
+    const tables = tableNamesFrom('bench-');
+    await ensureTables(dynamoSession(dynamo.client()), tables);
+    raw = createDynamoStores(dynamoSession(dynamo.client()), tables);
+  } else {
+    raw = createMemoryStores();
+  }
   const server = await startLocalServer(
     configOf({ 'service.store': 'memory', 'service.server.port': 0, 'service.instance-id': 'bench' }),
-    { logger: silentLogger, stores: meter.wrap(raw) },
+    // Warnings (a failed decide, tried again a second later) are shown: they are part of the cost.
+    { logger: createLogger({ level: 'warn', format: 'text' }), stores: meter.wrap(raw) },
   );
   const { engine, decisions, clock } = server.services;
 
@@ -54,5 +82,14 @@ export async function startMeteredServer(options: { sizes?: boolean } = {}): Pro
   };
 
   if (!(decisions instanceof LocalDecisionQueue)) throw new Error('expected the local decision queue');
-  return { server, meter, raw, idle: () => decisions.idle() };
+  return {
+    server,
+    meter,
+    raw,
+    idle: () => decisions.idle(),
+    async close() {
+      await server.close();
+      await dynamo?.close();
+    },
+  };
 }

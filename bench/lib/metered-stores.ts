@@ -288,6 +288,8 @@ function itemBytes(item: Record<string, unknown>): number {
     if (typeof value === 'string') size += Buffer.byteLength(value);
     else if (typeof value === 'number')
       size += Math.ceil(String(Math.abs(value)).replace('.', '').length / 2) + 1;
+    // A binary attribute (a deflated run record body) counts its bytes.
+    else if (value instanceof Uint8Array) size += value.byteLength;
     else size += Buffer.byteLength(JSON.stringify(value));
   }
   return size;

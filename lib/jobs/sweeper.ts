@@ -7,6 +7,8 @@
  * decides every unfinished run read from the runs themselves: the embedded store writes a run and
  * its wake-up index entry separately, so a crash between the two must not hide a WAIT forever.
  */
+
+import { mapLimited } from '../model/map-limited.ts';
 import { EXECUTIONS_TABLE } from '../store/dynamodb/tables.ts';
 import type { JobDeps, PeriodicJob } from './types.ts';
 
@@ -72,7 +74,7 @@ async function requestDecides(
 ): Promise<SweepResult> {
   let failed = 0;
   let firstError: unknown;
-  await forEachLimited(due, SWEEP_CONCURRENCY, async (workflowId) => {
+  await mapLimited(due, SWEEP_CONCURRENCY, async (workflowId) => {
     try {
       await deps.decisions.request(workflowId);
     } catch (error) {
@@ -89,22 +91,6 @@ async function requestDecides(
     });
   }
   return result;
-}
-
-/** Runs `fn` over `items` with at most `limit` calls in flight; `fn` must not throw. */
-async function forEachLimited<T>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await fn(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
 function describe(error: unknown): string {

@@ -136,13 +136,16 @@ function workQueuesFrom(config: ServiceConfig): WorkQueues {
 
 /**
  * Functions that decide runs send HTTP tasks to the system-task queue (its consumer makes the
- * requests). A function without the queue's URL carries the task out itself, before it answers.
+ * requests); the stack gives every such function the queue's URL and the right to send
+ * (`sends: ['system-tasks']`). A function without the URL refuses to send, naming the property
+ * (the executor fails the HTTP task with that reason): making the request itself would hold a
+ * decide (or an API answer) on a slow endpoint.
  */
-function systemTaskQueueFrom(config: ServiceConfig): WorkQueue<SystemTaskMessage> {
+export function systemTaskQueueFrom(config: ServiceConfig): WorkQueue<SystemTaskMessage> {
   const url = config.string(QUEUE_URL_PROPERTIES['system-tasks']);
   if (url !== undefined)
     return new SqsWorkQueue(new SQSClient({}), { name: 'system-tasks', url, type: 'standard' }, randomIds);
-  return { send: async (message) => (await awsServices()).engine.systemTasks.run(message) };
+  return unwiredWorkQueue('system-tasks');
 }
 
 /**

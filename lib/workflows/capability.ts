@@ -40,8 +40,9 @@ export const workflowsCapability: Capability<WorkflowStores> = {
       { table: SCHEMAS_TABLE, access: 'read' },
     ],
     // Starts and the decide endpoint request decides now; operations that decide inside the request
-    // (sync execute) go through the executor, which arms the run's next wake-up after each commit.
-    sends: ['decisions', 'timers'],
+    // (sync execute) go through the executor, which arms the run's next wake-up after each commit
+    // and hands the HTTP tasks its decides create to the system-task queue.
+    sends: ['decisions', 'timers', 'system-tasks'],
     // Runs read back whole, large starts stored, and presigned payload URLs signed by this role.
     payloads: 'readWrite',
     // With searchBackend=opensearch, workflow search answers from the collection (read only).

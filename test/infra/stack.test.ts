@@ -20,6 +20,7 @@ import { MAX_RECEIVE_COUNT, timer } from '../../lib/jobs/decision-consumers.ts';
 import { JOBS, CONSUMERS as QUEUE_CONSUMERS, STREAM_CONSUMERS } from '../../lib/jobs/index.ts';
 import { scheduleFire } from '../../lib/jobs/schedule-fire.ts';
 import { metadataCapability } from '../../lib/metadata/capability.ts';
+import { QUEUE_URL_PROPERTIES } from '../../lib/queue/work-queues.ts';
 import { keyAttributeTypes, projectionOf } from '../../lib/store/dynamodb/tables.ts';
 import { systemCapability } from '../../lib/system/capability.ts';
 
@@ -498,6 +499,24 @@ describe('ConductorStack decision pipeline', () => {
     expect(sqsActionsOn(template, 'decider', queueId)).toContain('sqs:SendMessage');
   });
 
+  it('gives every function that decides runs the system-task queue: its URL and the right to send', () => {
+    const [systemId, props] = functionOf(template, 'system-tasks');
+    const [queueId] = only(
+      template.findResources('AWS::SQS::Queue', {
+        Properties: { VisibilityTimeout: 6 * (props.Timeout as number), RedrivePolicy: Match.anyValue() },
+      }),
+      'system-task queue',
+    );
+    expect(systemId).toBeTruthy();
+    // The decider consumer, and the workflows routes (sync execute decides inside the request).
+    for (const name of ['decider', 'workflows']) {
+      expect(sqsActionsOn(template, name, queueId)).toContain('sqs:SendMessage');
+      expect(environmentOf(template, name)[envNameOf(QUEUE_URL_PROPERTIES['system-tasks'])]).toEqual({
+        Ref: queueId,
+      });
+    }
+  });
+
   it('runs the sweeper every minute from an EventBridge rule, without Lambda retries', () => {
     const [sweeperId] = functionOf(template, 'sweeper');
     const [ruleId] = only(
@@ -521,8 +540,8 @@ describe('ConductorStack decision pipeline', () => {
   });
 
   it('lets the workflows and tasks functions request decides now and later', () => {
+    expect(sendsOf('tasks')).toEqual(['decisions', 'timers']);
     for (const group of ['workflows', 'tasks']) {
-      expect(sendsOf(group)).toEqual(['decisions', 'timers']);
       expect(sqsActionsOn(template, group, decisionsId)).toContain('sqs:SendMessage');
       expect(sqsActionsOn(template, group, timersId)).toContain('sqs:SendMessage');
       expect(sqsActionsOn(template, group, decisionsId)).not.toContain('sqs:ReceiveMessage');

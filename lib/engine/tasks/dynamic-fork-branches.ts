@@ -5,6 +5,7 @@
  */
 import { forEachTask } from '../../model/definition-graph.ts';
 import type { WorkflowDef, WorkflowTask } from '../../model/definitions.ts';
+import { specOf } from '../../model/task-types/index.ts';
 
 export interface Branch {
   workflowTask: WorkflowTask;
@@ -39,10 +40,28 @@ export function dynamicBranches(
     if (seen.has(ref))
       return `Duplicate task reference name ${ref} in the dynamic fork ${wt.taskReferenceName}`;
     seen.add(ref);
+    if (needsPlace(workflowTask.type)) return unplaceable(wt, workflowTask);
   }
   return wt.optional
     ? branches.map((b) => ({ ...b, workflowTask: { ...b.workflowTask, optional: true } }))
     : branches;
+}
+
+/**
+ * Types whose tasks need a place in the definition, which a dynamic branch has not: containers
+ * (SWITCH, DECISION, DO_WHILE, FORK_JOIN: what runs after each child is read from the definition),
+ * a FORK_JOIN_DYNAMIC (the JOIN after it) and the joins (the forks before them).
+ */
+const PLACED = new Set(['FORK_JOIN_DYNAMIC', 'JOIN', 'EXCLUSIVE_JOIN']);
+const needsPlace = (type: string): boolean => PLACED.has(type) || specOf(type).children !== undefined;
+
+function unplaceable(fork: WorkflowTask, branch: WorkflowTask): string {
+  return (
+    `Dynamic fork ${fork.taskReferenceName}: branch ${branch.taskReferenceName} is a ${branch.type}, ` +
+    'and a dynamically forked task cannot be a SWITCH, DECISION, DO_WHILE, FORK_JOIN, ' +
+    'FORK_JOIN_DYNAMIC, JOIN or EXCLUSIVE_JOIN here; fork SUB_WORKFLOW branches (forkTaskWorkflow) ' +
+    'to run several tasks per branch'
+  );
 }
 
 /** `forkTaskInputs` (one branch per item) with `forkTaskName`, `forkTaskType` or `forkTaskWorkflow`. */

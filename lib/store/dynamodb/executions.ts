@@ -14,6 +14,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
+import { mapLimited } from '../../model/map-limited.ts';
 import type { ExecutionStore, IdempotencyClaim, RunIndexRead, RunIndexRow, TaskExecLog } from '../ports.ts';
 import { isConditionFailure, isMissingIndex, translate } from './errors.ts';
 import {
@@ -39,6 +40,8 @@ import { batchDelete, batchGet, batchPut, type Item, queryAll } from './paging.t
 
 /** Logs of this many tasks are looked up at once when a run or some of its rows are removed. */
 const LOG_LOOKUP_CONCURRENCY = 8;
+/** Task rows created at once by one createTasks call (the SDK's default pool has 50 sockets). */
+const CREATE_CONCURRENCY = 32;
 /** A row that vanishes between a failed create and the read that adopts it is created again, this often. */
 const CREATE_ATTEMPTS = 3;
 
@@ -144,8 +147,9 @@ export class DynamoExecutionStore implements ExecutionStore {
   }
 
   createTasks(tasks: TaskRecord[]): Promise<TaskRecord[]> {
-    // One conditional put per row, in parallel: BatchWriteItem takes no conditions.
-    return Promise.all(tasks.map((task) => this.createTask(task)));
+    // One conditional put per row, CREATE_CONCURRENCY at a time (BatchWriteItem takes no
+    // conditions): a 1,000-branch fork's rows do not all wait at once for the client's sockets.
+    return mapLimited(tasks, CREATE_CONCURRENCY, (task) => this.createTask(task));
   }
 
   async updateTask(task: TaskRecord, expectedRev: number): Promise<void> {

@@ -120,6 +120,71 @@ describe('FORK_JOIN_DYNAMIC', () => {
     expect((await h.task(notList, 'fan'))?.status).toBe('FAILED_WITH_TERMINAL_ERROR');
   });
 
+  it('forks SUB_WORKFLOW branches (forkTaskWorkflow): several tasks per branch', async () => {
+    await h.register({
+      name: 'dyn_child',
+      tasks: [
+        { name: 'step_a', taskReferenceName: 'a', type: 'SIMPLE' },
+        { name: 'step_b', taskReferenceName: 'b', type: 'SIMPLE' },
+      ],
+      outputParameters: { got: ref('b.output.v') },
+    });
+    await h.register(
+      dynamicFlow('dyn_children', {
+        inputParameters: { forkTaskWorkflow: 'dyn_child', forkTaskInputs: [{ k: 1 }, { k: 2 }] },
+      }),
+    );
+    const id = await h.start('dyn_children');
+    expect((await h.task(id, '_dyn_child_0'))?.taskType).toBe('SUB_WORKFLOW');
+    for (let i = 0; i < 2; i++) await h.work('step_a');
+    await h.work('step_b', { v: 'x' });
+    expect((await h.run(id)).status).toBe('RUNNING');
+    await h.work('step_b', { v: 'y' });
+    const run = await h.run(id);
+    expect(run.status).toBe('COMPLETED');
+    const joined = run.output.joined as Record<string, { got: string }>;
+    expect(
+      Object.values(joined)
+        .map((o) => o.got)
+        .sort(),
+    ).toEqual(['x', 'y']);
+  });
+
+  it('refuses container branches (DO_WHILE, SWITCH, FORK_JOIN...) at run time, naming the limit', async () => {
+    await h.register(
+      dynamicFlow('dyn_nested', {
+        dynamicForkTasksParam: 'dynamicTasks',
+        dynamicForkTasksInputParamName: 'dynamicTasksInput',
+        inputParameters: { dynamicTasks: ref('workflow.input.tasks'), dynamicTasksInput: {} },
+      }),
+    );
+    const loop = {
+      name: 'loop',
+      taskReferenceName: 'loop',
+      type: 'DO_WHILE',
+      loopCondition: 'false',
+      loopOver: [{ name: 'inner', taskReferenceName: 'inner', type: 'SIMPLE' }],
+    };
+    const id = await h.start('dyn_nested', { tasks: [{ name: 'ok', taskReferenceName: 'ok' }, loop] });
+    const run = await h.run(id);
+    expect(run.status).toBe('FAILED');
+    const fork = await h.task(id, 'fan');
+    expect(fork?.status).toBe('FAILED_WITH_TERMINAL_ERROR');
+    expect(fork?.reasonForIncompletion).toContain('branch loop is a DO_WHILE');
+    expect(fork?.reasonForIncompletion).toContain('SUB_WORKFLOW');
+    // Nothing of the fork was scheduled: no worker waits on a branch of a failed run.
+    expect(await h.poll('ok')).toBeUndefined();
+
+    await h.register(
+      dynamicFlow('dyn_nested_modern', {
+        inputParameters: { forkTaskType: 'SWITCH', forkTaskInputs: [{ a: 1 }] },
+      }),
+    );
+    const modern = await h.start('dyn_nested_modern');
+    expect((await h.run(modern)).status).toBe('FAILED');
+    expect((await h.task(modern, 'fan'))?.reasonForIncompletion).toContain('is a SWITCH');
+  });
+
   it('forks 1,000 INLINE branches in one fork', async () => {
     await h.register(
       dynamicFlow('dyn_thousand', {

@@ -1,0 +1,24 @@
+// The AWS composition root's system-task queue (lib/runtime/aws.ts): with the queue URL the stack
+// gives deciding functions, HTTP tasks go to SQS; without it a send is refused with an error naming
+// the missing property, instead of the HTTP request being made inside the decide.
+import { describe, expect, it } from 'vitest';
+import { configOf } from '../../lib/config/load.ts';
+import { SqsWorkQueue } from '../../lib/queue/sqs-work-queue.ts';
+import { QUEUE_URL_PROPERTIES } from '../../lib/queue/work-queues.ts';
+import { systemTaskQueueFrom } from '../../lib/runtime/aws.ts';
+
+const PROPERTY = QUEUE_URL_PROPERTIES['system-tasks'];
+const message = { workflowId: 'w-1', taskId: 't-1' };
+
+describe('the AWS system-task queue', () => {
+  it('refuses to send without the queue URL, naming the property', async () => {
+    const queue = systemTaskQueueFrom(configOf({}));
+    expect(queue).not.toBeInstanceOf(SqsWorkQueue);
+    await expect(queue.send(message)).rejects.toThrow(PROPERTY);
+  });
+
+  it('sends to SQS with the URL', () => {
+    const url = 'https://sqs.eu-west-1.amazonaws.com/123456789012/system-tasks';
+    expect(systemTaskQueueFrom(configOf({ [PROPERTY]: url }))).toBeInstanceOf(SqsWorkQueue);
+  });
+});
