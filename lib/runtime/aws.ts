@@ -17,6 +17,7 @@ import type { ConsumerName, JobName } from '../jobs/types.ts';
 import { createLogger, LOG_LEVELS } from '../log/logger.ts';
 import { type Clock, systemClock } from '../model/clock.ts';
 import { randomIds } from '../model/ids.ts';
+import { LocalNotifier } from '../model/notifier.ts';
 import type { PayloadStore } from '../payloads/ports.ts';
 import { S3PayloadStore } from '../payloads/s3.ts';
 import type { DecisionQueue, WorkQueue } from '../queue/ports.ts';
@@ -65,6 +66,12 @@ export function awsServices(): Promise<Services> {
       // Other Lambdas (the decider consumer, workers' updates) change runs this one waits on, and
       // their commits are not published here: a waiting request also re-reads every 250 ms.
       watcher: new LocalRunWatcher({ rereadMs: AWS_REREAD_MS }),
+      // Pushes to worker queues are made by the decider consumer: a waiting poll re-reads its queue,
+      // 100 ms after it began and then at doubling intervals up to 1 s (bounded reads per idle poll).
+      queueWatcher: new LocalNotifier({
+        initialMs: config.number('service.tasks.poll.reread-initial'),
+        maxMs: config.number('service.tasks.poll.reread-max'),
+      }),
     });
   })();
   return services;

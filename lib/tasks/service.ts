@@ -10,6 +10,7 @@ import type { Clock } from '../model/clock.ts';
 import { baseRef } from '../model/definition-graph.ts';
 import { NotFoundError, quote, ValidationError, VersionConflictError } from '../model/errors.ts';
 import { isTerminalTask, type TaskRecord, type TaskStatus } from '../model/execution.ts';
+import type { Notifier } from '../model/notifier.ts';
 import { retryOnConflict } from '../model/retry-on-conflict.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { SchemaEnforcer } from '../schemas/ports.ts';
@@ -24,6 +25,8 @@ export interface TaskServiceDeps {
   decisions: DecisionQueue;
   registry: TaskTypeRegistry;
   clock: Clock;
+  /** Queue notifications under the queue's name (lib/tasks/publishing-queue.ts): wakes long polls. */
+  queueWatcher: Notifier;
   /** Refuses a COMPLETED output that breaks its enforced schema (lib/schemas); absent: no checks. */
   schemas?: SchemaEnforcer;
 }
@@ -37,6 +40,8 @@ export interface PollOptions {
 }
 
 const MAX_UPDATE_ATTEMPTS = 5;
+/** How soon a poll looks again at tasks a poll-time limit held back. */
+const LIMIT_RECHECK_MS = 25;
 /** At most this many log lines are kept per update call (Conductor keeps 10). */
 const MAX_LOGS_PER_CALL = 10;
 
@@ -51,14 +56,26 @@ export class TaskService {
   }
 
   async poll(taskType: string, options: PollOptions): Promise<TaskRecord[]> {
+    const { clock, queueWatcher } = this.deps;
     const name = queueName(taskType, options.domain);
-    const now = this.deps.clock.now();
+    const now = clock.now();
     await this.recordPoll(name, options, now);
     const deadline = now + options.timeoutMs;
-    while (true) {
-      const claimed = await this.claim(name, options);
-      if (claimed.length > 0 || this.deps.clock.now() >= deadline) return claimed;
-      await new Promise((r) => setTimeout(r, Math.min(25, Math.max(1, deadline - this.deps.clock.now()))));
+    // The real-time bound holds too, so a clock that does not move (tests) cannot hold a poll forever.
+    const realDeadline = performance.now() + options.timeoutMs;
+    // Watch before the first look: a push between the look and the wait still wakes the poll.
+    const watch = queueWatcher.watch([name]);
+    try {
+      for (;;) {
+        const { claimed, held } = await this.claim(name, options);
+        const left = Math.min(deadline - clock.now(), realDeadline - performance.now());
+        if (claimed.length > 0 || left <= 0) return claimed;
+        // A task held back by a limit frees up with time or with another task's end: look again soon.
+        const wait = held ? Math.min(left, LIMIT_RECHECK_MS) : left;
+        if ((await watch.next(wait)) === 'timeout' && wait === left) return [];
+      }
+    } finally {
+      watch.close();
     }
   }
 
@@ -76,9 +93,11 @@ export class TaskService {
     });
   }
 
-  private async claim(name: string, options: PollOptions): Promise<TaskRecord[]> {
+  /** Claims up to `count` visible tasks; `held`: some were left queued by a poll-time limit. */
+  private async claim(name: string, options: PollOptions): Promise<{ claimed: TaskRecord[]; held: boolean }> {
     const { executions, queue, clock } = this.deps;
     const claimed: TaskRecord[] = [];
+    let held = false;
     const entries = await queue.peek(name, Math.max(options.count * 2, options.count + 4), clock.now());
     for (const entry of entries) {
       if (claimed.length >= options.count) break;
@@ -88,7 +107,10 @@ export class TaskService {
         await queue.remove(name, entry.taskId);
         continue;
       }
-      if (!(await this.limits.admit(task))) continue;
+      if (!(await this.limits.admit(task))) {
+        held = true;
+        continue;
+      }
       const now = clock.now();
       const next: TaskRecord = {
         ...task,
@@ -111,7 +133,7 @@ export class TaskService {
       await queue.remove(name, entry.taskId);
       claimed.push(next);
     }
-    return claimed;
+    return { claimed, held };
   }
 
   /** POST /api/tasks. Returns the task id. */
