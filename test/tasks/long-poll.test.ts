@@ -6,13 +6,14 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryStores } from '../../lib/runtime/stores.ts';
-import type { TaskQueue } from '../../lib/store/ports.ts';
+import type { Stores, TaskQueue } from '../../lib/store/ports.ts';
 import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
 import { simpleTask, workflowDef } from '../helpers/fixtures.ts';
 
 /** The memory queue, counting the peeks of each queue name. */
-function countingQueue(): { queue: TaskQueue; peeks: Map<string, number> } {
-  const inner = createMemoryStores().queue;
+function countingStores(): { stores: Stores; peeks: Map<string, number> } {
+  const memory = createMemoryStores();
+  const inner = memory.queue;
   const peeks = new Map<string, number>();
   const queue: TaskQueue = {
     push: (entries) => inner.push(entries),
@@ -24,7 +25,7 @@ function countingQueue(): { queue: TaskQueue; peeks: Map<string, number> } {
     size: (name) => inner.size(name),
     sizes: () => inner.sizes(),
   };
-  return { queue, peeks };
+  return { stores: { ...memory, queue }, peeks };
 }
 
 describe('long poll', () => {
@@ -35,8 +36,8 @@ describe('long poll', () => {
   });
 
   it('is answered by the push of a task to its queue, with one look before and one after', async () => {
-    const { queue, peeks } = countingQueue();
-    harness = await engineHarness({ stores: { queue } });
+    const { stores, peeks } = countingStores();
+    harness = await engineHarness({ stores });
     await harness.register(workflowDef({ name: 'lp_one', tasks: [simpleTask('lp')] }));
     const polling = harness.services.engine.tasks.poll('lp_task', {
       workerId: 'w',
@@ -53,8 +54,8 @@ describe('long poll', () => {
   });
 
   it('is not woken by a push to another queue or to another domain of its type', async () => {
-    const { queue, peeks } = countingQueue();
-    harness = await engineHarness({ stores: { queue } });
+    const { stores, peeks } = countingStores();
+    harness = await engineHarness({ stores });
     await harness.register(workflowDef({ name: 'lp_other', tasks: [simpleTask('lp_other')] }));
     const polling = harness.services.engine.tasks.poll('lp_task', {
       workerId: 'w',
