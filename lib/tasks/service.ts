@@ -346,22 +346,40 @@ export class TaskService {
   }
 
   /**
-   * POST /api/tasks/queue/requeue/{taskType}: makes every queued task of that type that is still
-   * SCHEDULED visible now (keeping none of its remaining delay) and drops stale entries. Returns
-   * how many were re-pushed.
+   * POST /api/tasks/queue/requeue/{taskType}: re-pushes every non-terminal worker task of the type
+   * into its queue, as Conductor does (reference/conductor.md §1.1), found through the task-type
+   * index rather than the queue, so a task whose entry was lost is queued again. A SCHEDULED task
+   * keeps what remains of its callback delay; an IN_PROGRESS one (its worker may be gone) goes back
+   * to SCHEDULED, visible now, with a conditional write, so a poll hands it out again. Returns how
+   * many were re-pushed.
    */
   async requeue(taskType: string): Promise<number> {
-    const { queue, executions } = this.deps;
-    const now = this.deps.clock.now();
-    const entries = await queue.peek(taskType, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+    const { executions, queue, registry, clock } = this.deps;
+    const now = clock.now();
     let count = 0;
-    for (const entry of entries) {
-      const task = await executions.getTask(entry.workflowId, entry.taskId);
-      if (task?.status !== 'SCHEDULED') {
-        await queue.remove(taskType, entry.taskId);
-        continue;
+    for (const row of await executions.tasksOfTypes([taskType])) {
+      if (isTerminalTask(row.status) || registry.get(row.workflowTask.type).kind !== 'worker') continue;
+      let task = row;
+      if (row.status === 'IN_PROGRESS') {
+        task = { ...row, status: 'SCHEDULED', updateTime: now, callbackAfterSeconds: 0, rev: row.rev + 1 };
+        try {
+          await executions.updateTask(task, row.rev);
+        } catch (error) {
+          // Changed meanwhile (its worker answered): that update decides what happens next.
+          if (error instanceof VersionConflictError) continue;
+          throw error;
+        }
+        this.limits.finished(row);
       }
-      await queue.push([{ ...entry, visibleAt: Math.min(entry.visibleAt, now) }]);
+      await queue.push([
+        {
+          queueName: queueNameOf(task),
+          taskId: task.taskId,
+          workflowId: task.workflowInstanceId,
+          priority: task.workflowPriority,
+          visibleAt: Math.max(now, task.updateTime + task.callbackAfterSeconds * 1000),
+        },
+      ]);
       count++;
     }
     return count;

@@ -55,7 +55,9 @@ describe('ServiceFunction bundling', () => {
   it('keeps every zipped package, the one with both workers included, within 1 MB', () => {
     for (const dir of assets) {
       const size = packageSize(dir);
-      expect(size.zippedBytes, `${dir}: ${JSON.stringify(size.files)}`).toBeLessThanOrEqual(MAX_PACKAGE_BYTES);
+      expect(size.zippedBytes, `${dir}: ${JSON.stringify(size.files)}`).toBeLessThanOrEqual(
+        MAX_PACKAGE_BYTES,
+      );
       // The measure is a real one: the bundle is a few hundred KB, compressed.
       expect(size.zippedBytes).toBeGreaterThan(100_000);
       expect(size.zippedBytes).toBeLessThan(size.unzippedBytes);
