@@ -159,6 +159,7 @@ export function createEngine(deps: EngineDeps): Engine {
       queue,
       queueWatcher,
       pollData: stores.pollData,
+      limits: stores.limits,
       decisions,
       registry,
       clock,

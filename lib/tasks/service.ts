@@ -14,7 +14,14 @@ import type { Notifier } from '../model/notifier.ts';
 import { retryOnConflict } from '../model/retry-on-conflict.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { SchemaEnforcer } from '../schemas/ports.ts';
-import type { ExecutionStore, PollData, PollDataStore, TaskExecLog, TaskQueue } from '../store/ports.ts';
+import type {
+  ExecutionStore,
+  PollData,
+  PollDataStore,
+  PollLimitStore,
+  TaskExecLog,
+  TaskQueue,
+} from '../store/ports.ts';
 import { PollLimits } from './poll-limits.ts';
 import type { ResultStatus, TaskResult } from './task-result.ts';
 
@@ -22,6 +29,8 @@ export interface TaskServiceDeps {
   executions: ExecutionStore;
   queue: TaskQueue;
   pollData: PollDataStore;
+  /** Poll-time limits held in the store (lib/tasks/poll-limits.ts). */
+  limits: PollLimitStore;
   decisions: DecisionQueue;
   registry: TaskTypeRegistry;
   clock: Clock;
@@ -50,7 +59,7 @@ export class TaskService {
   private readonly lastPollWrite = new Map<string, number>();
 
   constructor(private readonly deps: TaskServiceDeps) {
-    this.limits = new PollLimits(deps.clock, (workflowId, taskId) =>
+    this.limits = new PollLimits(deps.clock, deps.limits, (workflowId, taskId) =>
       deps.executions.getTask(workflowId, taskId),
     );
   }
@@ -126,10 +135,11 @@ export class TaskService {
         // The conditional write is the claim: of two pollers racing for a task, one wins.
         await executions.updateTask(next, task.rev);
       } catch (error) {
+        // The slot stays: it is this task's, and the task is the winner's now (or over, which the
+        // limit's repair finds).
         if (error instanceof VersionConflictError) continue;
         throw error;
       }
-      this.limits.started(next);
       await queue.remove(name, entry.taskId);
       claimed.push(next);
     }
@@ -211,7 +221,7 @@ export class TaskService {
 
   private async afterUpdate(before: TaskRecord, after: TaskRecord, lease: boolean): Promise<void> {
     const { queue, decisions } = this.deps;
-    if (before.status === 'IN_PROGRESS' && after.status !== 'IN_PROGRESS') this.limits.finished(before);
+    if (before.status === 'IN_PROGRESS' && after.status !== 'IN_PROGRESS') await this.limits.finished(before);
     if (lease) return;
     if (after.status === 'SCHEDULED') {
       // A worker's IN_PROGRESS hands the task back to the queue until callbackAfterSeconds pass.
@@ -369,7 +379,7 @@ export class TaskService {
           if (error instanceof VersionConflictError) continue;
           throw error;
         }
-        this.limits.finished(row);
+        await this.limits.finished(row);
       }
       await queue.push([
         {

@@ -4,7 +4,7 @@
  * stack's tables. Runs are started on both, and workers poll and complete through both at once, so
  * decides of one run race between the processes. Conditional commits and conditional claims must
  * keep every run whole: every run COMPLETED, each task handed out exactly once, no task scheduled
- * twice, nothing lost.
+ * twice, nothing lost. A concurrentExecLimit holds across both processes (it is kept in the store).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildServer, startChildServer } from '../../bench/lib/child-server.ts';
@@ -127,4 +127,55 @@ describe('two server processes on one DynamoDB store', () => {
       expect(run?.tasks.every((t) => t.status === 'COMPLETED')).toBe(true);
     }
   }, 180_000);
+  it('holds concurrentExecLimit across both processes', async () => {
+    const [a, b] = clients as [HttpClient, HttpClient];
+    expectStatus(
+      await a.post('/api/metadata/taskdefs', [
+        { name: 'two_limited', retryCount: 0, concurrentExecLimit: 2, ownerEmail: 'test@example.com' },
+      ]),
+      'task definition',
+    );
+    expectStatus(
+      await a.post('/api/metadata/workflow', {
+        name: 'two_limited_wf',
+        version: 1,
+        schemaVersion: 2,
+        ownerEmail: 'test@example.com',
+        tasks: [{ name: 'two_limited', taskReferenceName: 'only', type: 'SIMPLE' }],
+      }),
+      'workflow definition',
+    );
+    for (let i = 0; i < 6; i++)
+      expectStatus(await (i % 2 ? a : b).post('/api/workflow/two_limited_wf', {}), 'start');
+    const pollBoth = async () => {
+      const answers = await Promise.all(
+        [a, b, a, b].map((client, i) =>
+          client.get(`/api/tasks/poll/batch/two_limited?workerid=l${i}&count=5&timeout=200`),
+        ),
+      );
+      return answers.flatMap((answer) => JSON.parse(expectStatus(answer, 'poll').body) as Polled[]);
+    };
+    // Every run's task is queued (decides run asynchronously on the server that took the start).
+    for (let attempt = 0; attempt < 200; attempt++) {
+      const size = Number(
+        expectStatus(await a.get('/api/tasks/queue/size?taskType=two_limited'), 'size').body,
+      );
+      if (size === 6) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const first = await pollBoth();
+    expect(first).toHaveLength(2);
+    expect(await pollBoth()).toHaveLength(0);
+    const done = first[0] as Polled;
+    expectStatus(
+      await b.post('/api/tasks', {
+        workflowInstanceId: done.workflowInstanceId,
+        taskId: done.taskId,
+        status: 'COMPLETED',
+        outputData: {},
+      }),
+      'update',
+    );
+    expect(await pollBoth()).toHaveLength(1);
+  }, 60_000);
 });
