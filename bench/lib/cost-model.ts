@@ -5,6 +5,7 @@
  * us-east-1 (N. Virginia) as of 2025 (after DynamoDB's November 2024 on-demand price cut), without
  * free tiers; check https://aws.amazon.com/<service>/pricing/ before relying on them.
  */
+import { QUEUE_SHARDS } from '../../lib/store/dynamodb/queue.ts';
 
 export const PRICES = {
   region: 'us-east-1',
@@ -171,8 +172,9 @@ export interface IdleCost {
 const SECONDS_PER_MONTH = 30 * 24 * 3600;
 
 /**
- * Reads one empty long poll makes on AWS: one claim when it arrives, then one per re-read tick
- * (service.tasks.poll.reread-initial, doubling up to reread-max) that comes before its timeout.
+ * Reads one empty long poll makes on AWS: one look when it arrives, then one per re-read tick
+ * (service.tasks.poll.reread-initial, doubling up to reread-max) that comes before its timeout;
+ * each look is one Query per shard of the queue (QUEUE_SHARDS).
  */
 export function readsPerEmptyPoll(timeoutMs: number, rereadInitialMs: number, rereadMaxMs: number): number {
   let reads = 1;
@@ -183,7 +185,7 @@ export function readsPerEmptyPoll(timeoutMs: number, rereadInitialMs: number, re
     interval = Math.min(rereadMaxMs, interval * 2);
     at += interval;
   }
-  return reads;
+  return reads * QUEUE_SHARDS;
 }
 
 /**
