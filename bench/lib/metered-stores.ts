@@ -5,7 +5,7 @@
 import type { TaskDef, WorkflowDef } from '../../lib/model/definitions.ts';
 import type { TaskRecord, WorkflowRecord } from '../../lib/model/execution.ts';
 import { taskItem, workflowItem } from '../../lib/store/dynamodb/execution-items.ts';
-import { queueItem, readyKey } from '../../lib/store/dynamodb/queue.ts';
+import { QUEUE_SHARDS, queueItem, readyKey } from '../../lib/store/dynamodb/queue.ts';
 import type {
   ExecutionStore,
   PollData,
@@ -162,7 +162,10 @@ export function meteredQueue(m: StoreMeter, inner: TaskQueue): TaskQueue {
     peek: async (queueName, count, now) => {
       const t = m.call('queue.peek');
       const found = await inner.peek(queueName, count, now);
+      // One Query per shard key of the queue (lib/store/dynamodb/queue.ts); the entries found
+      // are counted against the first, the others read at least one unit each.
       m.query(t, () => found.reduce((sum, e) => sum + queueEntryBytes(e), 0));
+      for (let shard = 1; shard < QUEUE_SHARDS; shard++) m.query(t, () => 0);
       return found;
     },
     remove: async (queueName, taskId) => {
@@ -174,8 +177,8 @@ export function meteredQueue(m: StoreMeter, inner: TaskQueue): TaskQueue {
     },
     size: async (queueName) => {
       const t = m.call('queue.size');
-      t.reads += 1;
-      t.readUnits += 1;
+      t.reads += QUEUE_SHARDS;
+      t.readUnits += QUEUE_SHARDS;
       return inner.size(queueName);
     },
     sizes: async () => {

@@ -298,6 +298,20 @@ const DECLARED = [
     description:
       'How long an ended run is kept (seconds, or with a unit: 30d); 0 keeps runs forever. Expired runs are hidden from reads and search at once and deleted by DynamoDB TTL',
   },
+  {
+    name: 'service.tasks.poll.reread-initial',
+    type: { kind: 'duration' },
+    default: 100,
+    description:
+      'AWS: a waiting long poll reads its queue again after this long (pushes made by other functions are not seen by the poll function); the interval then doubles up to service.tasks.poll.reread-max',
+  },
+  {
+    name: 'service.tasks.poll.reread-max',
+    type: { kind: 'duration' },
+    default: 1000,
+    description:
+      'AWS: the longest interval between two reads of a waiting long poll (an idle poll reads at most 1000 / this per second)',
+  },
   { name: 'service.integrations.ai.enabled', type: bool, default: false, description: 'Agent routes' },
   // Schema registry
   {

@@ -18,6 +18,7 @@ import type { ConsumerName, JobName, StreamConsumerName } from '../jobs/types.ts
 import { createLogger, LOG_LEVELS } from '../log/logger.ts';
 import { type Clock, systemClock } from '../model/clock.ts';
 import { randomIds } from '../model/ids.ts';
+import { LocalNotifier } from '../model/notifier.ts';
 import type { PayloadStore } from '../payloads/ports.ts';
 import { S3PayloadStore } from '../payloads/s3.ts';
 import type { DecisionQueue, WorkQueue } from '../queue/ports.ts';
@@ -75,6 +76,12 @@ export function awsServices(): Promise<Services> {
         config.oneOf('service.search.backend', SEARCH_BACKENDS) === 'opensearch'
           ? openSearchIndexFrom(config)
           : undefined,
+      // Pushes to worker queues are made by the decider consumer: a waiting poll re-reads its queue,
+      // 100 ms after it began and then at doubling intervals up to 1 s (bounded reads per idle poll).
+      queueWatcher: new LocalNotifier({
+        initialMs: config.number('service.tasks.poll.reread-initial'),
+        maxMs: config.number('service.tasks.poll.reread-max'),
+      }),
     });
   })();
   return services;

@@ -14,10 +14,12 @@ import type { MessageStore } from '../messages/ports.ts';
 import type { MetadataService } from '../metadata/service.ts';
 import type { Clock } from '../model/clock.ts';
 import type { IdGenerator } from '../model/ids.ts';
+import { LocalNotifier, type Notifier } from '../model/notifier.ts';
 import type { PayloadLocations } from '../payloads/locations.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { SchemaEnforcer } from '../schemas/ports.ts';
 import type { Stores } from '../store/ports.ts';
+import { publishingQueue } from '../tasks/publishing-queue.ts';
 import { TaskService } from '../tasks/service.ts';
 import { SyncExecution } from '../workflows/execute.ts';
 import { startFailureWorkflow } from '../workflows/failure-workflow.ts';
@@ -68,6 +70,11 @@ export interface EngineDeps {
   logger: Logger;
   /** Commit notifications for waiting requests; default in-process only (lib/workflows/progress.ts). */
   watcher?: RunWatcher;
+  /**
+   * Queue notifications for long polls, keyed by queue name; default in-process only. The AWS host
+   * adds re-reads with back-off, as pushes made by other functions are not seen there.
+   */
+  queueWatcher?: Notifier;
   /** Schema enforcement (lib/schemas); absent: nothing is enforced. */
   schemas?: SchemaEnforcer;
   /** HTTP tasks: whether private addresses are allowed, and the system-task queue they go through. */
@@ -83,6 +90,9 @@ export function createEngine(deps: EngineDeps): Engine {
   const watcher = deps.watcher ?? new LocalRunWatcher();
   // Every write the engine makes to a run is published to the requests waiting on it.
   const executions = publishingExecutions(stores.executions, watcher);
+  // Every push to a worker queue wakes the long polls waiting on it.
+  const queueWatcher = deps.queueWatcher ?? new LocalNotifier();
+  const queue = publishingQueue(stores.queue, queueWatcher, clock);
   // START_WORKFLOW starts runs through the starter, which is built after the registry.
   const workflows = { start: (request: Parameters<WorkflowStarter['start']>[0]) => starter.start(request) };
   const registry = defaultRegistry({
@@ -108,14 +118,14 @@ export function createEngine(deps: EngineDeps): Engine {
   const operations = new WorkflowOperations({
     mutator: new RunMutator({ executions, decisions, clock }),
     executions,
-    queue: stores.queue,
+    queue,
     registry,
     clock,
     latestDefinition: (name) => starter.latestDefinition(name),
   });
   const executor = new Executor({
     executions,
-    queue: stores.queue,
+    queue,
     pollData: stores.pollData,
     decisions,
     registry,
@@ -146,8 +156,10 @@ export function createEngine(deps: EngineDeps): Engine {
     starter,
     tasks: new TaskService({
       executions,
-      queue: stores.queue,
+      queue,
+      queueWatcher,
       pollData: stores.pollData,
+      limits: stores.limits,
       decisions,
       registry,
       clock,
@@ -187,6 +199,7 @@ function simulationEngine(deps: EngineDeps, clock: Clock, decisions: DecisionQue
   const stores = { ...createMemoryStores(), taskDefs: readOnlyTaskDefs(deps.stores.taskDefs) };
   // Its HTTP tasks are made in the test run itself, not handed to this host's system-task queue.
   const http = deps.http && { allowPrivateNetworks: deps.http.allowPrivateNetworks };
-  const engine = createEngine({ ...deps, stores, decisions, clock, http });
+  // Its queues are its own: their pushes wake no poll of the host.
+  const engine = createEngine({ ...deps, stores, decisions, clock, http, queueWatcher: undefined });
   return { ...engine, executions: stores.executions, queue: stores.queue };
 }

@@ -10,6 +10,7 @@ import type { Logger } from '../log/logger.ts';
 import { MetadataService } from '../metadata/service.ts';
 import type { Clock } from '../model/clock.ts';
 import { type IdGenerator, randomIds } from '../model/ids.ts';
+import type { Notifier } from '../model/notifier.ts';
 import { ExternalizingExecutionStore } from '../payloads/externalizing-store.ts';
 import { PayloadLocations } from '../payloads/locations.ts';
 import { MemoryPayloadStore } from '../payloads/memory.ts';
@@ -51,6 +52,8 @@ export interface ServiceDeps {
   ids?: IdGenerator;
   /** Commit notifications for waiting requests (default: in-process only). */
   watcher?: RunWatcher;
+  /** Queue notifications for long polls (default: in-process only). */
+  queueWatcher?: Notifier;
   /** Where async system tasks go (SQS on AWS); default: an in-process pool in this process. */
   systemTasks?: WorkQueue<SystemTaskMessage>;
   /** The search index search answers from (OpenSearch on AWS when configured); default: the store. */
@@ -90,6 +93,7 @@ export function createServices(deps: ServiceDeps): Services {
     ids: deps.ids ?? randomIds,
     logger: deps.logger,
     watcher: deps.watcher,
+    queueWatcher: deps.queueWatcher,
     messages: stores.messages,
     maxBatchSize: config.number('service.workflow-message-queue.maxBatchSize'),
     // Payloads cross their schemas through the registry the /api/schema routes serve (one cache).

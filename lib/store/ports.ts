@@ -44,6 +44,7 @@ export interface Stores {
   executions: ExecutionStore;
   queue: TaskQueue;
   pollData: PollDataStore;
+  limits: PollLimitStore;
   /** Releases connections and embedded servers; every acknowledged write is already durable. */
   close(): Promise<void>;
 }
@@ -199,4 +200,29 @@ export interface TaskQueue {
 export interface PollDataStore {
   record(data: PollData): Promise<void>;
   list(queueName?: string): Promise<PollData[]>;
+}
+
+/** A task holding a concurrency slot: enough to read its row back. */
+export interface SlotHolder {
+  workflowId: string;
+  taskId: string;
+}
+
+/**
+ * Poll-time limits kept in the store, so they hold across processes (every Lambda instance):
+ * `concurrentExecLimit` as a set of slot holders per task definition, taken with a conditional
+ * write; `rateLimitPerFrequency` as a counter per definition and fixed time window.
+ */
+export interface PollLimitStore {
+  /** Takes a slot for the holder unless `limit` are held (true also when it already holds one). */
+  acquire(name: string, limit: number, holder: SlotHolder): Promise<boolean>;
+  /** Gives the holder's slot back; nothing when it holds none. */
+  release(name: string, holder: SlotHolder): Promise<void>;
+  /** Every holder of the definition's slots. */
+  holders(name: string): Promise<SlotHolder[]>;
+  /**
+   * Counts one hand-out in the window starting at `windowStart` unless `limit` were counted there
+   * already; true when counted. Windows expire on their own at `expiresAt` (epoch ms).
+   */
+  countInWindow(name: string, windowStart: number, limit: number, expiresAt: number): Promise<boolean>;
 }

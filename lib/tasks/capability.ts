@@ -6,25 +6,34 @@ import type { Capability } from '../capability.ts';
 import { taskRoutes } from '../http/routes/tasks.ts';
 import { taskSearchRoutes } from '../search/routes.ts';
 import { searchServiceOf } from '../search/service.ts';
+import { DynamoPollLimitStore } from '../store/dynamodb/poll-limits.ts';
 import { DynamoPollDataStore, DynamoTaskQueue } from '../store/dynamodb/queue.ts';
 import { SCHEMAS_TABLE } from '../store/dynamodb/schemas.ts';
 import { EXECUTIONS_TABLE, QUEUES_TABLE, tableName } from '../store/dynamodb/tables.ts';
+import { MemoryPollLimitStore } from '../store/memory/poll-limits.ts';
 import { MemoryPollDataStore, MemoryTaskQueue } from '../store/memory/queue.ts';
-import type { PollDataStore, TaskQueue } from '../store/ports.ts';
+import type { PollDataStore, PollLimitStore, TaskQueue } from '../store/ports.ts';
 
 export interface TaskStores {
   queue: TaskQueue;
   pollData: PollDataStore;
+  /** concurrentExecLimit and rateLimitPerFrequency, held in the store across processes. */
+  limits: PollLimitStore;
 }
 
 export const tasksCapability: Capability<TaskStores> = {
   name: 'tasks',
   tables: [QUEUES_TABLE],
   stores: {
-    memory: () => ({ queue: new MemoryTaskQueue(), pollData: new MemoryPollDataStore() }),
+    memory: () => ({
+      queue: new MemoryTaskQueue(),
+      pollData: new MemoryPollDataStore(),
+      limits: new MemoryPollLimitStore(),
+    }),
     dynamodb: (doc, tables) => ({
       queue: new DynamoTaskQueue(doc, tableName(tables, QUEUES_TABLE)),
       pollData: new DynamoPollDataStore(doc, tableName(tables, QUEUES_TABLE)),
+      limits: new DynamoPollLimitStore(doc, tableName(tables, QUEUES_TABLE)),
     }),
   },
   routes: (services) => [...taskSearchRoutes(searchServiceOf(services)), ...taskRoutes(services.engine)],

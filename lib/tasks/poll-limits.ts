@@ -3,70 +3,71 @@
  * IN_PROGRESS tasks of a definition; `rateLimitPerFrequency` caps tasks handed out per
  * `rateLimitFrequencyInSeconds` window. A task over either limit stays queued for a later poll.
  *
- * The counts are kept by this process: exact for the local server (one process), per function
- * instance on AWS. A store-backed counter is the follow-up for a fleet-wide limit.
+ * Both are kept in the store (PollLimitStore), so they hold across processes: every Lambda
+ * instance that answers polls takes slots and counts hand-outs with conditional writes on the same
+ * items. Rate windows are fixed windows aligned to the epoch.
  */
 import type { Clock } from '../model/clock.ts';
-import type { TaskRecord } from '../model/execution.ts';
+import { isTerminalTask, type TaskRecord } from '../model/execution.ts';
+import type { PollLimitStore } from '../store/ports.ts';
 
 /** Reads a task's current row. */
 export type TaskReader = (workflowId: string, taskId: string) => Promise<TaskRecord | undefined>;
 
-export class PollLimits {
-  /** Per definition name: the tasks this process handed out that may still be IN_PROGRESS, id to run id. */
-  private readonly inProgress = new Map<string, Map<string, string>>();
-  private readonly handedOut = new Map<string, number[]>();
+const concurrencyOf = (task: TaskRecord) => task.workflowTask.taskDefinition?.concurrentExecLimit ?? 0;
 
+export class PollLimits {
   constructor(
     private readonly clock: Clock,
+    private readonly store: PollLimitStore,
     private readonly readTask: TaskReader,
   ) {}
 
+  /**
+   * Takes what the task needs to be handed out: a concurrency slot, then a place in the rate
+   * window. False leaves nothing taken. A claim that then fails gives the slot back (`finished`).
+   */
   async admit(task: TaskRecord): Promise<boolean> {
-    const def = task.workflowTask.taskDefinition;
-    const concurrent = def?.concurrentExecLimit ?? 0;
-    if (concurrent > 0 && !(await this.hasSlot(task.taskDefName, concurrent))) return false;
+    const limit = concurrencyOf(task);
+    const holder = { workflowId: task.workflowInstanceId, taskId: task.taskId };
+    if (limit > 0 && !(await this.takeSlot(task.taskDefName, limit, holder))) return false;
     const perWindow = task.rateLimitPerFrequency;
     if (perWindow > 0) {
       const windowMs = Math.max(1, task.rateLimitFrequencyInSeconds) * 1000;
-      const now = this.clock.now();
-      const recent = (this.handedOut.get(task.taskDefName) ?? []).filter((t) => now - t < windowMs);
-      this.handedOut.set(task.taskDefName, recent);
-      if (recent.length >= perWindow) return false;
+      const start = Math.floor(this.clock.now() / windowMs) * windowMs;
+      if (!(await this.store.countInWindow(task.taskDefName, start, perWindow, start + windowMs))) {
+        if (limit > 0) await this.store.release(task.taskDefName, holder);
+        return false;
+      }
     }
     return true;
   }
 
   /**
-   * Worker updates report their ends through `finished`, but a task can leave IN_PROGRESS without
-   * one: the decider times it out, a terminate cancels it. So at the limit the rows are read, and
-   * the tasks no longer IN_PROGRESS give their slots back (Conductor counts IN_PROGRESS rows, §4.4).
+   * Worker updates give slots back through `finished`, but a task can leave IN_PROGRESS without
+   * one: the decider times it out, a terminate cancels it. So at the limit the holders' rows are
+   * read, and those that are over (or gone) give their slots back (Conductor counts IN_PROGRESS rows).
    */
-  private async hasSlot(defName: string, limit: number): Promise<boolean> {
-    const running = this.inProgress.get(defName);
-    if (!running || running.size < limit) return true;
-    for (const [taskId, workflowId] of [...running]) {
-      const row = await this.readTask(workflowId, taskId);
-      if (row?.status !== 'IN_PROGRESS') running.delete(taskId);
+  private async takeSlot(name: string, limit: number, holder: { workflowId: string; taskId: string }) {
+    if (await this.store.acquire(name, limit, holder)) return true;
+    let freed = false;
+    for (const held of await this.store.holders(name)) {
+      const row = await this.readTask(held.workflowId, held.taskId);
+      // Not while SCHEDULED: a holder is SCHEDULED between taking its slot and its claim's write.
+      if (!row || isTerminalTask(row.status)) {
+        await this.store.release(name, held);
+        freed = true;
+      }
     }
-    return running.size < limit;
+    return freed && this.store.acquire(name, limit, holder);
   }
 
-  started(task: TaskRecord): void {
-    const def = task.workflowTask.taskDefinition;
-    if ((def?.concurrentExecLimit ?? 0) > 0) {
-      const running = this.inProgress.get(task.taskDefName) ?? new Map<string, string>();
-      running.set(task.taskId, task.workflowInstanceId);
-      this.inProgress.set(task.taskDefName, running);
-    }
-    if (task.rateLimitPerFrequency > 0) {
-      const list = this.handedOut.get(task.taskDefName) ?? [];
-      list.push(this.clock.now());
-      this.handedOut.set(task.taskDefName, list);
-    }
-  }
-
-  finished(task: TaskRecord): void {
-    this.inProgress.get(task.taskDefName)?.delete(task.taskId);
+  /** The task left IN_PROGRESS (or its claim failed): its slot goes back. */
+  async finished(task: TaskRecord): Promise<void> {
+    if (concurrencyOf(task) > 0)
+      await this.store.release(task.taskDefName, {
+        workflowId: task.workflowInstanceId,
+        taskId: task.taskId,
+      });
   }
 }

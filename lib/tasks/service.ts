@@ -10,10 +10,18 @@ import type { Clock } from '../model/clock.ts';
 import { baseRef } from '../model/definition-graph.ts';
 import { NotFoundError, quote, ValidationError, VersionConflictError } from '../model/errors.ts';
 import { isTerminalTask, type TaskRecord, type TaskStatus } from '../model/execution.ts';
+import type { Notifier } from '../model/notifier.ts';
 import { retryOnConflict } from '../model/retry-on-conflict.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { SchemaEnforcer } from '../schemas/ports.ts';
-import type { ExecutionStore, PollData, PollDataStore, TaskExecLog, TaskQueue } from '../store/ports.ts';
+import type {
+  ExecutionStore,
+  PollData,
+  PollDataStore,
+  PollLimitStore,
+  TaskExecLog,
+  TaskQueue,
+} from '../store/ports.ts';
 import { PollLimits } from './poll-limits.ts';
 import type { ResultStatus, TaskResult } from './task-result.ts';
 
@@ -21,9 +29,13 @@ export interface TaskServiceDeps {
   executions: ExecutionStore;
   queue: TaskQueue;
   pollData: PollDataStore;
+  /** Poll-time limits held in the store (lib/tasks/poll-limits.ts). */
+  limits: PollLimitStore;
   decisions: DecisionQueue;
   registry: TaskTypeRegistry;
   clock: Clock;
+  /** Queue notifications under the queue's name (lib/tasks/publishing-queue.ts): wakes long polls. */
+  queueWatcher: Notifier;
   /** Refuses a COMPLETED output that breaks its enforced schema (lib/schemas); absent: no checks. */
   schemas?: SchemaEnforcer;
 }
@@ -37,6 +49,8 @@ export interface PollOptions {
 }
 
 const MAX_UPDATE_ATTEMPTS = 5;
+/** How soon a poll looks again at tasks a poll-time limit held back. */
+const LIMIT_RECHECK_MS = 25;
 /** At most this many log lines are kept per update call (Conductor keeps 10). */
 const MAX_LOGS_PER_CALL = 10;
 
@@ -45,20 +59,32 @@ export class TaskService {
   private readonly lastPollWrite = new Map<string, number>();
 
   constructor(private readonly deps: TaskServiceDeps) {
-    this.limits = new PollLimits(deps.clock, (workflowId, taskId) =>
+    this.limits = new PollLimits(deps.clock, deps.limits, (workflowId, taskId) =>
       deps.executions.getTask(workflowId, taskId),
     );
   }
 
   async poll(taskType: string, options: PollOptions): Promise<TaskRecord[]> {
+    const { clock, queueWatcher } = this.deps;
     const name = queueName(taskType, options.domain);
-    const now = this.deps.clock.now();
+    const now = clock.now();
     await this.recordPoll(name, options, now);
     const deadline = now + options.timeoutMs;
-    while (true) {
-      const claimed = await this.claim(name, options);
-      if (claimed.length > 0 || this.deps.clock.now() >= deadline) return claimed;
-      await new Promise((r) => setTimeout(r, Math.min(25, Math.max(1, deadline - this.deps.clock.now()))));
+    // The real-time bound holds too, so a clock that does not move (tests) cannot hold a poll forever.
+    const realDeadline = performance.now() + options.timeoutMs;
+    // Watch before the first look: a push between the look and the wait still wakes the poll.
+    const watch = queueWatcher.watch([name]);
+    try {
+      for (;;) {
+        const { claimed, held } = await this.claim(name, options);
+        const left = Math.min(deadline - clock.now(), realDeadline - performance.now());
+        if (claimed.length > 0 || left <= 0) return claimed;
+        // A task held back by a limit frees up with time or with another task's end: look again soon.
+        const wait = held ? Math.min(left, LIMIT_RECHECK_MS) : left;
+        if ((await watch.next(wait)) === 'timeout' && wait === left) return [];
+      }
+    } finally {
+      watch.close();
     }
   }
 
@@ -76,9 +102,11 @@ export class TaskService {
     });
   }
 
-  private async claim(name: string, options: PollOptions): Promise<TaskRecord[]> {
+  /** Claims up to `count` visible tasks; `held`: some were left queued by a poll-time limit. */
+  private async claim(name: string, options: PollOptions): Promise<{ claimed: TaskRecord[]; held: boolean }> {
     const { executions, queue, clock } = this.deps;
     const claimed: TaskRecord[] = [];
+    let held = false;
     const entries = await queue.peek(name, Math.max(options.count * 2, options.count + 4), clock.now());
     for (const entry of entries) {
       if (claimed.length >= options.count) break;
@@ -88,7 +116,10 @@ export class TaskService {
         await queue.remove(name, entry.taskId);
         continue;
       }
-      if (!(await this.limits.admit(task))) continue;
+      if (!(await this.limits.admit(task))) {
+        held = true;
+        continue;
+      }
       const now = clock.now();
       const next: TaskRecord = {
         ...task,
@@ -104,14 +135,15 @@ export class TaskService {
         // The conditional write is the claim: of two pollers racing for a task, one wins.
         await executions.updateTask(next, task.rev);
       } catch (error) {
+        // The slot stays: it is this task's, and the task is the winner's now (or over, which the
+        // limit's repair finds).
         if (error instanceof VersionConflictError) continue;
         throw error;
       }
-      this.limits.started(next);
       await queue.remove(name, entry.taskId);
       claimed.push(next);
     }
-    return claimed;
+    return { claimed, held };
   }
 
   /** POST /api/tasks. Returns the task id. */
@@ -189,7 +221,7 @@ export class TaskService {
 
   private async afterUpdate(before: TaskRecord, after: TaskRecord, lease: boolean): Promise<void> {
     const { queue, decisions } = this.deps;
-    if (before.status === 'IN_PROGRESS' && after.status !== 'IN_PROGRESS') this.limits.finished(before);
+    if (before.status === 'IN_PROGRESS' && after.status !== 'IN_PROGRESS') await this.limits.finished(before);
     if (lease) return;
     if (after.status === 'SCHEDULED') {
       // A worker's IN_PROGRESS hands the task back to the queue until callbackAfterSeconds pass.
@@ -324,22 +356,40 @@ export class TaskService {
   }
 
   /**
-   * POST /api/tasks/queue/requeue/{taskType}: makes every queued task of that type that is still
-   * SCHEDULED visible now (keeping none of its remaining delay) and drops stale entries. Returns
-   * how many were re-pushed.
+   * POST /api/tasks/queue/requeue/{taskType}: re-pushes every non-terminal worker task of the type
+   * into its queue, as Conductor does (reference/conductor.md §1.1), found through the task-type
+   * index rather than the queue, so a task whose entry was lost is queued again. A SCHEDULED task
+   * keeps what remains of its callback delay; an IN_PROGRESS one (its worker may be gone) goes back
+   * to SCHEDULED, visible now, with a conditional write, so a poll hands it out again. Returns how
+   * many were re-pushed.
    */
   async requeue(taskType: string): Promise<number> {
-    const { queue, executions } = this.deps;
-    const now = this.deps.clock.now();
-    const entries = await queue.peek(taskType, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+    const { executions, queue, registry, clock } = this.deps;
+    const now = clock.now();
     let count = 0;
-    for (const entry of entries) {
-      const task = await executions.getTask(entry.workflowId, entry.taskId);
-      if (task?.status !== 'SCHEDULED') {
-        await queue.remove(taskType, entry.taskId);
-        continue;
+    for (const row of await executions.tasksOfTypes([taskType])) {
+      if (isTerminalTask(row.status) || registry.get(row.workflowTask.type).kind !== 'worker') continue;
+      let task = row;
+      if (row.status === 'IN_PROGRESS') {
+        task = { ...row, status: 'SCHEDULED', updateTime: now, callbackAfterSeconds: 0, rev: row.rev + 1 };
+        try {
+          await executions.updateTask(task, row.rev);
+        } catch (error) {
+          // Changed meanwhile (its worker answered): that update decides what happens next.
+          if (error instanceof VersionConflictError) continue;
+          throw error;
+        }
+        await this.limits.finished(row);
       }
-      await queue.push([{ ...entry, visibleAt: Math.min(entry.visibleAt, now) }]);
+      await queue.push([
+        {
+          queueName: queueNameOf(task),
+          taskId: task.taskId,
+          workflowId: task.workflowInstanceId,
+          priority: task.workflowPriority,
+          visibleAt: Math.max(now, task.updateTime + task.callbackAfterSeconds * 1000),
+        },
+      ]);
       count++;
     }
     return count;

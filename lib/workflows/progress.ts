@@ -11,118 +11,23 @@
  * re-read of at most 4 record reads per second per waiting request.
  */
 import type { Clock } from '../model/clock.ts';
+import { LocalNotifier, type Notifier, type Watch } from '../model/notifier.ts';
 import type { ExecutionStore } from '../store/ports.ts';
 
-export interface RunWatcher {
-  /** Tells the waiters of a run that it changed. */
-  publish(workflowId: string): void;
-  /** Starts watching runs: a change published from now on wakes the watch's `next`. */
-  watch(workflowIds: readonly string[]): RunWatch;
-}
-
-/** Why a wait ended: a published change, the time given, or a re-read tick (AWS). */
-export type WakeReason = 'changed' | 'timeout' | 'reread';
-
-export interface RunWatch {
-  /** Watches one more run (a sub-workflow found while waiting). */
-  add(workflowId: string): void;
-  /**
-   * Resolves once a watched run changed since the previous call (at once if it already did), or
-   * after `timeoutMs`, or after the watcher's re-read interval, whichever comes first; says which.
-   */
-  next(timeoutMs: number): Promise<WakeReason>;
-  close(): void;
-}
+/** Commit notifications keyed by workflow id (lib/model/notifier.ts). */
+export type RunWatcher = Notifier;
+export type RunWatch = Watch;
+export type { WakeReason } from '../model/notifier.ts';
 
 export interface LocalRunWatcherOptions {
   /** Wake waiters this often even with nothing published (hosts where others write the runs). */
   rereadMs?: number;
 }
 
-/** The in-process watcher: publishes reach the watches of this process. */
-export class LocalRunWatcher implements RunWatcher {
-  private readonly watches = new Map<string, Set<Watch>>();
-
-  constructor(private readonly options: LocalRunWatcherOptions = {}) {}
-
-  publish(workflowId: string): void {
-    const set = this.watches.get(workflowId);
-    if (set) for (const watch of set) watch.changed();
-  }
-
-  watch(workflowIds: readonly string[]): RunWatch {
-    const watch = new Watch(this, this.options.rereadMs);
-    for (const id of workflowIds) watch.add(id);
-    return watch;
-  }
-
-  /** @internal */
-  subscribe(workflowId: string, watch: Watch): void {
-    let set = this.watches.get(workflowId);
-    if (!set) {
-      set = new Set();
-      this.watches.set(workflowId, set);
-    }
-    set.add(watch);
-  }
-
-  /** @internal */
-  unsubscribe(workflowId: string, watch: Watch): void {
-    const set = this.watches.get(workflowId);
-    if (!set) return;
-    set.delete(watch);
-    if (set.size === 0) this.watches.delete(workflowId);
-  }
-}
-
-class Watch implements RunWatch {
-  private readonly ids = new Set<string>();
-  /** A change arrived that no `next` has reported yet. */
-  private dirty = false;
-  private wake: (() => void) | undefined;
-
-  constructor(
-    private readonly owner: LocalRunWatcher,
-    private readonly rereadMs: number | undefined,
-  ) {}
-
-  add(workflowId: string): void {
-    if (this.ids.has(workflowId)) return;
-    this.ids.add(workflowId);
-    this.owner.subscribe(workflowId, this);
-  }
-
-  changed(): void {
-    this.dirty = true;
-    this.wake?.();
-  }
-
-  next(timeoutMs: number): Promise<WakeReason> {
-    if (this.dirty) {
-      this.dirty = false;
-      return Promise.resolve('changed');
-    }
-    if (timeoutMs <= 0) return Promise.resolve('timeout');
-    const reread = this.rereadMs !== undefined && this.rereadMs < timeoutMs;
-    return new Promise((resolve) => {
-      const finish = (reason: WakeReason) => {
-        clearTimeout(timer);
-        this.wake = undefined;
-        this.dirty = false;
-        resolve(reason);
-      };
-      const timer = setTimeout(
-        () => finish(reread ? 'reread' : 'timeout'),
-        reread ? (this.rereadMs as number) : timeoutMs,
-      );
-      this.wake = () => finish('changed');
-    });
-  }
-
-  close(): void {
-    for (const id of this.ids) this.owner.unsubscribe(id, this);
-    this.ids.clear();
-    this.wake?.();
+/** The in-process watcher of runs: publishes reach the watches of this process. */
+export class LocalRunWatcher extends LocalNotifier {
+  constructor(options: LocalRunWatcherOptions = {}) {
+    super(options.rereadMs === undefined ? undefined : { initialMs: options.rereadMs, factor: 1 });
   }
 }
 

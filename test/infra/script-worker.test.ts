@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { App, Stack } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_PACKAGE_BYTES, packageSize } from '../../infra/constructs/package-size.ts';
 import { ServiceFunction } from '../../infra/constructs/service-function.ts';
 import { createJqEvaluator } from '../../lib/engine/jq/jq.ts';
 import { createQuickJsEvaluator, ScriptError } from '../../lib/engine/script/evaluator.ts';
@@ -46,12 +47,21 @@ describe('ServiceFunction bundling', () => {
     expect(readdirSync(dir as string).sort()).toEqual([
       'emscripten-module.wasm',
       'index.mjs',
-      'index.mjs.map',
       'jq-worker.mjs',
-      'jq-worker.mjs.map',
       'quickjs-worker.mjs',
-      'quickjs-worker.mjs.map',
     ]);
+  });
+
+  it('keeps every zipped package, the one with both workers included, within 1 MB', () => {
+    for (const dir of assets) {
+      const size = packageSize(dir);
+      expect(size.zippedBytes, `${dir}: ${JSON.stringify(size.files)}`).toBeLessThanOrEqual(
+        MAX_PACKAGE_BYTES,
+      );
+      // The measure is a real one: the bundle is a few hundred KB, compressed.
+      expect(size.zippedBytes).toBeGreaterThan(100_000);
+      expect(size.zippedBytes).toBeLessThan(size.unzippedBytes);
+    }
   });
 
   it('runs jq filters with the bundled jq worker, its time limit included', async () => {

@@ -361,8 +361,9 @@ describe('ConductorStack with the default gates', () => {
       expect(environment).toMatchObject({
         SERVICE_STORE: 'dynamodb',
         SERVICE_LOG_FORMAT: 'json',
-        NODE_OPTIONS: '--enable-source-maps',
       });
+      // No source maps ship (infra/constructs/service-function.ts), so none are enabled.
+      expect(environment).not.toHaveProperty('NODE_OPTIONS');
       const tables = group.grants.tables.map((grant) => grant.table.id);
       expect(tableVariables(environment)).toEqual(
         Object.fromEntries(

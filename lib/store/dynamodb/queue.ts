@@ -9,6 +9,14 @@ import { translate } from './errors.ts';
 import { batchPut, type Item, queryAll, scanAll } from './paging.ts';
 
 const QUEUE_PREFIX = 'Q#';
+/**
+ * Partition keys per worker queue. A partition takes about 1,000 write units a second, and a task
+ * costs its queue about 4 (entry put and delete, each with its `ready` LSI write), so one key would
+ * cap a task type near 250 tasks a second; spread over QUEUE_SHARDS keys it takes four times that.
+ * The shard is a hash of the task id: every write of one entry lands on the same key, and remove
+ * needs no read.
+ */
+export const QUEUE_SHARDS = 4;
 const POLL_PREFIX = 'P#';
 /** Items a peek reads per page before the visibility filter (DynamoDB's Limit counts before it). */
 const PEEK_PAGE = 100;
@@ -19,7 +27,18 @@ const PEEK_PAGE = 100;
  */
 const PEEK_MAX_PAGES = 10;
 
-const queuePk = (queueName: string) => `${QUEUE_PREFIX}${queueName}`;
+/** FNV-1a of the task id, modulo QUEUE_SHARDS. */
+export function queueShard(taskId: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < taskId.length; i++) hash = Math.imul(hash ^ taskId.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) % QUEUE_SHARDS;
+}
+
+/** "Q#<shard>#<queueName>": the shard comes first, so a queue name may hold any character. */
+const queuePk = (queueName: string, shard: number) => `${QUEUE_PREFIX}${shard}#${queueName}`;
+const SHARDS = Array.from({ length: QUEUE_SHARDS }, (_, n) => n);
+/** The queue name of a queue entry's partition key. */
+const queueNameOfPk = (pk: string) => pk.slice(pk.indexOf('#', QUEUE_PREFIX.length) + 1);
 const digits = (value: number, width: number) => String(Math.max(0, Math.floor(value))).padStart(width, '0');
 const clampPriority = (priority: number) => Math.min(99, Math.max(0, Math.floor(priority)));
 
@@ -29,7 +48,7 @@ export const readyKey = (entry: QueueEntry) =>
 
 /** The queues-table item of an entry (its `readyKey` orders the `ready` index). */
 export const queueItem = (entry: QueueEntry): Item => ({
-  pk: queuePk(entry.queueName),
+  pk: queuePk(entry.queueName, queueShard(entry.taskId)),
   sk: entry.taskId,
   queueName: entry.queueName,
   taskId: entry.taskId,
@@ -61,8 +80,27 @@ export class DynamoTaskQueue implements TaskQueue {
     await batchPut(this.client, this.table, items, 'queue push');
   }
 
+  /**
+   * Reads every shard's first `count` visible entries (one Query each, in parallel) and merges them
+   * by `readyKey`: the first `count` of the merge are the queue's first `count`, so priority order
+   * holds across shards exactly, and every shard is read on every poll (none starves).
+   */
   async peek(queueName: string, count: number, now: number): Promise<QueueEntry[]> {
-    const out: QueueEntry[] = [];
+    const shards = await Promise.all(SHARDS.map((shard) => this.peekShard(queueName, shard, count, now)));
+    return shards
+      .flat()
+      .sort((a, b) => compare(a.readyKey, b.readyKey))
+      .slice(0, count)
+      .map((e) => e.entry);
+  }
+
+  private async peekShard(
+    queueName: string,
+    shard: number,
+    count: number,
+    now: number,
+  ): Promise<{ entry: QueueEntry; readyKey: string }[]> {
+    const out: { entry: QueueEntry; readyKey: string }[] = [];
     let start: Item | undefined;
     for (let page = 0; page < PEEK_MAX_PAGES && out.length < count; page++) {
       const result = await this.client
@@ -72,7 +110,7 @@ export class DynamoTaskQueue implements TaskQueue {
             IndexName: 'ready',
             KeyConditionExpression: 'pk = :pk',
             FilterExpression: 'visibleAt <= :now',
-            ExpressionAttributeValues: { ':pk': queuePk(queueName), ':now': now },
+            ExpressionAttributeValues: { ':pk': queuePk(queueName, shard), ':now': now },
             ScanIndexForward: true,
             // LSIs, unlike GSIs, can be read consistently: a just-pushed entry is seen at once.
             ConsistentRead: true,
@@ -82,7 +120,7 @@ export class DynamoTaskQueue implements TaskQueue {
         )
         .catch((e: unknown) => translate(e, 'queue peek'));
       for (const item of result.Items ?? []) {
-        if (out.length < count) out.push(entryOf(item));
+        if (out.length < count) out.push({ entry: entryOf(item), readyKey: String(item.readyKey) });
       }
       start = result.LastEvaluatedKey;
       if (!start) break;
@@ -92,11 +130,21 @@ export class DynamoTaskQueue implements TaskQueue {
 
   async remove(queueName: string, taskId: string): Promise<void> {
     await this.client
-      .send(new DeleteCommand({ TableName: this.table, Key: { pk: queuePk(queueName), sk: taskId } }))
+      .send(
+        new DeleteCommand({
+          TableName: this.table,
+          Key: { pk: queuePk(queueName, queueShard(taskId)), sk: taskId },
+        }),
+      )
       .catch((e: unknown) => translate(e, 'queue remove'));
   }
 
   async size(queueName: string): Promise<number> {
+    const counts = await Promise.all(SHARDS.map((shard) => this.shardSize(queueName, shard)));
+    return counts.reduce((a, b) => a + b, 0);
+  }
+
+  private async shardSize(queueName: string, shard: number): Promise<number> {
     let total = 0;
     let start: Item | undefined;
     do {
@@ -105,7 +153,7 @@ export class DynamoTaskQueue implements TaskQueue {
           new QueryCommand({
             TableName: this.table,
             KeyConditionExpression: 'pk = :pk',
-            ExpressionAttributeValues: { ':pk': queuePk(queueName) },
+            ExpressionAttributeValues: { ':pk': queuePk(queueName, shard) },
             Select: 'COUNT',
             ConsistentRead: true,
             ExclusiveStartKey: start,
@@ -132,7 +180,7 @@ export class DynamoTaskQueue implements TaskQueue {
     );
     const counts = new Map<string, number>();
     for (const item of items) {
-      const name = String(item.pk).slice(QUEUE_PREFIX.length);
+      const name = queueNameOfPk(String(item.pk));
       counts.set(name, (counts.get(name) ?? 0) + 1);
     }
     const out: Record<string, number> = {};

@@ -1,0 +1,128 @@
+/**
+ * Hand-off latency and DO_WHILE iteration time over HTTP, as a worker sees them (bench/README.md,
+ * `bench/handoff.ts`). Both use one worker whose long poll waits on the server while the task it
+ * gets is being queued, so the figures measure how fast a queued task reaches a waiting poll.
+ */
+import { performance } from 'node:perf_hooks';
+import { expectStatus, type HttpClient } from './http-client.ts';
+
+const OWNER = 'bench@example.com';
+const A = 'bench_handoff_a';
+const B = 'bench_handoff_b';
+const BODY = 'bench_loop_body';
+const PAIR = 'bench_handoff_pair';
+const LOOP = 'bench_loop_simple';
+/** Long-poll timeout of the waiting worker: far above any hand-off, so a poll never ends empty. */
+const POLL_TIMEOUT_MS = 5000;
+
+const ref = (path: string) => `\${${path}}`;
+
+export async function registerHandoffWorkload(client: HttpClient): Promise<void> {
+  expectStatus(
+    await client.post(
+      '/api/metadata/taskdefs',
+      [A, B, BODY].map((name) => ({ name, retryCount: 0, ownerEmail: OWNER })),
+    ),
+    'register task definitions',
+  );
+  const simple = (name: string, taskReferenceName: string) => ({ name, taskReferenceName, type: 'SIMPLE' });
+  expectStatus(
+    await client.post('/api/metadata/workflow', {
+      name: PAIR,
+      version: 1,
+      schemaVersion: 2,
+      ownerEmail: OWNER,
+      tasks: [simple(A, 'a'), simple(B, 'b')],
+    }),
+    'register the pair workflow',
+  );
+  expectStatus(
+    await client.post('/api/metadata/workflow', {
+      name: LOOP,
+      version: 1,
+      schemaVersion: 2,
+      ownerEmail: OWNER,
+      tasks: [
+        {
+          name: 'loop',
+          taskReferenceName: 'loop',
+          type: 'DO_WHILE',
+          inputParameters: { iterations: ref('workflow.input.iterations') },
+          loopCondition: "if ($.loop['iteration'] < $.iterations) { true; } else { false; }",
+          loopOver: [simple(BODY, 'body')],
+        },
+      ],
+    }),
+    'register the loop workflow',
+  );
+}
+
+interface PolledTask {
+  taskId: string;
+  workflowInstanceId: string;
+}
+
+async function pollOne(client: HttpClient, type: string): Promise<PolledTask> {
+  const answer = expectStatus(
+    await client.get(`/api/tasks/poll/batch/${type}?workerid=bench&count=1&timeout=${POLL_TIMEOUT_MS}`),
+    `poll ${type}`,
+  );
+  const [task] = JSON.parse(answer.body) as PolledTask[];
+  if (!task) throw new Error(`a ${POLL_TIMEOUT_MS} ms long poll of ${type} ended with no task`);
+  return task;
+}
+
+async function complete(client: HttpClient, task: PolledTask): Promise<void> {
+  expectStatus(
+    await client.post('/api/tasks', {
+      workflowInstanceId: task.workflowInstanceId,
+      taskId: task.taskId,
+      status: 'COMPLETED',
+      outputData: {},
+    }),
+    'update task',
+  );
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Hand-off samples, ms: a run of two SIMPLE tasks a → b; the worker's poll of b waits on the server
+ * while the worker completes a; the sample is the time from the answer of a's update to the answer
+ * of b's poll (the decide that schedules b, the queue write, the waiting poll's claim, the answer).
+ */
+export async function measureHandoff(client: HttpClient, samples: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    expectStatus(await client.post(`/api/workflow/${PAIR}`, {}), 'start');
+    const a = await pollOne(client, A);
+    const waiting = pollOne(client, B).then((task) => ({ task, at: performance.now() }));
+    // Lets the poll of b reach the server and park before a is completed.
+    await pause(3);
+    await complete(client, a);
+    const updated = performance.now();
+    const { task, at } = await waiting;
+    out.push(at - updated);
+    await complete(client, task);
+  }
+  return out;
+}
+
+/**
+ * DO_WHILE iteration samples, ms: one run of `iterations` iterations of a one-SIMPLE-task body and
+ * one worker that long-polls, completes, polls again; a sample is the time between two consecutive
+ * poll answers (complete, decide: next iteration, queue write, poll answered).
+ */
+export async function measureLoop(client: HttpClient, iterations: number): Promise<number[]> {
+  expectStatus(await client.post(`/api/workflow/${LOOP}`, { iterations }), 'start loop');
+  const out: number[] = [];
+  let last: number | undefined;
+  for (let i = 0; i < iterations; i++) {
+    const task = await pollOne(client, BODY);
+    const now = performance.now();
+    if (last !== undefined) out.push(now - last);
+    last = now;
+    await complete(client, task);
+  }
+  return out;
+}

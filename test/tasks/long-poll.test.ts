@@ -1,0 +1,82 @@
+/**
+ * Long polls woken by queue writes (lib/tasks/publishing-queue.ts, TaskService.poll): a poll that
+ * waits is answered by the push of a task to its queue, looking at the queue once before the wait
+ * and once after the push (no re-check loop); a push to another queue or domain does not wake it;
+ * a poll with nothing queued ends at its timeout with no task.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMemoryStores } from '../../lib/runtime/stores.ts';
+import type { Stores, TaskQueue } from '../../lib/store/ports.ts';
+import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
+import { simpleTask, workflowDef } from '../helpers/fixtures.ts';
+
+/** The memory queue, counting the peeks of each queue name. */
+function countingStores(): { stores: Stores; peeks: Map<string, number> } {
+  const memory = createMemoryStores();
+  const inner = memory.queue;
+  const peeks = new Map<string, number>();
+  const queue: TaskQueue = {
+    push: (entries) => inner.push(entries),
+    peek: (name, count, now) => {
+      peeks.set(name, (peeks.get(name) ?? 0) + 1);
+      return inner.peek(name, count, now);
+    },
+    remove: (name, taskId) => inner.remove(name, taskId),
+    size: (name) => inner.size(name),
+    sizes: () => inner.sizes(),
+  };
+  return { stores: { ...memory, queue }, peeks };
+}
+
+describe('long poll', () => {
+  let harness: EngineHarness | undefined;
+  afterEach(async () => {
+    await harness?.close();
+    harness = undefined;
+  });
+
+  it('is answered by the push of a task to its queue, with one look before and one after', async () => {
+    const { stores, peeks } = countingStores();
+    harness = await engineHarness({ stores });
+    await harness.register(workflowDef({ name: 'lp_one', tasks: [simpleTask('lp')] }));
+    const polling = harness.services.engine.tasks.poll('lp_task', {
+      workerId: 'w',
+      count: 1,
+      timeoutMs: 60_000,
+    });
+    await new Promise((r) => setImmediate(r));
+    expect(peeks.get('lp_task')).toBe(1);
+    const workflowId = await harness.start('lp_one');
+    const [task] = await polling;
+    expect(task?.workflowInstanceId).toBe(workflowId);
+    expect(task?.status).toBe('IN_PROGRESS');
+    expect(peeks.get('lp_task')).toBe(2);
+  });
+
+  it('is not woken by a push to another queue or to another domain of its type', async () => {
+    const { stores, peeks } = countingStores();
+    harness = await engineHarness({ stores });
+    await harness.register(workflowDef({ name: 'lp_other', tasks: [simpleTask('lp_other')] }));
+    const polling = harness.services.engine.tasks.poll('lp_task', {
+      workerId: 'w',
+      count: 1,
+      timeoutMs: 300,
+    });
+    const inDomain = harness.services.engine.tasks.poll('lp_other_task', {
+      workerId: 'w',
+      domain: 'blue',
+      count: 1,
+      timeoutMs: 300,
+    });
+    await harness.start('lp_other');
+    expect(await polling).toEqual([]);
+    expect(await inDomain).toEqual([]);
+    expect(peeks.get('lp_task')).toBe(1);
+    expect(peeks.get('blue:lp_other_task')).toBe(1);
+  });
+
+  it('ends at its timeout with no task when nothing is queued', async () => {
+    harness = await engineHarness();
+    expect(await harness.services.engine.tasks.poll('lp_none', { count: 5, timeoutMs: 20 })).toEqual([]);
+  });
+});
