@@ -17,12 +17,15 @@ import { CAPABILITIES } from '../lib/capabilities.ts';
 import type { Capability, FunctionGrants } from '../lib/capability.ts';
 import { envNameOf, findSpec } from '../lib/config/load.ts';
 import { GATES, type GateName, PROPERTIES } from '../lib/config/properties.ts';
+import type { EventSource } from '../lib/events/sources.ts';
+import { EVENT_HANDLING_GRANTS } from '../lib/jobs/event-handlers.ts';
 import { CONSUMERS, JOBS } from '../lib/jobs/index.ts';
 import { type Consumer, type PeriodicJob, rateMs } from '../lib/jobs/types.ts';
 import { QUEUE_URL_PROPERTIES } from '../lib/queue/work-queues.ts';
 import { tablePropertyName } from '../lib/store/dynamodb/tables.ts';
 import { ServiceApi } from './constructs/api.ts';
 import { ServiceData } from './constructs/data.ts';
+import { type EventSinkTarget, EventSources, grantEventSinks } from './constructs/event-sources.ts';
 import { pascalCase } from './constructs/names.ts';
 import { WorkQueues } from './constructs/queues.ts';
 import { ServiceFunction, type ServiceFunctionProps } from './constructs/service-function.ts';
@@ -34,7 +37,16 @@ export interface ConductorStackProps extends StackProps {
   gates: Gates;
   /** The capabilities to deploy; defaults to CAPABILITIES. Those whose gate is off are left out. */
   capabilities?: readonly Capability[];
+  /**
+   * Outside event sources feeding the event handlers, and outside sinks EVENT tasks may publish to
+   * (context `eventSources`, `eventSinks`; infra/constructs/event-sources.ts).
+   */
+  events?: { sources?: readonly EventSource[]; sinks?: readonly EventSinkTarget[] };
 }
+
+/** The description of the function fed by the configured event sources. */
+export const EVENT_SOURCES_DESCRIPTION =
+  'Conductor event-sources: turns SQS and EventBridge events into event handler runs';
 
 /** The description of a job's or consumer's function; tests find the function by it. */
 export function backgroundDescription(work: { name: string; summary: string }): string {
@@ -49,10 +61,12 @@ export class ConductorStack extends Stack {
   private readonly data: ServiceData;
   private readonly queues: WorkQueues;
   private readonly gates: Gates;
+  private readonly eventSinks: readonly EventSinkTarget[];
 
   constructor(scope: Construct, id: string, props: ConductorStackProps) {
     super(scope, id, props);
     this.gates = props.gates;
+    this.eventSinks = props.events?.sinks ?? [];
 
     this.data = new ServiceData(this, 'Data');
     // The bucket's `payloads/` prefix is granted to the functions that read and write runs
@@ -72,6 +86,17 @@ export class ConductorStack extends Stack {
 
     for (const consumer of consumers) this.consumer(consumer);
     for (const job of JOBS.filter((j) => gateOn(j, props.gates))) this.job(job);
+    const sources = props.events?.sources ?? [];
+    if (sources.length > 0) {
+      const target = this.serviceFunction('EventSourcesFunction', {
+        entry: 'functions/event-sources.ts',
+        description: EVENT_SOURCES_DESCRIPTION,
+        timeout: Duration.seconds(60),
+        scriptWorker: true,
+        grants: EVENT_HANDLING_GRANTS,
+      });
+      new EventSources(this, 'EventSources', { sources, target });
+    }
 
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'Base URL of the Conductor API' });
     new CfnOutput(this, 'FilesBucketName', { value: this.data.bucket.bucketName });
@@ -129,6 +154,8 @@ export class ConductorStack extends Stack {
     for (const { table, access } of grants.tables) this.data.grantTable(fn, table, access);
     for (const queue of grants.sends) this.queues.grantSend(fn, queue);
     if (grants.payloads) this.data.grantPayloads(fn, grants.payloads);
+    // Functions that run EVENT tasks (they send to the events queue) may publish to the listed sinks.
+    if (grants.sends.includes('events')) grantEventSinks(this, fn, this.eventSinks);
     return fn;
   }
 

@@ -5,6 +5,7 @@
  * one line here (docs/adding-background-work.md).
  */
 import { decider, timer } from './decision-consumers.ts';
+import { eventHandlers } from './event-handlers.ts';
 import { scheduleFire } from './schedule-fire.ts';
 import { scheduleTick } from './schedule-tick.ts';
 import { sweeper } from './sweeper.ts';
@@ -14,7 +15,13 @@ import type { Consumer, ConsumerName, JobName, PeriodicJob } from './types.ts';
 export const JOBS: readonly PeriodicJob[] = [sweeper, scheduleTick];
 
 // Each consumer's message type is its own; decode() is what turns a body into it.
-export const CONSUMERS: readonly Consumer<unknown>[] = [decider, timer, scheduleFire, systemTasks];
+export const CONSUMERS: readonly Consumer<unknown>[] = [
+  decider,
+  timer,
+  scheduleFire,
+  systemTasks,
+  eventHandlers,
+];
 
 export function jobNamed(name: JobName): PeriodicJob {
   const job = JOBS.find((j) => j.name === name);
