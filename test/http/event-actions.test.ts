@@ -53,12 +53,13 @@ describe('event handler actions through an EVENT task', () => {
       const id = await api.start(sender, input);
       return api.workflowEventually(id, 'COMPLETED');
     };
+    // Generous: a handler's first condition starts the script sandbox's worker thread.
     const executions = (count: number) =>
       eventually(async () => {
         const list = await expectJson<EventExecution[]>(await api.get(`/api/event/execution/${handler}`));
         expect(list.filter((e) => e.status !== 'IN_PROGRESS')).toHaveLength(count);
         return list;
-      });
+      }, 20_000);
     return { handler, event, send, executions };
   }
 
