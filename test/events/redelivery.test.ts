@@ -12,6 +12,7 @@ import { runConsumer } from '../../lib/jobs/batch.ts';
 import { eventHandlers } from '../../lib/jobs/event-handlers.ts';
 import { derivedId } from '../../lib/model/ids.ts';
 import type { EventMessage } from '../../lib/queue/work-queues.ts';
+import { ref } from '../helpers/fixtures.ts';
 import { sqsRecord } from '../queue/fake-sqs.ts';
 import { depsOf, type Host, host } from '../queue/sqs-host.ts';
 
@@ -23,7 +24,7 @@ const handler: EventHandler = {
   event: EVENT,
   active: true,
   actions: [
-    { action: 'start_workflow', start_workflow: { name: TARGET, input: { order: '${order}' } } },
+    { action: 'start_workflow', start_workflow: { name: TARGET, input: { order: ref('order') } } },
     { action: 'update_workflow_variables', update_workflow_variables: { workflowId: 'w', variables: {} } },
   ],
 };
