@@ -197,9 +197,10 @@ describe('event handler actions through an EVENT task', () => {
     // Both messages wait in the queue while the run waits; then one pull takes them, oldest first.
     await expectText(await api.send('POST', `/api/tasks/${targetId}/wait/COMPLETED`, {}));
     const done = await api.workflowEventually(targetId, 'COMPLETED');
-    const payloads = (
-      done.tasks[1]?.outputData as { messages: { payload: Json }[] } | undefined
-    )?.messages.map((m) => m.payload);
+    const payloads =
+      (done.tasks[1]?.outputData as { messages: { payload: Json }[] } | undefined)?.messages.map(
+        (m) => m.payload,
+      ) ?? [];
     expect(payloads).toHaveLength(2);
     expect(payloads[0]).toMatchObject({
       target: targetId,
