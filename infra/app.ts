@@ -6,6 +6,8 @@
  */
 import { App } from 'aws-cdk-lib';
 import { GATES, type GateName, PROPERTIES } from '../lib/config/properties.ts';
+import { parseEventSource } from '../lib/events/sources.ts';
+import { parseEventSinkTarget } from './constructs/event-sources.ts';
 import { ConductorStack, type Gates, type SearchBackend } from './stack.ts';
 
 const app = new App();
@@ -21,7 +23,25 @@ new ConductorStack(app, typeof stackName === 'string' ? stackName : 'ConductorSe
     agents: gateFromContext(app, 'agents'),
   } satisfies Gates,
   searchBackend: searchBackendFromContext(app),
+  // e.g. -c eventSources=sqs:orders,eventbridge:default:OrderPlaced -c eventSinks=sqs:shipments
+  events: {
+    sources: listFromContext(app, 'eventSources').map((value) => parsed(value, parseEventSource(value))),
+    sinks: listFromContext(app, 'eventSinks').map((value) => parsed(value, parseEventSinkTarget(value))),
+  },
 });
+
+/** A comma-separated string (`-c`) or a list (cdk.json). */
+function listFromContext(app: App, key: string): string[] {
+  const value: unknown = app.node.tryGetContext(key);
+  if (value === undefined || value === '') return [];
+  const list = Array.isArray(value) ? value : String(value).split(',');
+  return list.map((item) => String(item).trim()).filter((item) => item !== '');
+}
+
+function parsed<T>(value: string, result: T | string): T {
+  if (typeof result === 'string') throw new Error(`Context: ${result} (${value})`);
+  return result;
+}
 
 /** `-c searchBackend=store|opensearch` (README "Search"); store when absent. */
 function searchBackendFromContext(app: App): SearchBackend {

@@ -19,12 +19,15 @@ import { CAPABILITIES } from '../lib/capabilities.ts';
 import type { Capability, FunctionGrants } from '../lib/capability.ts';
 import { envNameOf, findSpec } from '../lib/config/load.ts';
 import { GATES, type GateName, PROPERTIES } from '../lib/config/properties.ts';
+import type { EventSource } from '../lib/events/sources.ts';
+import { EVENT_HANDLING_GRANTS } from '../lib/jobs/event-handlers.ts';
 import { CONSUMERS, JOBS, STREAM_CONSUMERS } from '../lib/jobs/index.ts';
 import { type Consumer, type PeriodicJob, rateMs, type StreamConsumer } from '../lib/jobs/types.ts';
 import { QUEUE_URL_PROPERTIES } from '../lib/queue/work-queues.ts';
 import { tablePropertyName } from '../lib/store/dynamodb/tables.ts';
 import { ServiceApi } from './constructs/api.ts';
 import { ServiceData } from './constructs/data.ts';
+import { type EventSinkTarget, EventSources, grantEventSinks } from './constructs/event-sources.ts';
 import { pascalCase } from './constructs/names.ts';
 import { WorkQueues } from './constructs/queues.ts';
 import { collectionNameOf, SearchCollection } from './constructs/search-collection.ts';
@@ -43,12 +46,21 @@ export interface ConductorStackProps extends StackProps {
    * by the search indexer, and the search routes answer from it.
    */
   searchBackend?: SearchBackend;
+  /**
+   * Outside event sources feeding the event handlers, and outside sinks EVENT tasks may publish to
+   * (context `eventSources`, `eventSinks`; infra/constructs/event-sources.ts).
+   */
+  events?: { sources?: readonly EventSource[]; sinks?: readonly EventSinkTarget[] };
 }
 
 export type SearchBackend = 'store' | 'opensearch';
 
 /** The indexes' name prefix (service.search.opensearch.index-prefix keeps its default). */
 const SEARCH_INDEX_PREFIX = 'conductor';
+
+/** The description of the function fed by the configured event sources. */
+export const EVENT_SOURCES_DESCRIPTION =
+  'Conductor event-sources: turns SQS and EventBridge events into event handler runs';
 
 /** The description of a job's or consumer's function; tests find the function by it. */
 export function backgroundDescription(work: { name: string; summary: string }): string {
@@ -64,10 +76,12 @@ export class ConductorStack extends Stack {
   private readonly queues: WorkQueues;
   private readonly gates: Gates;
   private readonly search?: SearchCollection;
+  private readonly eventSinks: readonly EventSinkTarget[];
 
   constructor(scope: Construct, id: string, props: ConductorStackProps) {
     super(scope, id, props);
     this.gates = props.gates;
+    this.eventSinks = props.events?.sinks ?? [];
 
     const streamConsumers = STREAM_CONSUMERS.filter((c) => c.searchBackend === props.searchBackend);
     this.data = new ServiceData(this, 'Data', { streamed: streamConsumers.map((c) => c.table) });
@@ -100,6 +114,17 @@ export class ConductorStack extends Stack {
         value: this.search.endpoint,
         description: 'OpenSearch Serverless collection search answers from',
       });
+    }
+    const sources = props.events?.sources ?? [];
+    if (sources.length > 0) {
+      const target = this.serviceFunction('EventSourcesFunction', {
+        entry: 'functions/event-sources.ts',
+        description: EVENT_SOURCES_DESCRIPTION,
+        timeout: Duration.seconds(60),
+        scriptWorker: true,
+        grants: EVENT_HANDLING_GRANTS,
+      });
+      new EventSources(this, 'EventSources', { sources, target });
     }
 
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'Base URL of the Conductor API' });
@@ -193,6 +218,8 @@ export class ConductorStack extends Stack {
     for (const queue of grants.sends) this.queues.grantSend(fn, queue);
     if (grants.payloads) this.data.grantPayloads(fn, grants.payloads);
     if (grants.search && this.search) this.search.grant(fn, grants.search);
+    // Functions that run EVENT tasks (they send to the events queue) may publish to the listed sinks.
+    if (grants.sends.includes('events')) grantEventSinks(this, fn, this.eventSinks);
     return fn;
   }
 

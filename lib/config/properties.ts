@@ -157,6 +157,11 @@ const DECLARED = [
     description: 'URL of the SQS standard queue of system tasks run off the decider (HTTP)',
   },
   {
+    name: 'service.aws.event-queue-url',
+    type: str,
+    description: 'URL of the SQS standard queue of conductor: events, consumed by the event handlers',
+  },
+  {
     name: 'service.aws.timer-queue-url',
     type: str,
     description: 'URL of the standard SQS queue of delayed wake-ups (up to 15 minutes ahead)',
@@ -266,6 +271,19 @@ const DECLARED = [
     name: 'service.file-storage.service.signing.keys[n].secret',
     type: str,
     description: 'Signing key HMAC secret',
+  },
+  {
+    name: 'service.events.execution-ttl-seconds',
+    type: int(60),
+    default: 604_800,
+    description: 'How long event executions (GET /api/event/execution/{name}) are kept',
+  },
+  {
+    name: 'service.events.aws-sinks.enabled',
+    type: bool,
+    default: false,
+    description:
+      'EVENT tasks may publish to sqs:<queue> and eventbridge:<bus> sinks with the AWS SDK default credentials (always on in Lambda)',
   },
   {
     name: 'service.workflow-message-queue.enabled',

@@ -103,11 +103,20 @@ function parseTemplate(text: string): Template {
   return template;
 }
 
+/** Where a template's paths are read from, and the task id `${CPEWF_TASK_ID}` names. */
+interface TemplateRoot extends PathRoot {
+  readonly taskId?: string;
+}
+
 /** The root `{ workflow, ...tasks }`; the merged object is only built for library-evaluated paths. */
-class ContextRoot implements PathRoot {
+class ContextRoot implements TemplateRoot {
   private merged: Record<string, unknown> | undefined;
 
   constructor(readonly ctx: TemplateContext) {}
+
+  get taskId(): string | undefined {
+    return this.ctx.taskId;
+  }
 
   lookup(name: string): unknown {
     if (name === 'workflow') return this.ctx.workflow;
@@ -120,6 +129,19 @@ class ContextRoot implements PathRoot {
   }
 }
 
+/** Any JSON document as the root: an event's payload for the handler's actions (§4.8.7). */
+class DocumentRoot implements TemplateRoot {
+  constructor(private readonly doc: Record<string, unknown>) {}
+
+  lookup(name: string): unknown {
+    return Object.hasOwn(this.doc, name) ? this.doc[name] : undefined;
+  }
+
+  document(): Record<string, unknown> {
+    return this.doc;
+  }
+}
+
 /** How a value reads when spliced into text. */
 function toText(value: unknown): string {
   if (value instanceof Verbatim) return value.text;
@@ -129,7 +151,7 @@ function toText(value: unknown): string {
   return String(value);
 }
 
-function evaluate(expression: Expression, root: ContextRoot): unknown {
+function evaluate(expression: Expression, root: TemplateRoot): unknown {
   let path = '';
   for (const part of expression.parts) {
     if (typeof part === 'string') {
@@ -142,7 +164,7 @@ function evaluate(expression: Expression, root: ContextRoot): unknown {
   }
   path = path.trim();
   if (path === '') return '';
-  if (path === TASK_ID) return root.ctx.taskId ?? null;
+  if (path === TASK_ID) return root.taskId ?? null;
   if (SECRETS.test(path)) return new Verbatim(`\${${expression.source}}`);
   if (ENV.test(path)) return null;
   return readPath(path, root);
@@ -170,7 +192,7 @@ function copyJson(value: unknown): unknown {
   return copy;
 }
 
-function resolveString(text: string, root: ContextRoot): unknown {
+function resolveString(text: string, root: TemplateRoot): unknown {
   if (!text.includes('$')) return text;
   const template = parseTemplate(text);
   if (template.whole) {
@@ -182,13 +204,13 @@ function resolveString(text: string, root: ContextRoot): unknown {
   return out;
 }
 
-function resolveMap(map: Record<string, unknown>, root: ContextRoot): Record<string, unknown> {
+function resolveMap(map: Record<string, unknown>, root: TemplateRoot): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(map)) setOwn(out, key, resolveValue(map[key], root));
   return out;
 }
 
-function resolveValue(value: unknown, root: ContextRoot): unknown {
+function resolveValue(value: unknown, root: TemplateRoot): unknown {
   if (typeof value === 'string') return resolveString(value, root);
   if (Array.isArray(value)) return value.map((item) => resolveValue(item, root));
   if (isPlainMap(value)) return resolveMap(value, root);
@@ -206,4 +228,12 @@ export function resolveInput(
   ctx: TemplateContext,
 ): Record<string, unknown> {
   return inputParameters ? resolveMap(inputParameters, new ContextRoot(ctx)) : {};
+}
+
+/**
+ * Resolves `${path}` templates with paths read from the root of `document` (event-handler actions
+ * read the event's payload: `${workflowInstanceId}`, `${data.orderId}`; reference/conductor.md §4.8.7).
+ */
+export function resolveAgainst(template: unknown, document: Record<string, unknown>): unknown {
+  return resolveValue(template, new DocumentRoot(document));
 }

@@ -1,24 +1,61 @@
 /**
  * The event handlers capability (`/api/event`, reference/conductor.md §1.3 and §2.8): handler
- * definitions over their own table. Carrying out the actions (EVENT task, sources) is still to come.
+ * definitions and their executions over one table, and the processor that carries out handlers
+ * for incoming events (lib/events/processor.ts). Events reach it from EVENT tasks' `conductor:`
+ * sinks (in process locally, the `events` queue and its consumer on AWS; lib/jobs/event-handlers.ts)
+ * and from the configured SQS and EventBridge sources (lib/events/sources.ts).
  */
-import type { Capability } from '../capability.ts';
+import type { Capability, ServiceContext } from '../capability.ts';
+import { messageServiceOf } from '../messages/capability.ts';
+import type { MessageStores } from '../messages/ports.ts';
+import { DynamoEventExecutionStore } from '../store/dynamodb/event-executions.ts';
 import { DynamoEventHandlerStore, EVENT_HANDLERS_TABLE } from '../store/dynamodb/event-handlers.ts';
 import { tableName } from '../store/dynamodb/tables.ts';
+import { MemoryEventExecutionStore } from '../store/memory/event-executions.ts';
 import { MemoryEventHandlerStore } from '../store/memory/event-handlers.ts';
 import type { EventStores } from './ports.ts';
+import { EventProcessor } from './processor.ts';
 import { eventRoutes } from './routes.ts';
+
+/** The processor over a host's services: the same for the local queue, the consumer and the sources. */
+export function eventProcessorOf(services: ServiceContext<EventStores & MessageStores>): EventProcessor {
+  const { engine, stores } = services;
+  const messages = services.config.gate('messageQueue') ? messageServiceOf(services) : undefined;
+  return new EventProcessor({
+    handlers: stores.eventHandlers,
+    executions: stores.eventExecutions,
+    scripts: services.scripts,
+    clock: services.clock,
+    logger: services.logger,
+    executionTtlMs: services.config.number('service.events.execution-ttl-seconds') * 1000,
+    actions: {
+      parseStart: (body) => engine.starter.parseRequest(body),
+      startRun: (request) => engine.starter.startRun(request),
+      getWorkflow: (workflowId) => stores.executions.getWorkflow(workflowId),
+      getTasks: (workflowId, taskIds) => stores.executions.getTasks(workflowId, taskIds),
+      findTask: (taskId) => stores.executions.findTask(taskId),
+      updateTask: (result) => engine.tasks.update(result),
+      terminate: (workflowId, reason) => engine.operations.terminate(workflowId, reason),
+      setVariables: (workflowId, variables) => engine.operations.setVariables(workflowId, variables),
+      ...(messages ? { pushMessage: (workflowId, payload) => messages.push(workflowId, payload) } : {}),
+    },
+  });
+}
 
 export const eventsCapability: Capability<EventStores> = {
   name: 'events',
   tables: [EVENT_HANDLERS_TABLE],
   stores: {
-    memory: () => ({ eventHandlers: new MemoryEventHandlerStore() }),
+    memory: () => ({
+      eventHandlers: new MemoryEventHandlerStore(),
+      eventExecutions: new MemoryEventExecutionStore(),
+    }),
     dynamodb: (doc, tables) => ({
       eventHandlers: new DynamoEventHandlerStore(doc, tableName(tables, EVENT_HANDLERS_TABLE)),
+      eventExecutions: new DynamoEventExecutionStore(doc, tableName(tables, EVENT_HANDLERS_TABLE)),
     }),
   },
-  routes: (services) => eventRoutes(services.stores.eventHandlers),
+  routes: (services) => eventRoutes(services.stores, services.clock),
   apiRoutes: ['ANY /api/event', 'ANY /api/event/{proxy+}'],
   grants: { tables: [{ table: EVENT_HANDLERS_TABLE, access: 'readWrite' }], sends: [] },
 };

@@ -1,6 +1,7 @@
 /**
  * Event handlers (reference/conductor.md §2.8): what a handler is and the checks a save makes
- * (§1.3: 400 if name, event or actions is missing, or an action is not one Conductor knows).
+ * (§1.3: 400 if name, event or actions is missing, or an action is not one Conductor knows), and
+ * the record of one handler action carried out for one event message (EventExecution).
  */
 import { ValidationError } from '../model/errors.ts';
 
@@ -10,6 +11,9 @@ export const ACTIONS = [
   'fail_task',
   'terminate_workflow',
   'update_workflow_variables',
+  // This service's own: the payload pushed into a running workflow's message queue (SPEC.md
+  // "Events" 3: external event streams can feed the queue).
+  'push_workflow_message',
 ] as const;
 
 export interface EventAction {
@@ -55,4 +59,26 @@ export function parseHandler(body: unknown): EventHandler {
     issues.push('active must be a boolean');
   if (issues.length > 0) throw new ValidationError(issues.join('; '));
   return handler as EventHandler;
+}
+
+export type EventExecutionStatus = 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'SKIPPED';
+
+/**
+ * One handler action for one event message (§2.8 EventExecution). Its id derives from the message
+ * id, the handler name and the action's index, so a message delivered again finds its record.
+ */
+export interface EventExecution {
+  id: string;
+  messageId: string;
+  /** The handler's name. */
+  name: string;
+  event: string;
+  /** Epoch ms. */
+  created: number;
+  status: EventExecutionStatus;
+  action?: EventAction['action'];
+  output?: Record<string, unknown>;
+  /** The event's payload, as the official UI's event monitor shows it. */
+  payload?: unknown;
+  statusDescription?: string;
 }

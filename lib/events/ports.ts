@@ -1,5 +1,9 @@
-/** The event handler store port: one handler per name, written conditionally. */
-import type { EventHandler } from './model.ts';
+/**
+ * The events capability's store ports: event handlers (one per name, written conditionally) and the
+ * executions of their actions (one record per message, handler and action, claimed conditionally so
+ * that a message delivered twice runs no action twice).
+ */
+import type { EventExecution, EventHandler } from './model.ts';
 
 export interface EventHandlerStore {
   /** Adds a handler; false when the name is taken. */
@@ -12,6 +16,25 @@ export interface EventHandlerStore {
   remove(name: string): Promise<boolean>;
 }
 
+/** What a claim found: the execution is now this caller's to carry out, or someone else's. */
+export type ClaimOutcome =
+  | { claimed: true }
+  /** Already over (COMPLETED, FAILED, SKIPPED), or IN_PROGRESS under another claimer's lease. */
+  | { claimed: false; existing: EventExecution };
+
+export interface EventExecutionStore {
+  /**
+   * Records an IN_PROGRESS execution unless one with its id exists; an IN_PROGRESS one whose lease
+   * ran out (its claimer died) is taken over. `expiresAt` (epoch ms) is when the record may go.
+   */
+  claim(execution: EventExecution, leaseUntil: number, expiresAt: number, now: number): Promise<ClaimOutcome>;
+  /** Stores the execution's final status and output. */
+  finish(execution: EventExecution, expiresAt: number): Promise<void>;
+  /** A handler's unexpired executions, newest first, at most `limit`, created at or after `from`. */
+  list(name: string, now: number, options: { from?: number; limit: number }): Promise<EventExecution[]>;
+}
+
 export interface EventStores {
   eventHandlers: EventHandlerStore;
+  eventExecutions: EventExecutionStore;
 }

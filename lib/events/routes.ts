@@ -3,20 +3,33 @@
  * object, or the array of one the official SDK sends), update, list, list by event (`activeOnly`,
  * true by default as in Conductor), get by name (Orkes) and delete. Names are unique: a second
  * create is 409, an update or delete of an absent name 404.
+ *
+ * Executions (Orkes routes the official UI's event monitor and the SDK call):
+ * `GET /api/event/execution` answers `{results: [{name, event, active, numberOfActions,
+ * numberOfMessages}], totalHits}` (the SDK's getAllActiveEventHandlers), and
+ * `GET /api/event/execution/{name}?from=` the handler's executions, newest first, a page of
+ * EXECUTION_PAGE from offset `from` (getEventExecutions).
  */
-import { booleanValue, paramsOf, pathParams, stringValue } from '../http/contract.ts';
+import { booleanValue, integerValue, paramsOf, pathParams, stringValue } from '../http/contract.ts';
 import { emptyOk, json } from '../http/responses.ts';
 import { type RouteDef, route } from '../http/router.ts';
+import type { Clock } from '../model/clock.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../model/errors.ts';
 import { type EventHandler, parseHandler } from './model.ts';
-import type { EventHandlerStore } from './ports.ts';
+import type { EventExecutionStore, EventStores } from './ports.ts';
 
 const HANDLER_BODY = { title: 'EventHandler', required: true, schema: { description: 'An EventHandler' } };
 const MAX_HANDLERS_PER_CREATE = 100;
+/** Executions per page of GET /api/event/execution/{name}. */
+const EXECUTION_PAGE = 100;
+/** Executions one handler's message count reads at most (records expire with their TTL). */
+const COUNT_LIMIT = 10_000;
 
-export function eventRoutes(store: EventHandlerStore): RouteDef[] {
+export function eventRoutes(stores: EventStores, clock: Clock): RouteDef[] {
+  const store = stores.eventHandlers;
   const notFound = (name: string) => new NotFoundError(`Event handler ${name} not found`);
   return [
+    ...executionRoutes(store, stores.eventExecutions, clock),
     route({
       method: 'POST',
       path: '/api/event',
@@ -97,6 +110,54 @@ export function eventRoutes(store: EventHandlerStore): RouteDef[] {
       handler: async (ctx) => {
         if (!(await store.remove(ctx.param('name')))) throw notFound(ctx.param('name'));
         return emptyOk();
+      },
+    }),
+  ];
+}
+
+function executionRoutes(
+  handlers: EventStores['eventHandlers'],
+  executions: EventExecutionStore,
+  clock: Clock,
+): RouteDef[] {
+  return [
+    route({
+      method: 'GET',
+      path: '/api/event/execution',
+      summary: 'Event handlers with the number of messages they handled',
+      responds: 'application/json',
+      handler: async () => {
+        const now = clock.now();
+        const results = await Promise.all(
+          (await handlers.list()).map(async (h) => {
+            const recorded = await executions.list(h.name, now, { limit: COUNT_LIMIT });
+            return {
+              name: h.name,
+              event: h.event,
+              active: h.active === true,
+              numberOfActions: h.actions.length,
+              numberOfMessages: new Set(recorded.map((e) => e.messageId)).size,
+            };
+          }),
+        );
+        return json({ results, totalHits: results.length });
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/event/execution/{name}',
+      summary: 'The executions of one event handler, newest first',
+      request: {
+        params: pathParams({ name: stringValue('Event handler name') }),
+        query: paramsOf({ from: integerValue({ minimum: 0 }, 'Offset of the first execution (default 0)') }),
+      },
+      responds: 'application/json',
+      handler: async (ctx) => {
+        const name = ctx.param('name');
+        if (!(await handlers.get(name))) throw new NotFoundError(`Event handler ${name} not found`);
+        const from = ctx.query.int('from', 0);
+        const page = await executions.list(name, clock.now(), { limit: from + EXECUTION_PAGE });
+        return json(page.slice(from));
       },
     }),
   ];

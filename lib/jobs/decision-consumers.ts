@@ -11,6 +11,7 @@
 
 import type { DecisionMessage } from '../queue/work-queues.ts';
 import { decodeDecisionMessage } from '../queue/work-queues.ts';
+import { MESSAGES_TABLE } from '../store/dynamodb/messages.ts';
 import { SCHEMAS_TABLE } from '../store/dynamodb/schemas.ts';
 import { DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE } from '../store/dynamodb/tables.ts';
 import type { Consumer } from './types.ts';
@@ -51,9 +52,12 @@ export const decider: Consumer<DecisionMessage> = {
       { table: QUEUES_TABLE, access: 'readWrite' },
       // Payloads are checked against their schemas (lib/schemas).
       { table: SCHEMAS_TABLE, access: 'read' },
+      // PULL_WORKFLOW_MESSAGES reads the run's message queue; a run's end deletes it.
+      { table: MESSAGES_TABLE, access: 'readWrite' },
     ],
-    // HTTP tasks the decides create go to the system-task queue.
-    sends: ['decisions', 'timers', 'system-tasks'],
+    // HTTP tasks the decides create go to the system-task queue, EVENT tasks' `conductor:`
+    // messages to the events queue.
+    sends: ['decisions', 'timers', 'system-tasks', 'events'],
     // Templating reads whole outputs; large task inputs and workflow outputs are stored.
     payloads: 'readWrite',
   },

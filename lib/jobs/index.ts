@@ -5,6 +5,7 @@
  * one line here (docs/adding-background-work.md).
  */
 import { decider, timer } from './decision-consumers.ts';
+import { eventHandlers } from './event-handlers.ts';
 import { scheduleFire } from './schedule-fire.ts';
 import { scheduleTick } from './schedule-tick.ts';
 import { searchIndexer } from './search-indexer.ts';
@@ -22,7 +23,13 @@ import type {
 export const JOBS: readonly PeriodicJob[] = [sweeper, scheduleTick];
 
 // Each consumer's message type is its own; decode() is what turns a body into it.
-export const CONSUMERS: readonly Consumer<unknown>[] = [decider, timer, scheduleFire, systemTasks];
+export const CONSUMERS: readonly Consumer<unknown>[] = [
+  decider,
+  timer,
+  scheduleFire,
+  systemTasks,
+  eventHandlers,
+];
 
 /** Consumers of a table's change stream; deployed only with the search backend they feed. */
 export const STREAM_CONSUMERS: readonly StreamConsumer[] = [searchIndexer];

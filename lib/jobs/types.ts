@@ -10,15 +10,15 @@ import type { GateName } from '../config/properties.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Clock } from '../model/clock.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
-import type { SystemTaskMessage, WorkQueueName, WorkQueueType } from '../queue/work-queues.ts';
+import type { EventMessage, SystemTaskMessage, WorkQueueName, WorkQueueType } from '../queue/work-queues.ts';
 import type { ScheduleDispatcher } from '../scheduler/dispatcher.ts';
 import type { ExecutionChange, SearchIndexWriter } from '../search/ports.ts';
 import type { TableSpec } from '../store/dynamodb/tables.ts';
 import type { Stores } from '../store/ports.ts';
 
 export type JobName = 'sweeper' | 'schedule-tick';
-export type ConsumerName = 'decider' | 'timer' | 'schedule-fire' | 'system-tasks';
 export type StreamConsumerName = 'search-indexer';
+export type ConsumerName = 'decider' | 'timer' | 'schedule-fire' | 'system-tasks' | 'event-handlers';
 
 /** What the function that runs a job or consumer may touch on AWS (the stack grants exactly this). */
 export type Grants = FunctionGrants;
@@ -34,6 +34,8 @@ export interface JobDeps {
   scheduler?: ScheduleDispatcher;
   /** Carries out an async system task handed off the decider (HTTP; lib/engine/system-tasks.ts). */
   runSystemTask(message: SystemTaskMessage): Promise<void>;
+  /** Carries out the event handlers of one event (lib/events/processor.ts). */
+  handleEvent(message: EventMessage): Promise<void>;
 }
 
 /** An EventBridge-style rate. */

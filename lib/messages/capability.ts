@@ -4,13 +4,27 @@
  * capability owns; its API Gateway route names the exact path, which API Gateway matches before the
  * greedy proxy, so pushes reach this function. PULL_WORKFLOW_MESSAGES reads the same store.
  */
-import type { Capability } from '../capability.ts';
+import type { Capability, ServiceContext } from '../capability.ts';
 import { DynamoMessageStore, MESSAGES_TABLE } from '../store/dynamodb/messages.ts';
 import { EXECUTIONS_TABLE, tableName } from '../store/dynamodb/tables.ts';
 import { MemoryMessageStore } from '../store/memory/messages.ts';
 import type { MessageStores } from './ports.ts';
 import { messageRoutes } from './routes.ts';
 import { MessageService } from './service.ts';
+
+/** The push service over a host's services: the same for the route and the event handlers' action. */
+export function messageServiceOf(services: ServiceContext<MessageStores>): MessageService {
+  return new MessageService({
+    messages: services.stores.messages,
+    executions: services.stores.executions,
+    decisions: services.decisions,
+    clock: services.clock,
+    limits: {
+      maxQueueSize: services.config.number('service.workflow-message-queue.maxQueueSize'),
+      ttlSeconds: services.config.number('service.workflow-message-queue.ttlSeconds'),
+    },
+  });
+}
 
 export const messagesCapability: Capability<MessageStores> = {
   name: 'messages',
@@ -20,19 +34,7 @@ export const messagesCapability: Capability<MessageStores> = {
     memory: () => ({ messages: new MemoryMessageStore() }),
     dynamodb: (doc, tables) => ({ messages: new DynamoMessageStore(doc, tableName(tables, MESSAGES_TABLE)) }),
   },
-  routes: (services) =>
-    messageRoutes(
-      new MessageService({
-        messages: services.stores.messages,
-        executions: services.stores.executions,
-        decisions: services.decisions,
-        clock: services.clock,
-        limits: {
-          maxQueueSize: services.config.number('service.workflow-message-queue.maxQueueSize'),
-          ttlSeconds: services.config.number('service.workflow-message-queue.ttlSeconds'),
-        },
-      }),
-    ),
+  routes: (services) => messageRoutes(messageServiceOf(services)),
   apiRoutes: ['POST /api/workflow/{workflowId}/messages'],
   grants: {
     // A push reads the run's status before and after adding the message.

@@ -11,9 +11,11 @@ import { MAX_WORK_QUEUE_DELAY_MS, type SendOptions, type WorkQueue } from './por
  * - timers: standard, delayed wake-ups, forwarded to `decisions` when due (consumer: timer);
  * - schedules: standard, one message per schedule fire time, delayed to that second (consumer:
  *   schedule-fire; lib/scheduler);
- * - system-tasks: standard, async system tasks run off the decider (HTTP; consumer: system-tasks).
+ * - system-tasks: standard, async system tasks run off the decider (HTTP; consumer: system-tasks);
+ * - events: standard, messages EVENT tasks publish to `conductor:` sinks (consumer: event-handlers;
+ *   lib/events).
  */
-export type WorkQueueName = 'decisions' | 'timers' | 'schedules' | 'system-tasks';
+export type WorkQueueName = 'decisions' | 'timers' | 'schedules' | 'system-tasks' | 'events';
 
 /**
  * The property that tells a function a queue's URL on AWS (lib/config/properties.ts); a Record over
@@ -24,6 +26,7 @@ export const QUEUE_URL_PROPERTIES: Record<WorkQueueName, PropertyName> = {
   timers: 'service.aws.timer-queue-url',
   schedules: 'service.aws.schedule-queue-url',
   'system-tasks': 'service.aws.system-task-queue-url',
+  events: 'service.aws.event-queue-url',
 };
 
 /** FIFO queues keep order per message group and take no per-message delay; standard ones do. */
@@ -53,6 +56,25 @@ export function decodeSystemTaskMessage(body: unknown): SystemTaskMessage | unde
   if (typeof workflowId !== 'string' || workflowId === '' || typeof taskId !== 'string' || taskId === '')
     return undefined;
   return { workflowId, taskId };
+}
+
+/**
+ * One event for the event handlers (lib/events): the event name handlers match (`conductor:wf:sink`,
+ * `sqs:orders`, `eventbridge:bus:DetailType`), the message's id (it names the executions, so a
+ * message delivered twice runs no action twice) and its payload.
+ */
+export interface EventMessage {
+  messageId: string;
+  event: string;
+  payload: unknown;
+}
+
+export function decodeEventMessage(body: unknown): EventMessage | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const { messageId, event, payload } = body as Partial<Record<keyof EventMessage, unknown>>;
+  if (typeof messageId !== 'string' || messageId === '' || typeof event !== 'string' || event === '')
+    return undefined;
+  return { messageId, event, payload };
 }
 
 /**

@@ -4,6 +4,7 @@
  * reused; every function (HTTP route group, queue consumer, periodic job) gets its handler here.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
@@ -11,8 +12,11 @@ import type { DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda
 import { loadConfig } from '../config/load.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { createQuickJsEvaluator } from '../engine/script/evaluator.ts';
+import { EventBridgePublisher } from '../events/adapters/eventbridge.ts';
+import { SqsEventPublisher } from '../events/adapters/sqs.ts';
+import { eventOfBridgeInput, eventRecordOf, isBridgeInput, type SourceRecord } from '../events/sources.ts';
 import { type LambdaAdapterOptions, lambdaHttpHandler } from '../http/lambda-adapter.ts';
-import { runConsumer } from '../jobs/batch.ts';
+import { type BatchResponse, runConsumer } from '../jobs/batch.ts';
 import { consumerNamed, jobNamed, streamConsumerNamed } from '../jobs/index.ts';
 import type { ConsumerName, JobName, StreamConsumerName } from '../jobs/types.ts';
 import { createLogger, LOG_LEVELS } from '../log/logger.ts';
@@ -25,6 +29,7 @@ import type { DecisionQueue, WorkQueue } from '../queue/ports.ts';
 import { SqsDecisionQueue } from '../queue/sqs.ts';
 import { SqsWorkQueue } from '../queue/sqs-work-queue.ts';
 import {
+  type EventMessage,
   QUEUE_URL_PROPERTIES,
   type SystemTaskMessage,
   unwiredWorkQueue,
@@ -67,6 +72,12 @@ export function awsServices(): Promise<Services> {
       workQueues: workQueuesFrom(config),
       payloads: payloadStoreFrom(config),
       systemTasks: systemTaskQueueFrom(config),
+      events: eventQueueFrom(config),
+      // Sinks outside the service; the role limits which queues and buses (the eventSinks context).
+      eventPublishers: {
+        sqs: new SqsEventPublisher(new SQSClient({})),
+        eventbridge: new EventBridgePublisher(new EventBridgeClient({})),
+      },
       // Cheap to build: its worker thread starts on the first script, which only the decider runs.
       scripts: createQuickJsEvaluator(),
       // Other Lambdas (the decider consumer, workers' updates) change runs this one waits on, and
@@ -156,6 +167,16 @@ export function systemTaskQueueFrom(config: ServiceConfig): WorkQueue<SystemTask
 }
 
 /**
+ * Functions that decide runs send EVENT tasks' `conductor:` messages to the events queue (its
+ * consumer carries out the handlers); elsewhere such a task fails, naming the missing queue.
+ */
+function eventQueueFrom(config: ServiceConfig): WorkQueue<EventMessage> {
+  const url = config.string(QUEUE_URL_PROPERTIES.events);
+  if (url === undefined) return unwiredWorkQueue('events');
+  return new SqsWorkQueue(new SQSClient({}), { name: 'events', url, type: 'standard' }, randomIds, 'event');
+}
+
+/**
  * The stack names the payload bucket (and grants its `payloads/` prefix) only to functions that
  * read and write runs (FunctionGrants.payloads); elsewhere a use is a wiring bug, reported as such.
  */
@@ -223,4 +244,22 @@ export function streamConsumerHandler(
 function indexerDeps() {
   const { config, logger } = awsConfig();
   return { index: openSearchIndexFrom(config), logger };
+}
+
+/**
+ * The Lambda handler of the configured event sources (lib/events/sources.ts): records of the
+ * `sqs:<queue>` sources (a partial batch response names the records to deliver again), or the
+ * input an `eventbridge:<bus>:<detail-type>` rule sends (a throw makes EventBridge retry).
+ */
+export function eventSourceHandler(): (event: unknown) => Promise<BatchResponse | undefined> {
+  const consumer = consumerNamed('event-handlers');
+  return async (event) => {
+    const deps = jobDepsOf(await awsServices());
+    if (isBridgeInput(event)) {
+      await deps.handleEvent(eventOfBridgeInput(event));
+      return undefined;
+    }
+    const records = (event as { Records?: SourceRecord[] }).Records ?? [];
+    return runConsumer(consumer, records.map(eventRecordOf), deps);
+  };
 }

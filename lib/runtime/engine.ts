@@ -9,6 +9,7 @@ import type { ScriptEvaluator } from '../engine/script/evaluator.ts';
 import { SystemTaskRunner } from '../engine/system-tasks.ts';
 import type { HttpTaskDeps } from '../engine/tasks/http.ts';
 import { defaultRegistry } from '../engine/tasks/index.ts';
+import type { EventSinks } from '../events/sinks.ts';
 import type { Logger } from '../log/logger.ts';
 import type { MessageStore } from '../messages/ports.ts';
 import type { MetadataService } from '../metadata/service.ts';
@@ -83,6 +84,8 @@ export interface EngineDeps {
   messages?: MessageStore;
   /** PULL_WORKFLOW_MESSAGES' cap on batchSize (`service.workflow-message-queue.maxBatchSize`). */
   maxBatchSize?: number;
+  /** Where EVENT tasks publish (lib/events/sinks.ts). */
+  events?: EventSinks;
 }
 
 export function createEngine(deps: EngineDeps): Engine {
@@ -105,6 +108,7 @@ export function createEngine(deps: EngineDeps): Engine {
       executions,
       maxBatchSize: deps.maxBatchSize ?? 100,
     },
+    events: deps.events,
   });
   const starter = new WorkflowStarter({
     executions,
@@ -122,6 +126,8 @@ export function createEngine(deps: EngineDeps): Engine {
     registry,
     clock,
     latestDefinition: (name) => starter.latestDefinition(name),
+    // A removed run (remove, terminate-remove) takes its message queue with it.
+    onRunRemoved: async (workflowId) => deps.messages?.deleteQueue(workflowId),
   });
   const executor = new Executor({
     executions,
@@ -199,7 +205,9 @@ function simulationEngine(deps: EngineDeps, clock: Clock, decisions: DecisionQue
   const stores = { ...createMemoryStores(), taskDefs: readOnlyTaskDefs(deps.stores.taskDefs) };
   // Its HTTP tasks are made in the test run itself, not handed to this host's system-task queue.
   const http = deps.http && { allowPrivateNetworks: deps.http.allowPrivateNetworks };
-  // Its queues are its own: their pushes wake no poll of the host.
-  const engine = createEngine({ ...deps, stores, decisions, clock, http, queueWatcher: undefined });
+  // Its queues are its own: their pushes wake no poll of the host. Its EVENT tasks publish
+  // nowhere: a test run must not start this host's event handlers.
+  const events: EventSinks = { conductor: { send: async () => {} } };
+  const engine = createEngine({ ...deps, stores, decisions, clock, http, events, queueWatcher: undefined });
   return { ...engine, executions: stores.executions, queue: stores.queue };
 }

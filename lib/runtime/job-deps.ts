@@ -1,9 +1,12 @@
 /** What background work gets from a host's services (lib/jobs/types.ts JobDeps), the same on both hosts. */
+
+import { eventProcessorOf } from '../events/capability.ts';
 import type { JobDeps } from '../jobs/types.ts';
 import { dispatcherOf } from '../scheduler/capability.ts';
 import type { Services } from './services.ts';
 
 export function jobDepsOf(services: Services): JobDeps {
+  const events = eventProcessorOf(services);
   return {
     stores: services.stores,
     decisions: services.decisions,
@@ -12,5 +15,6 @@ export function jobDepsOf(services: Services): JobDeps {
     decide: (workflowId) => services.engine.executor.decide(workflowId),
     scheduler: dispatcherOf(services),
     runSystemTask: (message) => services.engine.systemTasks.run(message),
+    handleEvent: async (message) => void (await events.handle(message)),
   };
 }

@@ -12,6 +12,8 @@ import { resolve } from 'node:path';
 import { ConfigError } from '../config/load.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { createQuickJsEvaluator } from '../engine/script/evaluator.ts';
+import { defaultEventBridgePublisher } from '../events/adapters/eventbridge.ts';
+import { defaultSqsEventPublisher } from '../events/adapters/sqs.ts';
 import { PARSER_MAX_HEADER_BYTES } from '../http/edge.ts';
 import { clientErrorHandler, nodeHandler } from '../http/node-adapter.ts';
 import { JOBS } from '../jobs/index.ts';
@@ -124,6 +126,9 @@ export async function startLocalServer(
     workQueues,
     scripts,
     payloads,
+    eventPublishers: config.boolean('service.events.aws-sinks.enabled')
+      ? { sqs: defaultSqsEventPublisher(), eventbridge: defaultEventBridgePublisher() }
+      : undefined,
   });
   decisions.bind((workflowId) => services.engine.executor.decide(workflowId));
   const jobDeps = jobDepsOf(services);
@@ -176,6 +181,7 @@ export async function startLocalServer(
         await jobs.stop();
         await scheduleFires.close();
         await services.localSystemTasks?.close();
+        await services.localEvents?.close();
         await decisions.close();
         await scripts.close();
         await stores.close();

@@ -6,6 +6,8 @@ import type { CapabilityStores } from '../capabilities.ts';
 import type { ServiceContext } from '../capability.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import type { ScriptEvaluator } from '../engine/script/evaluator.ts';
+import { eventProcessorOf } from '../events/capability.ts';
+import type { EventPublisher } from '../events/sinks.ts';
 import type { Logger } from '../log/logger.ts';
 import { MetadataService } from '../metadata/service.ts';
 import type { Clock } from '../model/clock.ts';
@@ -17,7 +19,12 @@ import { MemoryPayloadStore } from '../payloads/memory.ts';
 import type { PayloadStore } from '../payloads/ports.ts';
 import type { LocalWorkQueue } from '../queue/local-work-queue.ts';
 import type { DecisionQueue, WorkQueue } from '../queue/ports.ts';
-import { type SystemTaskMessage, unwiredWorkQueue, type WorkQueues } from '../queue/work-queues.ts';
+import {
+  type EventMessage,
+  type SystemTaskMessage,
+  unwiredWorkQueue,
+  type WorkQueues,
+} from '../queue/work-queues.ts';
 import { schemaRegistryOf } from '../schemas/capability.ts';
 import { RegistryEnforcer } from '../schemas/enforcer.ts';
 import { assertSchemaStorage } from '../schemas/storage-check.ts';
@@ -26,7 +33,7 @@ import type { RunWatcher } from '../workflows/progress.ts';
 import { retainingExecutions } from '../workflows/retention.ts';
 import { createEngine } from './engine.ts';
 import type { ServiceStores } from './stores.ts';
-import { bounded, localSystemTaskQueue } from './system-task-pool.ts';
+import { bounded, localEventQueue, localSystemTaskQueue } from './system-task-pool.ts';
 import { SERVICE_VERSION } from './version.ts';
 
 /** Every capability's routes see these (ServiceContext), with every capability's stores. */
@@ -36,6 +43,8 @@ export interface Services extends ServiceContext<CapabilityStores> {
   payloads: PayloadStore;
   /** The in-process system-task queue (HTTP tasks), when the host did not give its own; closed with the host. */
   localSystemTasks?: LocalWorkQueue<SystemTaskMessage>;
+  /** The in-process queue of `conductor:` events (EVENT tasks), when the host did not give its own. */
+  localEvents?: LocalWorkQueue<EventMessage>;
 }
 
 export interface ServiceDeps {
@@ -58,6 +67,10 @@ export interface ServiceDeps {
   systemTasks?: WorkQueue<SystemTaskMessage>;
   /** The search index search answers from (OpenSearch on AWS when configured); default: the store. */
   searchIndex?: SearchIndex;
+  /** Where EVENT tasks' `conductor:` messages go (SQS on AWS); default: handled in this process. */
+  events?: WorkQueue<EventMessage>;
+  /** Adapters of the outside sinks EVENT tasks may publish to (sqs:, eventbridge:). */
+  eventPublishers?: { sqs?: EventPublisher; eventbridge?: EventPublisher };
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -79,6 +92,8 @@ export function createServices(deps: ServiceDeps): Services {
     ),
   };
   const localSystemTasks = deps.systemTasks ? undefined : localSystemTaskQueue(deps.logger);
+  const localEvents = deps.events ? undefined : localEventQueue(deps.logger);
+  const conductorEvents = localEvents ?? deps.events ?? unwiredWorkQueue<EventMessage>('events');
   const metadata = new MetadataService(stores.workflowDefs, stores.taskDefs, deps.clock);
   const engine = createEngine({
     stores,
@@ -102,12 +117,13 @@ export function createServices(deps: ServiceDeps): Services {
       allowPrivateNetworks: config.boolean('service.http-task.allow-private-networks'),
       queue: deps.systemTasks ?? localSystemTasks,
     },
+    events: { conductor: conductorEvents, ...deps.eventPublishers },
   });
   localSystemTasks?.register(
     bounded(config.number('service.http-task.concurrency'), (message) => engine.systemTasks.run(message)),
   );
   const workQueues = deps.workQueues ?? { schedules: unwiredWorkQueue('schedules') };
-  return {
+  const services: Services = {
     ...deps,
     stores,
     payloads,
@@ -115,6 +131,12 @@ export function createServices(deps: ServiceDeps): Services {
     metadata,
     engine,
     localSystemTasks,
+    localEvents,
     version: SERVICE_VERSION,
   };
+  if (localEvents) {
+    const processor = eventProcessorOf(services);
+    localEvents.register(async (message) => void (await processor.handle(message)));
+  }
+  return services;
 }

@@ -6,7 +6,7 @@
  */
 import type { Logger } from '../log/logger.ts';
 import { LocalWorkQueue } from '../queue/local-work-queue.ts';
-import type { SystemTaskMessage } from '../queue/work-queues.ts';
+import type { EventMessage, SystemTaskMessage } from '../queue/work-queues.ts';
 
 export function localSystemTaskQueue(logger: Logger): LocalWorkQueue<SystemTaskMessage> {
   // Deliveries of a message whose handling threw (a store error): as the SQS queue's maxReceiveCount.
@@ -16,6 +16,15 @@ export function localSystemTaskQueue(logger: Logger): LocalWorkQueue<SystemTaskM
     logger,
     maxAttempts: 5,
   });
+}
+
+/**
+ * The local host's queue of `conductor:` events (EVENT tasks): delivered to the event handlers in
+ * this process, each message on its own; a failed one (store trouble, an action another delivery
+ * holds) is delivered again after a pause, at most as often as the SQS queue's maxReceiveCount.
+ */
+export function localEventQueue(logger: Logger): LocalWorkQueue<EventMessage> {
+  return new LocalWorkQueue<EventMessage>({ name: 'events', type: 'standard', logger, maxAttempts: 5 });
 }
 
 /** Wraps a handler so that at most `limit` calls run at once; the rest wait in arrival order. */

@@ -7,6 +7,7 @@ import { workflowRoutes } from '../http/routes/workflows.ts';
 import { workflowSearchRoutes } from '../search/routes.ts';
 import { searchServiceOf } from '../search/service.ts';
 import { DynamoExecutionStore } from '../store/dynamodb/executions.ts';
+import { MESSAGES_TABLE } from '../store/dynamodb/messages.ts';
 import { SCHEMAS_TABLE } from '../store/dynamodb/schemas.ts';
 import { DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE, tableName } from '../store/dynamodb/tables.ts';
 import { MemoryExecutionStore } from '../store/memory/executions.ts';
@@ -38,11 +39,14 @@ export const workflowsCapability: Capability<WorkflowStores> = {
       { table: QUEUES_TABLE, access: 'readWrite' },
       // Payloads are checked against their schemas (lib/schemas).
       { table: SCHEMAS_TABLE, access: 'read' },
+      // Sync execute decides (PULL_WORKFLOW_MESSAGES reads the queue); a removed run's queue goes.
+      { table: MESSAGES_TABLE, access: 'readWrite' },
     ],
     // Starts and the decide endpoint request decides now; operations that decide inside the request
-    // (sync execute) go through the executor, which arms the run's next wake-up after each commit
-    // and hands the HTTP tasks its decides create to the system-task queue.
-    sends: ['decisions', 'timers', 'system-tasks'],
+    // (sync execute) go through the executor, which arms the run's next wake-up after each commit,
+    // hands the HTTP tasks its decides create to the system-task queue, and sends EVENT tasks'
+    // conductor: messages to the events queue.
+    sends: ['decisions', 'timers', 'system-tasks', 'events'],
     // Runs read back whole, large starts stored, and presigned payload URLs signed by this role.
     payloads: 'readWrite',
     // With searchBackend=opensearch, workflow search answers from the collection (read only).

@@ -89,13 +89,16 @@ export async function engineHarness(options: EngineHarnessOptions = {}): Promise
   // The periodic jobs of the local host, ticked by hand: advance() runs the sweeper at the new time.
   const jobs = new LocalJobRunner({ jobs: JOBS, deps: jobDepsOf(services) });
 
-  // Decides and HTTP tasks (the in-process system-task pool) feed each other: idle when both are.
+  // Decides, HTTP tasks (the in-process system-task pool) and conductor: events feed each other:
+  // idle when all are.
   const settle = async (): Promise<void> => {
     const pool = services.localSystemTasks;
+    const events = services.localEvents;
     do {
       await decisions.idle();
       await pool?.idle();
-    } while (decisions.busy() || (pool?.busy() ?? false));
+      await events?.idle();
+    } while (decisions.busy() || (pool?.busy() ?? false) || (events?.busy() ?? false));
   };
   const harness: EngineHarness = {
     clock,
@@ -152,6 +155,7 @@ export async function engineHarness(options: EngineHarnessOptions = {}): Promise
     async close() {
       await jobs.stop();
       await services.localSystemTasks?.close();
+      await services.localEvents?.close();
       await decisions.close();
       if (ownScripts) await scripts.close();
     },

@@ -77,6 +77,18 @@ describe('workflow messages (gate on)', () => {
     await api.send('DELETE', `/api/workflow/${id}?reason=done`);
     expect(await queue().peek(id, Date.now(), 10)).toEqual([]);
   });
+
+  it('deletes the queue of a workflow removed while running, with terminate-remove or remove', async () => {
+    for (const path of ['terminate-remove?reason=gone', 'remove?archiveWorkflow=false']) {
+      const id = await running();
+      await expectText(await push(id, { a: 1 }));
+      expect(await queue().peek(id, Date.now(), 10)).toHaveLength(1);
+      const removed = await api.send('DELETE', `/api/workflow/${id}/${path}`);
+      expect(removed.status, await removed.text()).toBeLessThan(300);
+      expect(await queue().peek(id, Date.now(), 10)).toEqual([]);
+      expect((await queue().claims(id)).size).toBe(0);
+    }
+  });
 });
 
 describe('workflow messages (gate off, the default)', () => {

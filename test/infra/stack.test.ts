@@ -10,6 +10,7 @@ import {
   backgroundDescription,
   ConductorStack,
   type ConductorStackProps,
+  EVENT_SOURCES_DESCRIPTION,
   enabledGroups,
   type Gates,
 } from '../../infra/stack.ts';
@@ -541,6 +542,8 @@ describe('ConductorStack decision pipeline', () => {
   });
 
   it('lets the workflows and tasks functions request decides now and later', () => {
+    // Sync execute decides in the workflows function: its EVENT tasks send to the events queue.
+    expect(sendsOf('workflows')).toEqual(['decisions', 'timers', 'events']);
     expect(sendsOf('tasks')).toEqual(['decisions', 'timers']);
     for (const group of ['workflows', 'tasks']) {
       expect(sqsActionsOn(template, group, decisionsId)).toContain('sqs:SendMessage');
@@ -593,7 +596,7 @@ describe('ConductorStack decision pipeline', () => {
     expect(writesOn('schemas')).toEqual([]);
     expect(dynamoActionsOf(template, 'decider')).toContain('dynamodb:GetItem');
     expect(Object.keys(tableVariables(environmentOf(template, 'decider'))).sort()).toEqual(
-      ['definitions', 'executions', 'queues', 'schemas'].map(tableVariable).sort(),
+      ['definitions', 'executions', 'messages', 'queues', 'schemas'].map(tableVariable).sort(),
     );
   });
 
@@ -720,10 +723,16 @@ describe('ConductorStack gates', () => {
       }),
     ).toEqual({});
     // The route groups that are left (system) and the background work no gate switches off (the
-    // decision pipeline, the sweeper, the system-task consumer; not the scheduler's tick and fire
-    // consumer).
+    // decision pipeline, the sweeper, the system-task and event-handler consumers; not the
+    // scheduler's tick and fire consumer).
     const ungated = [...QUEUE_CONSUMERS, ...JOBS].filter((work) => work.gate === undefined);
-    expect(ungated.map((work) => work.name).sort()).toEqual(['decider', 'sweeper', 'system-tasks', 'timer']);
+    expect(ungated.map((work) => work.name).sort()).toEqual([
+      'decider',
+      'event-handlers',
+      'sweeper',
+      'system-tasks',
+      'timer',
+    ]);
     expect(Object.keys(gateOff.findResources('AWS::Lambda::Function'))).toHaveLength(1 + ungated.length);
   });
 
@@ -1013,5 +1022,124 @@ describe('ConductorStack search backend', () => {
       });
       expect(environment[envNameOf('service.search.opensearch.service')]).toBe('aoss');
     }
+  });
+});
+
+describe('ConductorStack event handlers', () => {
+  let template: Template;
+  let queueId: string;
+
+  beforeAll(() => {
+    template = synth();
+    const [, props] = functionOf(template, 'event-handlers');
+    [queueId] = only(
+      template.findResources('AWS::SQS::Queue', {
+        Properties: { VisibilityTimeout: 6 * (props.Timeout as number), RedrivePolicy: Match.anyValue() },
+      }),
+      'event queue',
+    );
+  });
+
+  it('feeds the event-handler consumer from the events queue, and lets the EVENT task runners send to it', () => {
+    const [fnId] = functionOf(template, 'event-handlers');
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+      FunctionName: { Ref: fnId },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    for (const runner of ['decider', 'workflows']) {
+      expect(sqsActionsOn(template, runner, queueId)).toContain('sqs:SendMessage');
+      expect(environmentOf(template, runner)).toHaveProperty('SERVICE_AWS_EVENT_QUEUE_URL', { Ref: queueId });
+    }
+    expect(sqsActionsOn(template, 'tasks', queueId)).toEqual([]);
+    expect(template.findOutputs('EventDeadLetterQueueUrl')).toHaveProperty('EventDeadLetterQueueUrl');
+  });
+
+  it('lets the consumer record executions and change runs, with the script worker', () => {
+    const [, props] = functionOf(template, 'event-handlers');
+    expect(Object.keys(tableVariables(environmentOf(template, 'event-handlers'))).sort()).toEqual(
+      ['definitions', 'eventhandlers', 'executions', 'messages', 'queues', 'schemas']
+        .map(tableVariable)
+        .sort(),
+    );
+    expect(props.Timeout).toBe(90);
+  });
+
+  it('creates no source function, rule or sink permission when no event sources or sinks are configured', () => {
+    expect(
+      template.findResources('AWS::Lambda::Function', {
+        Properties: { Description: EVENT_SOURCES_DESCRIPTION },
+      }),
+    ).toEqual({});
+    expect(JSON.stringify(statementsOf(template, 'decider'))).not.toContain('events:PutEvents');
+  });
+
+  it('feeds the configured SQS sources and EventBridge rules to one function, which carries out handlers', () => {
+    const configured = synth({
+      events: {
+        sources: [
+          { type: 'sqs', queue: 'orders' },
+          { type: 'eventbridge', bus: 'commerce', detailType: 'OrderPlaced' },
+        ],
+      },
+    });
+    const [fnId, props] = only(
+      configured.findResources('AWS::Lambda::Function', {
+        Properties: { Description: EVENT_SOURCES_DESCRIPTION },
+      }),
+      'event-sources function',
+    );
+    expect(props.Timeout).toBe(60);
+    configured.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fnId },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      EventSourceArn: Match.objectLike({
+        'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp(':orders$')])],
+      }),
+    });
+    const [, rule] = only(
+      configured.findResources('AWS::Events::Rule', {
+        Properties: { EventPattern: { 'detail-type': ['OrderPlaced'] } },
+      }),
+      'source rule',
+    );
+    expect(rule.EventBusName).toBe('commerce');
+    const [target] = rule.Targets as { Arn: unknown; InputTransformer: { InputTemplate: string } }[];
+    expect(target?.Arn).toEqual({ 'Fn::GetAtt': [fnId, 'Arn'] });
+    expect(target?.InputTransformer.InputTemplate).toContain('"event":"eventbridge:commerce:OrderPlaced"');
+    // It reads the handlers and records executions like the consumer.
+    const [, fn] = only(
+      configured.findResources('AWS::Lambda::Function', {
+        Properties: { Description: EVENT_SOURCES_DESCRIPTION },
+      }),
+      'event-sources function',
+    );
+    const variables = (fn.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(variables).toHaveProperty(tableVariable('eventhandlers'));
+    // SQS consumption of the source queue is granted on its ARN.
+    const policies = JSON.stringify(configured.findResources('AWS::IAM::Policy'));
+    expect(policies).toContain('sqs:ReceiveMessage');
+    expect(policies).toMatch(/:orders"/);
+  });
+
+  it('lets the EVENT task runners publish to the configured sinks only', () => {
+    const configured = synth({
+      events: {
+        sinks: [
+          { type: 'sqs', queue: 'shipments' },
+          { type: 'eventbridge', bus: 'audit' },
+        ],
+      },
+    });
+    for (const runner of ['decider', 'workflows']) {
+      const statements = statementsOf(configured, runner);
+      const publish = statements.filter((s) => actionsOf(s).includes('events:PutEvents'));
+      expect(JSON.stringify(publish.flatMap(resourcesOf))).toContain('event-bus/audit');
+      const send = statements.filter(
+        (s) => actionsOf(s).includes('sqs:GetQueueUrl') && JSON.stringify(s.Resource).includes(':shipments'),
+      );
+      expect(send.flatMap(actionsOf)).toContain('sqs:SendMessage');
+    }
+    expect(JSON.stringify(statementsOf(configured, 'tasks'))).not.toContain('events:PutEvents');
   });
 });

@@ -40,6 +40,7 @@ function depsAt(clock: ManualClock, logger = silentLogger): JobDeps {
     logger,
     decide: unused,
     runSystemTask: unused,
+    handleEvent: unused,
   };
 }
 

@@ -34,7 +34,7 @@ describe('task type specs', () => {
   });
 
   it('know the Conductor system types this service does not run, the AI types included', () => {
-    for (const type of ['EVENT', 'KAFKA_PUBLISH', 'LLM_CHAT_COMPLETE']) {
+    for (const type of ['KAFKA_PUBLISH', 'LLM_CHAT_COMPLETE']) {
       expect(KNOWN_TASK_TYPES).toContain(type);
       expect(specOf(type).supported).toBe(false);
     }

@@ -2,8 +2,10 @@
  * The AWS host's background work over memory stores, the real engine and SqsDecisionQueue on a
  * fake SQS client: what the consumer and job tests run against.
  */
+
 import { configOf } from '../../lib/config/load.ts';
 import type { ScriptEvaluator } from '../../lib/engine/script/evaluator.ts';
+import { eventProcessorOf } from '../../lib/events/capability.ts';
 import type { JobDeps } from '../../lib/jobs/types.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
 import { ManualClock } from '../../lib/model/clock.ts';
@@ -95,5 +97,6 @@ export function depsOf(h: Host, decide?: (workflowId: string) => Promise<void>):
     logger: silentLogger,
     decide: decide ?? ((id) => h.services.engine.executor.decide(id)),
     runSystemTask: (message) => h.services.engine.systemTasks.run(message),
+    handleEvent: async (message) => void (await eventProcessorOf(h.services).handle(message)),
   };
 }

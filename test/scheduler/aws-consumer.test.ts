@@ -81,5 +81,8 @@ function depsFor(rig: Awaited<ReturnType<typeof schedulerRig>>) {
     logger: silentLogger,
     decide: (id: string) => s.engine.executor.decide(id),
     runSystemTask: (message: SystemTaskMessage) => s.engine.systemTasks.run(message),
+    handleEvent: async () => {
+      throw new Error('no events in these tests');
+    },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The official SDK's EventClient (reference/sdk-map.md §7), unmodified, against a real local
  * server: addEventHandler (which sends an array of one), updateEventHandler, getAllEventHandlers,
- * getEventHandlersForEvent and removeEventHandler.
+ * getEventHandlersForEvent and removeEventHandler; and the execution views the event monitor reads
+ * (getAllActiveEventHandlers, getEventExecutions) after an EVENT task ran a handler.
  */
 import { EventClient } from '@io-orkes/conductor-javascript';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -47,5 +48,46 @@ describe('EventClient', () => {
         `DELETE /api/event/${name} 404`,
       ]),
     );
+  });
+
+  it('reads the executions of a handler an EVENT task ran, and the handlers with their message counts', async () => {
+    const workflow = uniqueName('sdk_publisher');
+    const name = uniqueName('sdk_eh');
+    const event = `conductor:${workflow}:done`;
+    await events.addEventHandler({
+      name,
+      event,
+      active: true,
+      actions: [{ action: 'terminate_workflow' as const, terminate_workflow: { workflowId: 'none' } }],
+    });
+    const post = (path: string, body: unknown) =>
+      fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect(
+      (
+        await post('/api/metadata/workflow', {
+          name: workflow,
+          version: 1,
+          tasks: [{ name: 'publish', taskReferenceName: 'publish', type: 'EVENT', sink: 'conductor:done' }],
+        })
+      ).status,
+    ).toBe(200);
+    expect((await post(`/api/workflow/${workflow}`, {})).status).toBe(200);
+    await expect
+      .poll(async () => (await events.getEventExecutions(name)).map((e) => [e.event, e.action, e.status]), {
+        timeout: 10_000,
+      })
+      .toEqual([[event, 'terminate_workflow', 'FAILED']]);
+    const monitor = await events.getAllActiveEventHandlers();
+    expect(monitor.results).toContainEqual({
+      name,
+      event,
+      active: true,
+      numberOfActions: 1,
+      numberOfMessages: 1,
+    });
   });
 });

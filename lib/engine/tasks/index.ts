@@ -3,12 +3,14 @@
  * A new type is a spec in lib/model/task-types/, one module here and one line below
  * (docs/adding-a-task-type.md).
  */
+import type { EventSinks } from '../../events/sinks.ts';
 import type { Clock } from '../../model/clock.ts';
 import { createJqEvaluator, type JqEvaluator } from '../jq/jq.ts';
 import { TaskTypeRegistry } from '../registry.ts';
 import type { ScriptEvaluator } from '../script/evaluator.ts';
 import { doWhileTask } from './do-while.ts';
 import { dynamicTask } from './dynamic.ts';
+import { eventTask } from './event.ts';
 import { exclusiveJoinTask } from './exclusive-join.ts';
 import { forkJoinTask } from './fork-join.ts';
 import { forkJoinDynamicTask } from './fork-join-dynamic.ts';
@@ -40,6 +42,8 @@ export interface TaskTypeDeps {
   http?: HttpTaskDeps;
   /** PULL_WORKFLOW_MESSAGES' queue (lib/messages); absent, such a task fails naming what is missing. */
   messages?: PullDeps;
+  /** Where EVENT tasks publish (lib/events/sinks.ts); absent, such a task fails naming what is missing. */
+  events?: EventSinks;
 }
 
 let sharedJq: JqEvaluator | undefined;
@@ -50,7 +54,14 @@ function defaultJq(): JqEvaluator {
   return sharedJq;
 }
 
-export function defaultRegistry({ scripts, jq, workflows, http, messages }: TaskTypeDeps): TaskTypeRegistry {
+export function defaultRegistry({
+  scripts,
+  jq,
+  workflows,
+  http,
+  messages,
+  events,
+}: TaskTypeDeps): TaskTypeRegistry {
   return new TaskTypeRegistry()
     .register(simpleTask, subWorkflowTask, dynamicTask, noopTask, startWorkflowTask(workflows))
     .register(switchTask(scripts), decisionTask(scripts), inlineTask(scripts), doWhileTask(scripts))
@@ -60,5 +71,5 @@ export function defaultRegistry({ scripts, jq, workflows, http, messages }: Task
       httpTask(http),
     )
     .register(forkJoinTask, joinTask, waitTask, humanTask, yieldTask, terminateTask, setVariableTask)
-    .register(forkJoinDynamicTask, exclusiveJoinTask, pullWorkflowMessagesTask(messages));
+    .register(forkJoinDynamicTask, exclusiveJoinTask, pullWorkflowMessagesTask(messages), eventTask(events));
 }

@@ -5,6 +5,7 @@
  */
 import { doWhileSpec } from './do-while.ts';
 import { dynamicSpec } from './dynamic.ts';
+import { eventSpec } from './event.ts';
 import { exclusiveJoinSpec } from './exclusive-join.ts';
 import { forkJoinSpec, joinSpec } from './fork-join.ts';
 import { forkJoinDynamicSpec } from './fork-join-dynamic.ts';
@@ -48,6 +49,7 @@ export const TASK_TYPE_SPECS: readonly TaskTypeSpec[] = [
   startWorkflowSpec,
   forkJoinDynamicSpec,
   httpSpec,
+  eventSpec,
   ...UNSUPPORTED_SPECS,
 ];
 

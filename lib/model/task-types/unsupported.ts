@@ -12,10 +12,6 @@ function unsupported(type: string, kind: TaskKind, validate?: TaskTypeSpec['vali
 }
 
 export const UNSUPPORTED_SPECS: readonly TaskTypeSpec[] = [
-  unsupported('EVENT', 'async', (task, path, issues) => {
-    if (!present(task.sink))
-      issues.add(`${path}sink`, `sink field is required for taskType: EVENT taskName: ${task.name}`);
-  }),
   unsupported('KAFKA_PUBLISH', 'async', (task, path, issues) => {
     if (!present(inputOf(task).kafka_request) && !present(templateOf(task).kafka_request)) {
       issues.add(

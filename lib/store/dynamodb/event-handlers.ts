@@ -5,7 +5,8 @@
  *   handler  pk = "<name>"  sk = "H"   attributes: body (the handler as a JSON string)
  *   - create: PutItem conditional on attribute_not_exists(pk) (409 otherwise).
  *   - update / remove: PutItem / DeleteItem conditional on attribute_exists(pk) (404 otherwise).
- *   - list: Scan (handlers are few; every incoming event reads them, the executor caches nothing yet).
+ *   - list: Scan filtered on sk = "H" (handlers are few; every incoming event reads them).
+ * The table also holds the handlers' executions (event-executions.ts), under "X#" keys.
  */
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventHandler } from '../../events/model.ts';
@@ -48,7 +49,12 @@ export class DynamoEventHandlerStore implements EventHandlerStore {
   async list(): Promise<EventHandler[]> {
     const items = await scanAll(
       this.client,
-      { TableName: this.table, ConsistentRead: true },
+      {
+        TableName: this.table,
+        ConsistentRead: true,
+        FilterExpression: 'sk = :h',
+        ExpressionAttributeValues: { ':h': SK },
+      },
       'event handler list',
     );
     return items

@@ -12,8 +12,9 @@
  *   - confirm: UpdateItem REMOVE unconfirmed.  - withdraw: DeleteItem (ALL_OLD), then ADD n -1 if it was there.
  *   - peek: Query pk, begins_with "M#", oldest first; expired and hidden messages are filtered here
  *     (DynamoDB deletes expired items lazily, dynalite never).
- *   - claim: UpdateItem SET claimedBy conditional on attribute_not_exists(claimedBy), then ADD n -1;
- *     settle: DeleteItem the delivered, REMOVE claimedBy (conditional on the claimer) and ADD n 1 the rest.
+ *   - claim: UpdateItem SET claimedBy conditional on attribute_not_exists(claimedBy), for the whole
+ *     batch at once, then one ADD n -k for the k it won; settle: BatchWriteItem deletes the
+ *     delivered, REMOVE claimedBy (conditional on the claimer) the rest at once, then one ADD n +k.
  *   - delete the queue: Query pk, BatchWriteItem deletes.
  */
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -99,11 +100,19 @@ export class DynamoMessageStore implements MessageStore {
   async claim(workflowId: string, taskId: string, now: number, limit: number): Promise<QueuedMessage[]> {
     const items = await this.items(workflowId);
     const out = items.filter((item) => item.claimedBy === taskId).map(messageOf);
-    for (const item of items.filter((i) => isFree(i, now))) {
-      if (out.length >= limit) break;
-      const message = messageOf(item);
-      if (await this.setClaim(workflowId, message.seq, taskId)) out.push(message);
+    const free = items.filter((i) => isFree(i, now)).map(messageOf);
+    // The claims of one round are written at once; a message another claim took first is replaced
+    // by the next free one in the following round. Order is kept: each round's winners, oldest first.
+    let claimed = 0;
+    while (out.length < limit && free.length > 0) {
+      const round = free.splice(0, limit - out.length);
+      const won = await Promise.all(round.map((m) => this.setClaim(workflowId, m.seq, taskId)));
+      const winners = round.filter((_, i) => won[i]);
+      out.push(...winners);
+      claimed += winners.length;
     }
+    // Claimed messages no longer count toward the bound: one update for the whole batch.
+    if (claimed > 0) await this.count(workflowId, -claimed);
     return out;
   }
 
@@ -118,30 +127,37 @@ export class DynamoMessageStore implements MessageStore {
 
   async settle(workflowId: string, taskId: string, delivered: readonly string[]): Promise<void> {
     const ids = new Set(delivered);
-    for (const item of await this.items(workflowId)) {
-      if (item.claimedBy !== taskId) continue;
-      const message = messageOf(item);
-      const key = messageKey(workflowId, message.seq);
-      if (ids.has(message.id)) {
-        await this.client
-          .send(new DeleteCommand({ TableName: this.table, Key: key }))
-          .catch((e: unknown) => translate(e, 'message delete'));
-        continue;
-      }
-      try {
-        await this.client.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: key,
-            UpdateExpression: 'REMOVE claimedBy',
-            ConditionExpression: 'claimedBy = :t',
-            ExpressionAttributeValues: { ':t': taskId },
-          }),
-        );
-        await this.count(workflowId, 1);
-      } catch (error) {
-        if (!isConditionFailure(error)) translate(error, 'message unclaim');
-      }
+    const mine = (await this.items(workflowId)).filter((item) => item.claimedBy === taskId).map(messageOf);
+    const gone = mine.filter((m) => ids.has(m.id));
+    await batchDelete(
+      this.client,
+      this.table,
+      gone.map((m) => messageKey(workflowId, m.seq)),
+      'message delete',
+    );
+    const back = await Promise.all(
+      mine.filter((m) => !ids.has(m.id)).map((m) => this.unclaim(workflowId, m.seq, taskId)),
+    );
+    const returned = back.filter(Boolean).length;
+    if (returned > 0) await this.count(workflowId, returned);
+  }
+
+  /** Returns a claimed message to the queue; false when its claimer no longer holds it. */
+  private async unclaim(workflowId: string, seq: string, taskId: string): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: messageKey(workflowId, seq),
+          UpdateExpression: 'REMOVE claimedBy',
+          ConditionExpression: 'claimedBy = :t',
+          ExpressionAttributeValues: { ':t': taskId },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      translate(error, 'message unclaim');
     }
   }
 
@@ -161,7 +177,6 @@ export class DynamoMessageStore implements MessageStore {
       if (isConditionFailure(error)) return false;
       translate(error, 'message claim');
     }
-    await this.count(workflowId, -1);
     return true;
   }
 

@@ -13,4 +13,6 @@ export interface OperationDeps {
   clock: Clock;
   /** The latest registered definition of a name (restart's useLatestDefinitions). */
   latestDefinition: LatestDefinition;
+  /** After a run's removal: what else goes with it (its message queue). */
+  onRunRemoved?(workflowId: string): Promise<void>;
 }

@@ -39,6 +39,7 @@ export async function remove(
     await endForRemoval(deps, workflowId, `Workflow ${workflowId} was removed`);
   }
   await deps.executions.removeWorkflow(workflowId);
+  await deps.onRunRemoved?.(workflowId);
 }
 
 /**

@@ -20,4 +20,6 @@ export async function terminateRemove(
   if (!run) throw new NotFoundError(`No such workflow found by id: ${workflowId}`);
   if (!isTerminalWorkflow(run.status)) await endForRemoval(deps, workflowId, reason);
   await deps.executions.removeWorkflow(workflowId);
+  // The decide that would end the run's message queue finds no run: the queue goes here.
+  await deps.onRunRemoved?.(workflowId);
 }
