@@ -17,7 +17,9 @@ export class FileAccess {
   /** Upload, refresh, complete and multipart: the owner itself. */
   requireOwner(caller: string, owner: string, fileId: string): void {
     if (caller !== owner) {
-      throw new ForbiddenError(`Workflow ${quote(caller)} does not own file ${fileId}; only its owner may change it`);
+      throw new ForbiddenError(
+        `Workflow ${quote(caller)} does not own file ${fileId}; only its owner may change it`,
+      );
     }
   }
 
@@ -25,7 +27,9 @@ export class FileAccess {
   async requireFamily(caller: string, owner: string, fileId: string): Promise<void> {
     if (caller === owner) return;
     if ((await this.onChainAbove(owner, caller)) || (await this.onChainAbove(caller, owner))) return;
-    throw new ForbiddenError(`Workflow ${quote(caller)} is not in the workflow family that owns file ${fileId}`);
+    throw new ForbiddenError(
+      `Workflow ${quote(caller)} is not in the workflow family that owns file ${fileId}`,
+    );
   }
 
   /** Whether `target` is a parent, grandparent... of `start`. */

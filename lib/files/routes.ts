@@ -6,8 +6,8 @@
  */
 import { type JsonSchema, pathParams, stringValue } from '../http/contract.ts';
 import { json, noContent, streamed } from '../http/responses.ts';
-import { ValidationError } from '../model/errors.ts';
 import { type RouteContext, type RouteDef, route } from '../http/router.ts';
+import { ValidationError } from '../model/errors.ts';
 import type { ContentTransfer } from './content.ts';
 import { MAX_PART_NUMBER, type MultipartUploads } from './multipart.ts';
 import type { UrlContext } from './ports.ts';
@@ -130,7 +130,11 @@ export function fileRoutes({ files, multipart, content }: FileRouteDeps): RouteD
       request: {
         params: pathParams({
           ...uploadParams.properties,
-          partNumber: { type: 'string', pattern: '^[1-9]\\d{0,4}$', description: 'a part number (1 to 10000)' },
+          partNumber: {
+            type: 'string',
+            pattern: '^[1-9]\\d{0,4}$',
+            description: 'a part number (1 to 10000)',
+          },
         }),
       },
       responds: 'application/json',
@@ -170,7 +174,12 @@ export function fileRoutes({ files, multipart, content }: FileRouteDeps): RouteD
       handler: async (ctx) => {
         const { partETags } = (await ctx.json()) as { partETags: string[] };
         return json(
-          await multipart.complete(ctx.param('workflowId'), ctx.param('fileId'), ctx.param('uploadId'), partETags),
+          await multipart.complete(
+            ctx.param('workflowId'),
+            ctx.param('fileId'),
+            ctx.param('uploadId'),
+            partETags,
+          ),
         );
       },
     }),
@@ -215,7 +224,11 @@ function contentRoutes(content: ContentTransfer): RouteDef[] {
       summary: 'Download the raw bytes of an UPLOADED file (owner’s family; service backend)',
       request: { params: fileParams },
       handler: async (ctx) => {
-        const file = await content.download(ctx.param('workflowId'), ctx.param('fileId'), ctx.url.searchParams);
+        const file = await content.download(
+          ctx.param('workflowId'),
+          ctx.param('fileId'),
+          ctx.url.searchParams,
+        );
         return streamed(file.open, 200, {
           'content-type': file.contentType,
           'content-length': String(file.size),

@@ -87,7 +87,8 @@ export class FileService {
     const record = await this.owned(workflowId, fileId);
     requireUploading(record);
     const stored = await this.deps.backend.inspect(fileId);
-    if (!stored) throw new ValidationError(`File ${fileId} has no uploaded content yet; upload it before completing`);
+    if (!stored)
+      throw new ValidationError(`File ${fileId} has no uploaded content yet; upload it before completing`);
     const next: FileRecord = {
       ...record,
       uploadStatus: 'UPLOADED',
@@ -130,7 +131,9 @@ export class FileService {
   async downloadable(workflowId: string, fileId: string): Promise<FileRecord> {
     const record = await this.readable(workflowId, fileId);
     if (record.uploadStatus !== 'UPLOADED') {
-      throw new ValidationError(`File ${fileId} is ${record.uploadStatus}; it can be downloaded once UPLOADED`);
+      throw new ValidationError(
+        `File ${fileId} is ${record.uploadStatus}; it can be downloaded once UPLOADED`,
+      );
     }
     return record;
   }
@@ -166,7 +169,9 @@ export class FileService {
 
 export function requireUploading(record: FileRecord): void {
   if (record.uploadStatus !== 'UPLOADING') {
-    throw new ConflictError(`File ${record.fileId} is ${record.uploadStatus}; its content can no longer change`);
+    throw new ConflictError(
+      `File ${record.fileId} is ${record.uploadStatus}; its content can no longer change`,
+    );
   }
 }
 

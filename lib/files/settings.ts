@@ -35,8 +35,7 @@ export function fileSettingsOf(config: ServiceConfig): FileSettings {
     urlLifetimeMs: config.number('service.file-storage.signed-url-expiration') * 1000,
     multipartThreshold: config.number('service.file-storage.multipart-threshold'),
     directory: resolve(
-      config.string('service.file-storage.service.directory') ??
-        join(tmpdir(), 'service', 'files-uploaded'),
+      config.string('service.file-storage.service.directory') ?? join(tmpdir(), 'service', 'files-uploaded'),
     ),
     baseUrl: baseUrlOf(config.string('service.file-storage.service.base-url')),
     maxSize: config.number('service.file-storage.service.max-size'),
@@ -69,10 +68,14 @@ function baseUrlOf(value: string | undefined): string | undefined {
   try {
     url = new URL(value);
   } catch {
-    throw new ConfigError(`Property service.file-storage.service.base-url must be an http(s) URL, got '${value}'`);
+    throw new ConfigError(
+      `Property service.file-storage.service.base-url must be an http(s) URL, got '${value}'`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`Property service.file-storage.service.base-url must be an http(s) URL, got '${value}'`);
+    throw new ConfigError(
+      `Property service.file-storage.service.base-url must be an http(s) URL, got '${value}'`,
+    );
   }
   return value.replace(/\/+$/, '');
 }

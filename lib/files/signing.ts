@@ -41,7 +41,12 @@ export class UrlSigner {
    * signed by no configured key, wrong or expired; 405 when it is a valid URL for the other op.
    */
   verify(query: URLSearchParams, op: ContentOp, path: string, now: number): void {
-    const given = { op: query.get('op'), exp: query.get('exp'), kid: query.get('kid'), sig: query.get('sig') };
+    const given = {
+      op: query.get('op'),
+      exp: query.get('exp'),
+      kid: query.get('kid'),
+      sig: query.get('sig'),
+    };
     if (!given.op || !given.exp || !given.kid || !given.sig) {
       throw new ForbiddenError('This content URL must be signed; ask for a new upload or download URL');
     }

@@ -57,7 +57,9 @@ export class DynamoFileStore implements FileStore {
 
   async get(fileId: string): Promise<FileRecord | undefined> {
     const result = await this.client
-      .send(new GetCommand({ TableName: this.table, Key: { pk: fileId, sk: SORT_KEY }, ConsistentRead: true }))
+      .send(
+        new GetCommand({ TableName: this.table, Key: { pk: fileId, sk: SORT_KEY }, ConsistentRead: true }),
+      )
       .catch((e: unknown) => translate(e, 'file get'));
     return result.Item ? (JSON.parse(String(result.Item.body)) as FileRecord) : undefined;
   }
@@ -75,7 +77,9 @@ export class DynamoFileStore implements FileStore {
       );
     } catch (error) {
       if (isConditionFailure(error)) {
-        throw new VersionConflictError(`File ${record.fileId} changed concurrently (expected rev ${expectedRev})`);
+        throw new VersionConflictError(
+          `File ${record.fileId} changed concurrently (expected rev ${expectedRev})`,
+        );
       }
       translate(error, 'file update');
     }

@@ -23,7 +23,9 @@ export class MemoryFileStore implements FileStore {
   async update(record: FileRecord, expectedRev: number): Promise<void> {
     const stored = this.records.get(record.fileId);
     if (stored?.rev !== expectedRev) {
-      throw new VersionConflictError(`File ${record.fileId} changed concurrently (expected rev ${expectedRev})`);
+      throw new VersionConflictError(
+        `File ${record.fileId} changed concurrently (expected rev ${expectedRev})`,
+      );
     }
     this.records.set(record.fileId, { ...record });
   }
