@@ -116,6 +116,19 @@ export async function startLocalServer(
     scripts,
     payloads,
   });
+  let router: ReturnType<typeof createRouter>;
+  try {
+    // Capabilities read their configuration as their routes are built: a wrong value stops the
+    // start here, before any background work begins.
+    router = createRouter(services);
+  } catch (error) {
+    await scheduleFires.close();
+    await services.localSystemTasks?.close();
+    await decisions.close();
+    await scripts.close();
+    await stores.close();
+    throw error;
+  }
   decisions.bind((workflowId) => services.engine.executor.decide(workflowId));
   const jobDeps = jobDepsOf(services);
   scheduleFires.register((message) => scheduleFire.handle(message, jobDeps));
@@ -127,7 +140,6 @@ export async function startLocalServer(
     gateOn: (gate) => config.gate(gate),
   });
   await jobs.start();
-  const router = createRouter(services);
   const instance = config.requireString('service.instance-id');
   const server = createServer(
     { keepAliveTimeout: 5000, maxHeaderSize: PARSER_MAX_HEADER_BYTES },

@@ -85,7 +85,11 @@ describe('file API on the service backend', () => {
     });
 
     const link = await server.fetch(`${server.url}/api/files/${workflowId}/${file.fileId}/download-url`);
-    const { downloadUrl, expiresAt, fileHandleId } = (await link.json()) as Record<string, string>;
+    const { downloadUrl, expiresAt, fileHandleId } = (await link.json()) as {
+      downloadUrl: string;
+      expiresAt: number;
+      fileHandleId: string;
+    };
     expect(fileHandleId).toBe(file.fileHandleId);
     expect(Number(expiresAt)).toBeGreaterThan(Date.now());
     const download = await server.fetch(downloadUrl);
