@@ -71,4 +71,15 @@ describe('file storage settings', () => {
       fileSettingsOf(configOf({ ...base, 'service.file-storage.service.base-url': 'ftp://x' })),
     ).toThrow(/service\.file-storage\.service\.base-url/);
   });
+
+  it.each([
+    [{ 'service.file-storage.type': 'store-a' }, /store-a\.bucket is not set/],
+    [
+      { 'service.file-storage.type': 'store-b', 'service.file-storage.store-b.bucket': 'b' },
+      /store-b\.endpoint is not set/,
+    ],
+  ])('stops the start when an S3 backend lacks its bucket or endpoint (%j)', async (props, message) => {
+    const config = configOf({ ...base, 'service.store': 'memory', 'service.server.port': 0, ...props });
+    await expect(startLocalServer(config, { logger: silentLogger })).rejects.toThrow(message);
+  });
 });

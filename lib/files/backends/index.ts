@@ -9,6 +9,7 @@ import type { FileBackend } from '../ports.ts';
 import type { FileSettings } from '../settings.ts';
 import type { UrlSigner } from '../signing.ts';
 import { DirectoryBackend } from './directory.ts';
+import { s3BackendOf } from './s3.ts';
 
 export interface Backends {
   backend: FileBackend;
@@ -18,7 +19,7 @@ export interface Backends {
 
 export function backendOf(
   settings: FileSettings,
-  _config: ServiceConfig,
+  config: ServiceConfig,
   signer: UrlSigner,
   clock: Clock,
 ): Backends {
@@ -26,5 +27,5 @@ export function backendOf(
     const directory = new DirectoryBackend({ ...settings, signer, clock });
     return { backend: directory, directory };
   }
-  throw new Error(`File storage type ${settings.backend} is not wired yet`);
+  return { backend: s3BackendOf(settings.backend, config, settings.urlLifetimeMs, clock) };
 }
