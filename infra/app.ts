@@ -19,7 +19,21 @@ new ConductorStack(app, typeof stackName === 'string' ? stackName : 'ConductorSe
     messageQueue: gateFromContext(app, 'messageQueue'),
     agents: gateFromContext(app, 'agents'),
   } satisfies Gates,
+  properties: propertiesFromContext(app),
 });
+
+/**
+ * `-c service.x=y`: service properties for every function (e.g. `-c service.log.level=debug`,
+ * `-c service.file-storage.type=store-b`); the stack refuses names properties.ts does not define.
+ */
+function propertiesFromContext(app: App): Record<string, string> {
+  const context = app.node.getAllContext() as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.entries(context)
+      .filter(([key]) => key.startsWith('service.'))
+      .map(([key, value]) => [key, String(value)]),
+  );
+}
 
 /** `-c <gate>Enabled=true|false`; `-c` gives strings, cdk.json context may give booleans. */
 function gateFromContext(app: App, gate: GateName): boolean {

@@ -14,7 +14,7 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
 import { CAPABILITIES } from '../lib/capabilities.ts';
-import type { Capability, FunctionGrants } from '../lib/capability.ts';
+import type { AwsDeployment, Capability, FunctionGrants } from '../lib/capability.ts';
 import { envNameOf, findSpec } from '../lib/config/load.ts';
 import { GATES, type GateName, PROPERTIES } from '../lib/config/properties.ts';
 import { CONSUMERS, JOBS } from '../lib/jobs/index.ts';
@@ -34,6 +34,11 @@ export interface ConductorStackProps extends StackProps {
   gates: Gates;
   /** The capabilities to deploy; defaults to CAPABILITIES. Those whose gate is off are left out. */
   capabilities?: readonly Capability[];
+  /**
+   * `service.*` properties every function gets (infra/app.ts reads them from `-c service.x=y`);
+   * each must exist in properties.ts, and a capability may refuse one (AwsDeployment.properties).
+   */
+  properties?: Readonly<Record<string, string>>;
 }
 
 /** The description of a job's or consumer's function; tests find the function by it. */
@@ -43,16 +48,19 @@ export function backgroundDescription(work: { name: string; summary: string }): 
 
 interface FunctionSpec extends Omit<ServiceFunctionProps, 'environment'> {
   grants: FunctionGrants;
+  aws?: AwsDeployment;
 }
 
 export class ConductorStack extends Stack {
   private readonly data: ServiceData;
   private readonly queues: WorkQueues;
   private readonly gates: Gates;
+  private readonly properties: Readonly<Record<string, string>>;
 
   constructor(scope: Construct, id: string, props: ConductorStackProps) {
     super(scope, id, props);
     this.gates = props.gates;
+    this.properties = props.properties ?? {};
 
     this.data = new ServiceData(this, 'Data');
     // The bucket's `payloads/` prefix is granted to the functions that read and write runs
@@ -66,6 +74,7 @@ export class ConductorStack extends Stack {
         entry: `functions/${capability.name}.ts`,
         description: `Conductor route group '${capability.name}'`,
         grants: capability.grants,
+        aws: capability.aws,
       });
       api.addRoutes(capability.name, capability.apiRoutes, fn);
     }
@@ -124,8 +133,9 @@ export class ConductorStack extends Stack {
 
   /** A function with exactly the tables and queues it is granted, and told the names of those only. */
   private serviceFunction(id: string, spec: FunctionSpec): ServiceFunction {
-    const { grants, ...props } = spec;
-    const fn = new ServiceFunction(this, id, { ...props, environment: this.serviceEnvironment(grants) });
+    const { grants, aws, ...props } = spec;
+    const fn = new ServiceFunction(this, id, { ...props, environment: this.serviceEnvironment(grants, aws) });
+    if (aws?.objects) this.data.grantObjects(fn, aws.objects.prefix, aws.objects.actions);
     for (const { table, access } of grants.tables) this.data.grantTable(fn, table, access);
     for (const queue of grants.sends) this.queues.grantSend(fn, queue);
     if (grants.payloads) this.data.grantPayloads(fn, grants.payloads);
@@ -140,8 +150,17 @@ export class ConductorStack extends Stack {
    * the environment, limits where a function may send. Only properties that exist in properties.ts: a typo, or a
    * table the service cannot be told the name of, fails the synth.
    */
-  private serviceEnvironment({ tables, sends, payloads }: FunctionGrants): Record<string, string> {
+  private serviceEnvironment(
+    { tables, sends, payloads }: FunctionGrants,
+    aws?: AwsDeployment,
+  ): Record<string, string> {
     const properties: Record<string, string> = {
+      ...this.properties,
+      ...aws?.properties({
+        bucket: this.data.bucket.bucketName,
+        region: this.region,
+        properties: this.properties,
+      }),
       'service.store': 'dynamodb',
       'service.log.format': 'json',
       'service.dynamodb.region': this.region,

@@ -18,6 +18,9 @@ import { FileService } from './service.ts';
 import { fileSettingsOf } from './settings.ts';
 import { UrlSigner } from './signing.ts';
 
+/** Where uploaded files live in the stack's bucket (large payloads live under `payloads/`). */
+export const AWS_FILES_PREFIX = 'files/';
+
 export const filesCapability: Capability<FileStores> = {
   name: 'files',
   gate: 'fileStorage',
@@ -53,5 +56,30 @@ export const filesCapability: Capability<FileStores> = {
     sends: [],
     // Runs read through the store may hold large payloads.
     payloads: 'read',
+  },
+  aws: {
+    // Presigned URLs act with the function's rights: PUT and GET of objects (UploadPart and
+    // multipart create/complete are s3:PutObject), abort, all under the files prefix only.
+    objects: {
+      prefix: AWS_FILES_PREFIX,
+      actions: ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload'],
+    },
+    properties: ({ bucket, region, properties }): Record<string, string> => {
+      const type = properties['service.file-storage.type'] ?? 'store-a';
+      if (type === 'service') {
+        throw new Error(
+          'service.file-storage.type=service cannot be deployed on AWS: API Gateway and Lambda cap request ' +
+            'bodies near 6 MB, and the service backend needs one directory shared by every node. Use store-a ' +
+            '(the default on AWS: the stack’s bucket), or store-b / store-c with their endpoint and bucket.',
+        );
+      }
+      if (type !== 'store-a') return {};
+      return {
+        'service.file-storage.type': 'store-a',
+        'service.file-storage.store-a.bucket': bucket,
+        'service.file-storage.store-a.region': region,
+        'service.file-storage.store-a.prefix': AWS_FILES_PREFIX,
+      };
+    },
   },
 };

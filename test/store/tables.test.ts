@@ -49,7 +49,7 @@ describe('tableNamesFrom', () => {
       schedules: 'c-schedules',
       messages: 'c-messages',
       eventhandlers: 'c-eventhandlers',
-      files: 'c-files',
+      filerecords: 'c-filerecords',
     });
   });
 });

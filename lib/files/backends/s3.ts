@@ -96,7 +96,11 @@ export class S3Backend implements FileBackend {
     try {
       await client.send(new HeadObjectCommand(this.target(fileId)));
     } catch (error) {
-      if (isMissing(error)) return undefined;
+      // The stack's role may not list the bucket, and without s3:ListBucket S3 answers a missing
+      // key's HEAD with 403 rather than 404: both mean nothing was uploaded (a role lacking
+      // s3:GetObject altogether still fails loudly, on the download).
+      const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      if (isMissing(error) || status === 403) return undefined;
       throw error;
     }
     const object = await client.send(new GetObjectCommand(this.target(fileId)));

@@ -1,7 +1,7 @@
 /**
  * DynamoDB adapter of the file records, in their own table (files capability).
  *
- * files (on-demand; point-in-time recovery):
+ * filerecords (on-demand; point-in-time recovery; id not `files`, which names the bucket's construct):
  *   file record  pk = "<fileId>"  sk = "F"
  *   attributes: body (the record as a JSON string), rev (N), workflowId.
  *   - read: consistent GetItem.  - create: PutItem conditional on attribute_not_exists(pk).
@@ -17,7 +17,7 @@ import { isConditionFailure, translate } from './errors.ts';
 import { type TableSpec, TTL_ATTRIBUTE } from './tables.ts';
 
 export const FILES_TABLE: TableSpec = {
-  id: 'files',
+  id: 'filerecords',
   partitionKey: 'pk',
   sortKey: 'sk',
   indexes: [],
