@@ -48,6 +48,23 @@ export function originOf(ctx: RouteContext): UrlContext {
   return { origin: `${scheme}://${safeHost}` };
 }
 
+/** A JSON route on one file: `/api/files/{workflowId}/{fileId}<suffix>`. */
+function fileRoute(
+  method: 'GET' | 'POST',
+  suffix: '' | `/${string}`,
+  summary: string,
+  answer: (workflowId: string, fileId: string, ctx: RouteContext) => Promise<unknown>,
+): RouteDef {
+  return route({
+    method,
+    path: `/api/files/{workflowId}/{fileId}${suffix}`,
+    summary,
+    request: { params: fileParams },
+    responds: 'application/json',
+    handler: async (ctx) => json(await answer(ctx.params.workflowId ?? '', ctx.params.fileId ?? '', ctx)),
+  });
+}
+
 export interface FileRouteDeps {
   files: FileService;
   multipart: MultipartUploads;
@@ -81,48 +98,22 @@ export function fileRoutes({ files, multipart, content }: FileRouteDeps): RouteD
       handler: async (ctx) =>
         json(await files.create((await ctx.json()) as CreateFileRequest, originOf(ctx)), 201),
     }),
-    route({
-      method: 'GET',
-      path: '/api/files/{workflowId}/{fileId}',
-      summary: "Read a file's metadata (owner's family)",
-      request: { params: fileParams },
-      responds: 'application/json',
-      handler: async (ctx) => json(await files.metadata(ctx.param('workflowId'), ctx.param('fileId'))),
-    }),
-    route({
-      method: 'GET',
-      path: '/api/files/{workflowId}/{fileId}/upload-url',
-      summary: 'Issue a fresh upload URL (owner, while UPLOADING)',
-      request: { params: fileParams },
-      responds: 'application/json',
-      handler: async (ctx) =>
-        json(await files.refreshUploadUrl(ctx.param('workflowId'), ctx.param('fileId'), originOf(ctx))),
-    }),
-    route({
-      method: 'POST',
-      path: '/api/files/{workflowId}/{fileId}/upload-complete',
-      summary: 'Confirm the upload: records the stored size and SHA-256 (owner)',
-      request: { params: fileParams },
-      responds: 'application/json',
-      handler: async (ctx) => json(await files.complete(ctx.param('workflowId'), ctx.param('fileId'))),
-    }),
-    route({
-      method: 'GET',
-      path: '/api/files/{workflowId}/{fileId}/download-url',
-      summary: 'Issue a download URL (owner’s family, once UPLOADED)',
-      request: { params: fileParams },
-      responds: 'application/json',
-      handler: async (ctx) =>
-        json(await files.downloadUrl(ctx.param('workflowId'), ctx.param('fileId'), originOf(ctx))),
-    }),
-    route({
-      method: 'POST',
-      path: '/api/files/{workflowId}/{fileId}/multipart',
-      summary: 'Start a multipart upload (owner; backends with multipart)',
-      request: { params: fileParams },
-      responds: 'application/json',
-      handler: async (ctx) => json(await multipart.initiate(ctx.param('workflowId'), ctx.param('fileId'))),
-    }),
+    fileRoute('GET', '', "Read a file's metadata (owner's family)", (wf, id) => files.metadata(wf, id)),
+    fileRoute('GET', '/upload-url', 'Issue a fresh upload URL (owner, while UPLOADING)', (wf, id, ctx) =>
+      files.refreshUploadUrl(wf, id, originOf(ctx)),
+    ),
+    fileRoute(
+      'POST',
+      '/upload-complete',
+      'Confirm the upload: records the stored size and SHA-256 (owner)',
+      (wf, id) => files.complete(wf, id),
+    ),
+    fileRoute('GET', '/download-url', 'Issue a download URL (owner’s family, once UPLOADED)', (wf, id, ctx) =>
+      files.downloadUrl(wf, id, originOf(ctx)),
+    ),
+    fileRoute('POST', '/multipart', 'Start a multipart upload (owner; backends with multipart)', (wf, id) =>
+      multipart.initiate(wf, id),
+    ),
     route({
       method: 'GET',
       path: '/api/files/{workflowId}/{fileId}/multipart/{uploadId}/part/{partNumber}',

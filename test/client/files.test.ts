@@ -15,11 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileClient, FileClientError } from '../../lib/client/files.ts';
 import { startTestS3, type TestS3 } from '../helpers/s3.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { startRun } from '../http/files-rig.ts';
+import { bytesOf, startRun } from '../http/files-rig.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'file-client-'));
-const bytesOf = (size: number, seed: number) =>
-  Buffer.from(new Uint8Array(size).map((_, i) => (i * seed + 1) % 256));
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 describe('file client on the service backend', () => {

@@ -71,3 +71,13 @@ export async function uploadedFile(
   expect((await complete(server, workflowId, file.fileId)).status).toBe(200);
   return file;
 }
+
+/**
+ * Test bytes, cheap to build (large ones made byte by byte take seconds on a loaded machine, long
+ * enough for kept-alive connections to time out between requests); `seed` varies the content.
+ */
+export function bytesOf(size: number, seed: number): Buffer<ArrayBuffer> {
+  const bytes = Buffer.alloc(size, seed);
+  for (let i = 0; i < size; i += 4093) bytes[i] = (i / 4093 + seed) % 256;
+  return bytes;
+}
