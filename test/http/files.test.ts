@@ -4,14 +4,15 @@
  * size limit, and hostile ids that must never reach outside the directory.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { errorBody, jsonRequest, useTestServer } from '../helpers/server.ts';
 import { complete, createFile, put, startRun, uploadedFile } from './files-rig.ts';
 
-const directory = mkdtempSync(join(tmpdir(), 'files-test-'));
+// One level below a private directory, so that anything escaping it would show in its parent.
+const directory = join(mkdtempSync(join(tmpdir(), 'files-test-')), 'files');
 const ON = {
   'service.file-storage.enabled': true,
   'service.file-storage.service.directory': directory,
@@ -139,6 +140,17 @@ describe('file API on the service backend', () => {
     expect(await download.text()).toBe('first');
   });
 
+  it('lets exactly one of concurrent completes win; the others answer 409', async () => {
+    const workflowId = await startRun(server);
+    const file = await createFile(server, workflowId);
+    await put(server, file.uploadUrl, 'raced');
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => complete(server, workflowId, file.fileId)),
+    );
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 409, 409, 409, 409]);
+  });
+
   it('answers 400 to multipart on the service backend, which has none', async () => {
     const workflowId = await startRun(server);
     const file = await createFile(server, workflowId);
@@ -153,8 +165,31 @@ describe('file API on the service backend', () => {
     const file = await createFile(server, workflowId);
     const response = await put(server, file.uploadUrl, new Uint8Array(64 * 1024 + 1));
     expect((await errorBody(response, 413)).message).toContain('max-size');
-    expect(readdirSync(directory).filter((name) => name.startsWith(file.fileId))).toEqual([]);
+    const left = existsSync(directory) ? readdirSync(directory) : [];
+    expect(left.filter((name) => name.startsWith(file.fileId))).toEqual([]);
     await errorBody(await complete(server, workflowId, file.fileId), 400);
+  });
+
+  it('refuses a chunked upload without Content-Length once it passes max-size, removing the partial object', async () => {
+    const workflowId = await startRun(server);
+    const file = await createFile(server, workflowId);
+    const chunk = new Uint8Array(16 * 1024);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 8) controller.close();
+        else controller.enqueue(chunk);
+        sent += 1;
+      },
+    });
+    const response = await server.fetch(file.uploadUrl, {
+      method: 'PUT',
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    await errorBody(response, 413);
+    const left = existsSync(directory) ? readdirSync(directory) : [];
+    expect(left.filter((name) => name.startsWith(file.fileId))).toEqual([]);
   });
 
   describe('bad input', () => {
@@ -210,7 +245,9 @@ describe('file API on the service backend', () => {
       const wf = await startRun(server);
       const file = await createFile(server, wf);
       const parent = join(directory, '..');
+      await put(server, file.uploadUrl, 'inside');
       const before = readdirSync(parent);
+      expect(before).toEqual(['files']);
       for (const id of [
         '..',
         '..%2F..%2Fetc%2Fpasswd',
