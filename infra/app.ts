@@ -23,6 +23,7 @@ new ConductorStack(app, typeof stackName === 'string' ? stackName : 'ConductorSe
     agents: gateFromContext(app, 'agents'),
   } satisfies Gates,
   searchBackend: searchBackendFromContext(app),
+  properties: propertiesFromContext(app),
   // e.g. -c eventSources=sqs:orders,eventbridge:default:OrderPlaced -c eventSinks=sqs:shipments
   events: {
     sources: listFromContext(app, 'eventSources').map((value) => parsed(value, parseEventSource(value))),
@@ -49,6 +50,19 @@ function searchBackendFromContext(app: App): SearchBackend {
   if (value === undefined || value === 'store') return 'store';
   if (value === 'opensearch') return 'opensearch';
   throw new Error(`Context 'searchBackend' must be store or opensearch, got '${String(value)}'`);
+}
+
+/**
+ * `-c service.x=y`: service properties for every function (e.g. `-c service.log.level=debug`,
+ * `-c service.file-storage.type=store-b`); the stack refuses names properties.ts does not define.
+ */
+function propertiesFromContext(app: App): Record<string, string> {
+  const context = app.node.getAllContext() as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.entries(context)
+      .filter(([key]) => key.startsWith('service.'))
+      .map(([key, value]) => [key, String(value)]),
+  );
 }
 
 /** `-c <gate>Enabled=true|false`; `-c` gives strings, cdk.json context may give booleans. */

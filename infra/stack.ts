@@ -16,7 +16,7 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { CAPABILITIES } from '../lib/capabilities.ts';
-import type { Capability, FunctionGrants } from '../lib/capability.ts';
+import type { AwsDeployment, Capability, FunctionGrants } from '../lib/capability.ts';
 import { envNameOf, findSpec } from '../lib/config/load.ts';
 import { GATES, type GateName, PROPERTIES } from '../lib/config/properties.ts';
 import type { EventSource } from '../lib/events/sources.ts';
@@ -51,6 +51,11 @@ export interface ConductorStackProps extends StackProps {
    * (context `eventSources`, `eventSinks`; infra/constructs/event-sources.ts).
    */
   events?: { sources?: readonly EventSource[]; sinks?: readonly EventSinkTarget[] };
+  /**
+   * `service.*` properties every function gets (infra/app.ts reads them from `-c service.x=y`);
+   * each must exist in properties.ts, and a capability may refuse one (AwsDeployment.properties).
+   */
+  properties?: Readonly<Record<string, string>>;
 }
 
 export type SearchBackend = 'store' | 'opensearch';
@@ -69,6 +74,7 @@ export function backgroundDescription(work: { name: string; summary: string }): 
 
 interface FunctionSpec extends Omit<ServiceFunctionProps, 'environment'> {
   grants: FunctionGrants;
+  aws?: AwsDeployment;
 }
 
 export class ConductorStack extends Stack {
@@ -77,11 +83,13 @@ export class ConductorStack extends Stack {
   private readonly gates: Gates;
   private readonly search?: SearchCollection;
   private readonly eventSinks: readonly EventSinkTarget[];
+  private readonly properties: Readonly<Record<string, string>>;
 
   constructor(scope: Construct, id: string, props: ConductorStackProps) {
     super(scope, id, props);
     this.gates = props.gates;
     this.eventSinks = props.events?.sinks ?? [];
+    this.properties = props.properties ?? {};
 
     const streamConsumers = STREAM_CONSUMERS.filter((c) => c.searchBackend === props.searchBackend);
     this.data = new ServiceData(this, 'Data', { streamed: streamConsumers.map((c) => c.table) });
@@ -102,6 +110,7 @@ export class ConductorStack extends Stack {
         entry: `functions/${capability.name}.ts`,
         description: `Conductor route group '${capability.name}'`,
         grants: capability.grants,
+        aws: capability.aws,
       });
       api.addRoutes(capability.name, capability.apiRoutes, fn);
     }
@@ -212,8 +221,9 @@ export class ConductorStack extends Stack {
 
   /** A function with exactly the tables and queues it is granted, and told the names of those only. */
   private serviceFunction(id: string, spec: FunctionSpec): ServiceFunction {
-    const { grants, ...props } = spec;
-    const fn = new ServiceFunction(this, id, { ...props, environment: this.serviceEnvironment(grants) });
+    const { grants, aws, ...props } = spec;
+    const fn = new ServiceFunction(this, id, { ...props, environment: this.serviceEnvironment(grants, aws) });
+    if (aws?.objects) this.data.grantObjects(fn, aws.objects.prefix, aws.objects.actions);
     for (const { table, access } of grants.tables) this.data.grantTable(fn, table, access);
     for (const queue of grants.sends) this.queues.grantSend(fn, queue);
     if (grants.payloads) this.data.grantPayloads(fn, grants.payloads);
@@ -231,8 +241,17 @@ export class ConductorStack extends Stack {
    * the environment, limits where a function may send. Only properties that exist in properties.ts: a typo, or a
    * table the service cannot be told the name of, fails the synth.
    */
-  private serviceEnvironment({ tables, sends, payloads, search }: FunctionGrants): Record<string, string> {
+  private serviceEnvironment(
+    { tables, sends, payloads, search }: FunctionGrants,
+    aws?: AwsDeployment,
+  ): Record<string, string> {
     const properties: Record<string, string> = {
+      ...this.properties,
+      ...aws?.properties({
+        bucket: this.data.bucket.bucketName,
+        region: this.region,
+        properties: this.properties,
+      }),
       'service.store': 'dynamodb',
       'service.log.format': 'json',
       'service.dynamodb.region': this.region,

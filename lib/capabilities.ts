@@ -5,6 +5,7 @@
  */
 import type { Intersection, StoresOf } from './capability.ts';
 import { eventsCapability } from './events/capability.ts';
+import { filesCapability } from './files/capability.ts';
 import { messagesCapability } from './messages/capability.ts';
 import { metadataCapability } from './metadata/capability.ts';
 import { schedulerCapability } from './scheduler/capability.ts';
@@ -23,6 +24,7 @@ export const CAPABILITIES = [
   schedulerCapability,
   messagesCapability,
   eventsCapability,
+  filesCapability,
 ] as const;
 
 export type CapabilityName = (typeof CAPABILITIES)[number]['name'];

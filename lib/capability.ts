@@ -79,6 +79,25 @@ export interface ServiceContext<S extends object = object> {
   searchIndex?: SearchIndex;
 }
 
+/** What the stack tells a capability's function about where it is deployed. */
+export interface DeployContext {
+  /** The service bucket (files and large payloads). */
+  bucket: string;
+  region: string;
+  /** The `service.*` properties the deployer set for every function (`cdk synth -c service.x=y`). */
+  properties: Readonly<Record<string, string>>;
+}
+
+/**
+ * What a capability needs on AWS beyond tables and queues, declared next to it so the stack needs
+ * no edit: a prefix of the service bucket its function may use, and the properties its function
+ * gets. `properties` throws to refuse, at synth time, a configuration that cannot work on AWS.
+ */
+export interface AwsDeployment {
+  readonly objects?: { prefix: string; actions: readonly string[] };
+  properties(context: DeployContext): Record<string, string>;
+}
+
 export interface Capability<S extends object = object> {
   /** Also the Lambda function's name suffix and handler file (functions/<name>.ts). */
   readonly name: string;
@@ -94,6 +113,8 @@ export interface Capability<S extends object = object> {
   readonly apiRoutes: readonly string[];
   /** What the capability's function may touch on AWS. */
   readonly grants: FunctionGrants;
+  /** Bucket access and properties of its function on AWS, when it needs any. */
+  readonly aws?: AwsDeployment;
 }
 
 /** The stores one capability contributes (its `S`), `{}` when it has none of its own. */

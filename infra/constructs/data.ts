@@ -67,6 +67,13 @@ export class ServiceData extends Construct {
     );
   }
 
+  /** Grants the given S3 actions on objects under one prefix of the bucket, nothing else. */
+  grantObjects(grantee: IGrantable, prefix: string, actions: readonly string[]): void {
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({ actions: [...actions], resources: [this.bucket.arnForObjects(`${prefix}*`)] }),
+    );
+  }
+
   /** The table of a spec; a spec no capability lists is a bug in the capability list. */
   tableOf(spec: TableSpec): Table {
     const table = this.tables.get(spec.id);

@@ -26,6 +26,42 @@ const bool = { kind: 'boolean' } as const;
 const str = { kind: 'string' } as const;
 const int = (min?: number, max?: number): PropertyType => ({ kind: 'integer', min, max });
 
+/** The properties of one S3 file backend (`service.file-storage.type=store-a|b|c`). */
+function objectStore<const S extends string>(store: S, what: string) {
+  const prefix = `service.file-storage.${store}` as const;
+  return [
+    { name: `${prefix}.bucket`, type: str, description: `Bucket of ${what}` },
+    {
+      name: `${prefix}.endpoint`,
+      type: str,
+      description: `Endpoint URL of ${what}; unset: the AWS endpoint of the region`,
+    },
+    { name: `${prefix}.region`, type: str, default: 'us-east-1', description: `Region of ${what}` },
+    {
+      name: `${prefix}.path-style`,
+      type: bool,
+      default: false,
+      description: `Address ${what} by path (endpoint/bucket/key) instead of by virtual host`,
+    },
+    {
+      name: `${prefix}.prefix`,
+      type: str,
+      default: 'files/',
+      description: `Key prefix of uploaded files in ${what}`,
+    },
+    {
+      name: `${prefix}.access-key-id`,
+      type: str,
+      description: `Access key of ${what}; unset: the SDK's default credential chain`,
+    },
+    {
+      name: `${prefix}.secret-access-key`,
+      type: str,
+      description: `Secret key of ${what}, with access-key-id`,
+    },
+  ] as const;
+}
+
 const DECLARED = [
   // System tasks
   {
@@ -272,6 +308,9 @@ const DECLARED = [
     type: str,
     description: 'Signing key HMAC secret',
   },
+  ...objectStore('store-a', 'Amazon S3 (the stack sets the bucket)'),
+  ...objectStore('store-b', 'an S3-compatible endpoint with multipart'),
+  ...objectStore('store-c', 'an S3-compatible endpoint, single PUT only'),
   {
     name: 'service.events.execution-ttl-seconds',
     type: int(60),

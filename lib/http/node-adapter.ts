@@ -5,13 +5,14 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { pipeline } from 'node:stream/promises';
 import type { Logger } from '../log/logger.ts';
 import { PayloadTooLargeError } from '../model/errors.ts';
 import { isTextual } from './content-types.ts';
 import { checkEdge, clientErrorResponse, clientErrorStatus, headerBytesOf } from './edge.ts';
 import { errorResponse } from './error-response.ts';
-import { withKnownText } from './request.ts';
-import { textOf } from './responses.ts';
+import { withBodyStream, withKnownText } from './request.ts';
+import { streamOf, textOf } from './responses.ts';
 import type { Router } from './router.ts';
 
 export interface NodeAdapterOptions {
@@ -36,22 +37,28 @@ async function answer(req: IncomingMessage, res: ServerResponse, options: NodeAd
   // unparseable.
   const url = `http://${originHost(req.headers.host)}${target.startsWith('/') ? target : `/${target}`}`;
   let bodyRead = false;
+  let raw = false;
   try {
     checkEdge({ method, target, headerBytes: headerBytesOf(pairs(req.rawHeaders)) });
+    raw = method !== 'GET' && method !== 'HEAD' && options.router.takesRawBody(method, url);
     const body =
-      method === 'GET' || method === 'HEAD' ? undefined : await readBody(req, options.maxBodyBytes);
+      method === 'GET' || method === 'HEAD' || raw ? undefined : await readBody(req, options.maxBodyBytes);
     const headers = new Headers();
     bodyRead = true;
     for (const [key, value] of Object.entries(req.headers)) {
       if (value === undefined) continue;
       headers.set(key, Array.isArray(value) ? value.join(', ') : value);
     }
-    response = await options.router.handle(request(url, method, headers, body));
+    const built = request(url, method, headers, body);
+    response = await options.router.handle(raw ? withBodyStream(built, req) : built);
   } catch (error) {
-    response = errorResponse(error, options.instance, options.logger, `${method} ${target}`);
+    // The query never goes into logs: signed content URLs carry bearer credentials there.
+    response = errorResponse(error, options.instance, options.logger, `${method} ${target.split('?')[0]}`);
     // The rest of a refused body is not read; close the connection instead of draining it.
     if (!bodyRead || error instanceof PayloadTooLargeError) res.setHeader('connection', 'close');
   }
+  // A streamed body the route left unread (a refused upload) is not drained either.
+  if (raw && !req.readableEnded) res.setHeader('connection', 'close');
   await write(res, response);
 }
 
@@ -135,6 +142,18 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 }
 
 async function write(res: ServerResponse, response: Response): Promise<void> {
+  const source = streamOf(response);
+  if (source) {
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, key) => {
+      headers[key] = value;
+    });
+    res.writeHead(response.status, headers);
+    // A source failing half-way leaves the socket cut: the client sees fewer bytes than the
+    // declared Content-Length, never a complete-looking body.
+    await pipeline(source(), res).catch(() => res.destroy());
+    return;
+  }
   const known = textOf(response);
   const body = known !== undefined ? Buffer.from(known, 'utf8') : Buffer.from(await response.arrayBuffer());
   const headers: Record<string, string> = {};

@@ -16,6 +16,30 @@ export function withKnownText(request: Request, text: string): Request {
   return request;
 }
 
+/**
+ * The body of a request whose host hands it over unread, as a stream (routes declaring `rawBody`:
+ * uploads of any size go to their destination without being held in memory).
+ */
+const knownStream = new WeakMap<Request, AsyncIterable<Uint8Array>>();
+
+export function withBodyStream(request: Request, body: AsyncIterable<Uint8Array>): Request {
+  knownStream.set(request, body);
+  return request;
+}
+
+/** The body as a stream of chunks, however the host delivered it. */
+export function bodyStream(request: Request): AsyncIterable<Uint8Array> {
+  const stream = knownStream.get(request);
+  if (stream) return stream;
+  const text = knownText.get(request);
+  if (text !== undefined) return chunksOf(Buffer.from(text, 'utf8'));
+  return request.body ?? chunksOf(new Uint8Array());
+}
+
+async function* chunksOf(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  if (bytes.length > 0) yield bytes;
+}
+
 export function bodyText(request: Request): Promise<string> {
   const text = knownText.get(request);
   return text !== undefined ? Promise.resolve(text) : request.text();

@@ -3,6 +3,8 @@
  * Content-Length 0 (200) or no body at all (204).
  */
 
+import type { Readable } from 'node:stream';
+
 const JSON_TYPE = 'application/json';
 
 /**
@@ -22,6 +24,39 @@ function withText(body: string, init: ResponseInit): Response {
   return response;
 }
 const TEXT_TYPE = 'text/plain; charset=utf-8';
+
+/**
+ * Streamed bodies (file downloads): the node:http host pipes the source straight to the socket;
+ * every other reader gets a web stream that opens the source only when first read.
+ */
+const sourceStream = new WeakMap<Response, () => Readable>();
+
+export function streamOf(response: Response): (() => Readable) | undefined {
+  return sourceStream.get(response);
+}
+
+/** A response whose body is read from `open()` as it is sent, never held whole in memory. */
+export function streamed(open: () => Readable, status: number, headers: Record<string, string>): Response {
+  let chunks: AsyncIterator<Buffer> | undefined;
+  // highWaterMark 0: nothing is read (or opened) before a reader asks.
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        chunks ??= open()[Symbol.asyncIterator]();
+        const next = await chunks.next();
+        if (next.done) controller.close();
+        else controller.enqueue(new Uint8Array(next.value));
+      },
+      async cancel() {
+        await chunks?.return?.();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  const response = new Response(body, { status, headers });
+  sourceStream.set(response, open);
+  return response;
+}
 
 export function json(body: unknown, status = 200, headers?: Record<string, string>): Response {
   return withText(JSON.stringify(body), { status, headers: { 'content-type': JSON_TYPE, ...headers } });

@@ -16,7 +16,7 @@ import {
   compileContract,
 } from './contract-validation.ts';
 import { errorResponse } from './error-response.ts';
-import { parseJsonBody, QueryParams, bodyText as readBody } from './request.ts';
+import { bodyStream, parseJsonBody, QueryParams, bodyText as readBody } from './request.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
@@ -38,6 +38,8 @@ export interface RouteContext<Param extends string = string> {
    * textual body over as a string without giving the Request a body stream.
    */
   text(): Promise<string>;
+  /** The body as a stream, for routes declaring `rawBody` (uploads): read once, as it arrives. */
+  body(): AsyncIterable<Uint8Array>;
 }
 
 export type RouteHandler<Param extends string = string> = (
@@ -53,6 +55,11 @@ export interface RouteDef<Path extends string = string> {
   request?: RequestContract;
   /** Content type of a successful answer with a body. */
   responds?: ResponseType;
+  /**
+   * The body is raw bytes the handler streams to their destination (ctx.body()): hosts hand it over
+   * unread and do not apply service.server.max-body-bytes; the handler enforces its own limit.
+   */
+  rawBody?: boolean;
   handler: RouteHandler<PathParams<Path>>;
 }
 
@@ -136,9 +143,21 @@ export class Router {
     return this;
   }
 
+  /** Whether the route a request would reach takes its body as a stream (RouteDef.rawBody). */
+  takesRawBody(method: string, url: string): boolean {
+    try {
+      const segments = splitPath(new URL(url).pathname).map(decodeSegment);
+      const found = match(this.root, segments, 0, [], method);
+      return found?.node.handlers.get(method)?.route.rawBody === true;
+    } catch {
+      return false;
+    }
+  }
+
   /** Answers a request. Never throws: every failure becomes an error response. */
   async handle(request: Request): Promise<Response> {
-    let where = `${request.method} ${quote(request.url)}`;
+    // The query never goes into logs: signed content URLs carry bearer credentials there.
+    let where = `${request.method} ${quote(request.url.split('?')[0])}`;
     try {
       const url = parseUrl(request.url);
       where = `${request.method} ${quote(url.pathname)}`;
@@ -174,6 +193,7 @@ export class Router {
         },
         query: checkedQuery(endpoint, url.searchParams),
         text: readText,
+        body: () => bodyStream(request),
         json: async () =>
           boundedList(
             parseJsonBody(await readText(), this.options.maxJsonDepth),

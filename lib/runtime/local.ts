@@ -130,18 +130,38 @@ export async function startLocalServer(
       ? { sqs: defaultSqsEventPublisher(), eventbridge: defaultEventBridgePublisher() }
       : undefined,
   });
+  // Everything below the HTTP server, in shutdown order (the jobs once they run).
+  let jobs: LocalJobRunner | undefined;
+  const release = async () => {
+    await jobs?.stop();
+    await scheduleFires.close();
+    await services.localSystemTasks?.close();
+    await services.localEvents?.close();
+    await decisions.close();
+    await scripts.close();
+    await stores.close();
+  };
+  let router: ReturnType<typeof createRouter>;
+  try {
+    // Capabilities read their configuration as their routes are built: a wrong value stops the
+    // start here, before any background work begins.
+    router = createRouter(services);
+  } catch (error) {
+    await release();
+    throw error;
+  }
   decisions.bind((workflowId) => services.engine.executor.decide(workflowId));
   const jobDeps = jobDepsOf(services);
   scheduleFires.register((message) => scheduleFire.handle(message, jobDeps));
   // The first tick catches up (lib/jobs/sweeper.ts): every run with a stored wake-up is decided,
   // which re-arms the in-process timers the last process took with it.
-  const jobs = new LocalJobRunner({
+  const runner = new LocalJobRunner({
     jobs: JOBS,
     deps: jobDeps,
     gateOn: (gate) => config.gate(gate),
   });
-  await jobs.start();
-  const router = createRouter(services);
+  jobs = runner;
+  await runner.start();
   const instance = config.requireString('service.instance-id');
   const server = createServer(
     { keepAliveTimeout: 5000, maxHeaderSize: PARSER_MAX_HEADER_BYTES },
@@ -151,11 +171,7 @@ export async function startLocalServer(
   try {
     await listen(server, config.number('service.server.port'), config.requireString('service.server.host'));
   } catch (error) {
-    await jobs.stop();
-    await scheduleFires.close();
-    await decisions.close();
-    await scripts.close();
-    await stores.close();
+    await release();
     throw error;
   }
   const { port } = server.address() as AddressInfo;
@@ -166,7 +182,7 @@ export async function startLocalServer(
     url,
     port,
     services,
-    jobs,
+    jobs: runner,
     close: () => {
       closing ??= (async () => {
         await new Promise<void>((done) => {
@@ -178,13 +194,7 @@ export async function startLocalServer(
           });
           server.closeIdleConnections();
         });
-        await jobs.stop();
-        await scheduleFires.close();
-        await services.localSystemTasks?.close();
-        await services.localEvents?.close();
-        await decisions.close();
-        await scripts.close();
-        await stores.close();
+        await release();
       })();
       return closing;
     },

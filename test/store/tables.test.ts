@@ -49,6 +49,7 @@ describe('tableNamesFrom', () => {
       schedules: 'c-schedules',
       messages: 'c-messages',
       eventhandlers: 'c-eventhandlers',
+      filerecords: 'c-filerecords',
     });
   });
 });

@@ -1,4 +1,4 @@
-// s3rver ships no types; this is the part of its API the S3 payload store tests use.
+// s3rver ships no types; this is the part of its API the S3 payload store and file tests use.
 declare module 's3rver' {
   import type { AddressInfo } from 'node:net';
 
@@ -14,6 +14,12 @@ declare module 's3rver' {
   export default class S3rver {
     constructor(options: S3rverOptions);
     run(): Promise<AddressInfo>;
+    configureBuckets(): Promise<void>;
+    /** The request listener of its HTTP server. */
+    getMiddleware(): (
+      req: import('node:http').IncomingMessage,
+      res: import('node:http').ServerResponse,
+    ) => void;
     close(): Promise<void>;
   }
 }

@@ -1,0 +1,4 @@
+// Lambda entry for the 'files' route group (lib/files/routes.ts).
+import { routeGroupHandler } from './http-handler.ts';
+
+export const handler = routeGroupHandler('files');

@@ -1,0 +1,63 @@
+/**
+ * An in-process S3-compatible server for tests: s3rver 3.7.1 (reference/toolchain.md §2), the
+ * maintained npm one that runs on Node 20 here. It lacks AbortMultipartUpload, so its middleware is
+ * wrapped: `DELETE /<bucket>/<key>?uploadId=...` removes the upload's parts directory (204) or
+ * answers NoSuchUpload (404), as S3 does; everything else passes through. It does not check SigV4
+ * signatures (expiry and the access key it does), so tests cannot catch signing mistakes with it.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import S3rver from 's3rver';
+
+export interface TestS3 {
+  endpoint: string;
+  bucket: string;
+  /** Credentials s3rver accepts. */
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** Open multipart uploads' part directories (to check an abort removed its parts). */
+  uploadExists(uploadId: string): boolean;
+  close(): Promise<void>;
+}
+
+export async function startTestS3(bucket = 'files'): Promise<TestS3> {
+  const directory = mkdtempSync(join(tmpdir(), 's3rver-'));
+  const s3rver = new S3rver({ silent: true, directory, configureBuckets: [{ name: bucket }] });
+  await s3rver.configureBuckets();
+  const middleware = s3rver.getMiddleware();
+  const uploadsDir = join(directory, bucket, '._S3rver_uploads');
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const uploadId = url.searchParams.get('uploadId');
+    if (req.method === 'DELETE' && uploadId !== null) {
+      const dir = join(uploadsDir, uploadId.replace(/[/\\.]/g, '_'));
+      if (!existsSync(dir)) {
+        res.writeHead(404, { 'content-type': 'application/xml' });
+        res.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchUpload</Code></Error>');
+        return;
+      }
+      rmSync(dir, { recursive: true, force: true });
+      res.writeHead(204);
+      res.end();
+      return;
+    }
+    middleware(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    bucket,
+    accessKeyId: 'S3RVER',
+    secretAccessKey: 'S3RVER',
+    uploadExists: (uploadId) => existsSync(join(uploadsDir, uploadId)),
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}

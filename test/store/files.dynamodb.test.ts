@@ -1,0 +1,8 @@
+/**
+ * The file store contract against the DynamoDB adapter, over an in-process dynalite started for
+ * this file; each test gets its own tables.
+ */
+import { runOnDynalite } from '../helpers/dynamo.ts';
+import { fileStoreContract } from './files.contract.ts';
+
+runOnDynalite(fileStoreContract);
