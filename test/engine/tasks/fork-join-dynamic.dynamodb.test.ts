@@ -107,5 +107,5 @@ describe('FORK_JOIN_DYNAMIC on DynamoDB', () => {
     const joined = run.output.joined as Record<string, { doubled: number }>;
     expect(Object.keys(joined)).toHaveLength(1000);
     expect(joined._crunch_999).toEqual({ doubled: 1998 });
-  }, 300_000);
+  }, 600_000);
 });
