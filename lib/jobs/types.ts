@@ -68,6 +68,12 @@ export interface QueueSpec {
   batchSize: number;
   /** Receives of one message before it moves to the dead-letter queue. */
   maxReceiveCount: number;
+  /**
+   * Most concurrent invocations the queue's event source starts on AWS (SQS event sources allow
+   * 2 to 1000): a backlog is worked off at this pace instead of taking the account's concurrency
+   * from the API functions.
+   */
+  maxConcurrency: number;
   /** The stack output naming the dead-letter queue, and what lands there. */
   deadLetters: { output: string; description: string };
 }
