@@ -142,7 +142,12 @@ export class ConductorStack extends Stack {
     const id = pascalCase(queue.name);
     this.alarms.deadLetters(id, this.queues.deadLetterQueue(queue.name), queue.deadLetters.description);
     if (queue.type === 'fifo') {
-      this.alarms.oldestMessage(id, this.queues.queue(queue.name), ALARM_DEFAULTS.decisionAgeSeconds, consumer.summary);
+      this.alarms.oldestMessage(
+        id,
+        this.queues.queue(queue.name),
+        ALARM_DEFAULTS.decisionAgeSeconds,
+        consumer.summary,
+      );
     }
     new CfnOutput(this, queue.deadLetters.output, {
       value: this.queues.deadLetterQueue(queue.name).queueUrl,

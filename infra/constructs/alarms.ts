@@ -61,7 +61,10 @@ export class ServiceAlarms extends Construct {
   /** The oldest message of a queue older than `seconds`. */
   oldestMessage(id: string, queue: IQueue, seconds: number, what: string): Alarm {
     return this.alarm(`${id}Age`, {
-      metric: queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(1), statistic: 'Maximum' }),
+      metric: queue.metricApproximateAgeOfOldestMessage({
+        period: Duration.minutes(1),
+        statistic: 'Maximum',
+      }),
       threshold: seconds,
       description: `${what}: the oldest message has waited ${seconds} s or more`,
     });

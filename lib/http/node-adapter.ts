@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from '../log/logger.ts';
 import { PayloadTooLargeError } from '../model/errors.ts';
+import { logAccess, loggableTarget } from './access-log.ts';
 import { isTextual } from './content-types.ts';
 import { checkEdge, clientErrorResponse, clientErrorStatus, headerBytesOf } from './edge.ts';
 import { errorResponse } from './error-response.ts';
@@ -28,6 +29,7 @@ export function nodeHandler(options: NodeAdapterOptions) {
 }
 
 async function answer(req: IncomingMessage, res: ServerResponse, options: NodeAdapterOptions): Promise<void> {
+  const startedAt = performance.now();
   let response: Response;
   const method = req.method ?? 'GET';
   const target = req.url ?? '/';
@@ -48,11 +50,12 @@ async function answer(req: IncomingMessage, res: ServerResponse, options: NodeAd
     }
     response = await options.router.handle(request(url, method, headers, body));
   } catch (error) {
-    response = errorResponse(error, options.instance, options.logger, `${method} ${target}`);
+    response = errorResponse(error, options.instance, options.logger, `${method} ${loggableTarget(target)}`);
     // The rest of a refused body is not read; close the connection instead of draining it.
     if (!bodyRead || error instanceof PayloadTooLargeError) res.setHeader('connection', 'close');
   }
   await write(res, response);
+  logAccess(options.logger, { method, target, status: response.status, startedAt });
 }
 
 function originHost(host: string | undefined): string {

@@ -7,6 +7,7 @@
  */
 import type { Logger } from '../log/logger.ts';
 import { MethodNotAllowedError, NotFoundError, quote, ValidationError } from '../model/errors.ts';
+import { loggableTarget } from './access-log.ts';
 import type { BodyContract, PathParams, RequestContract, ResponseType } from './contract.ts';
 import {
   type CompiledContract,
@@ -138,7 +139,7 @@ export class Router {
 
   /** Answers a request. Never throws: every failure becomes an error response. */
   async handle(request: Request): Promise<Response> {
-    let where = `${request.method} ${quote(request.url)}`;
+    let where = `${request.method} ${quote(loggableTarget(request.url))}`;
     try {
       const url = parseUrl(request.url);
       where = `${request.method} ${quote(url.pathname)}`;

@@ -8,6 +8,7 @@
 import type { FunctionGrants } from '../capability.ts';
 import type { GateName } from '../config/properties.ts';
 import type { Logger } from '../log/logger.ts';
+import type { Metrics } from '../log/metrics.ts';
 import type { Clock } from '../model/clock.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { SystemTaskMessage, WorkQueueName, WorkQueueType } from '../queue/work-queues.ts';
@@ -26,6 +27,8 @@ export interface JobDeps {
   decisions: DecisionQueue;
   clock: Clock;
   logger: Logger;
+  /** DeadLetterArrivals, MessagesDropped, WakeupsDue (EMF on AWS); none when absent. */
+  metrics?: Metrics;
   decide(workflowId: string): Promise<void>;
   /** Schedule dispatch and fires (lib/scheduler), over the host's schedule store and queue. */
   scheduler?: ScheduleDispatcher;

@@ -6,7 +6,13 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type {
+  APIGatewayProxyEventV2,
+  APIGatewayProxyStructuredResultV2,
+  Context,
+  SQSBatchResponse,
+  SQSEvent,
+} from 'aws-lambda';
 import { loadConfig } from '../config/load.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { createQuickJsEvaluator } from '../engine/script/evaluator.ts';
@@ -14,7 +20,9 @@ import { type LambdaAdapterOptions, lambdaHttpHandler } from '../http/lambda-ada
 import { runConsumer } from '../jobs/batch.ts';
 import { consumerNamed, jobNamed } from '../jobs/index.ts';
 import type { ConsumerName, JobName } from '../jobs/types.ts';
+import { beginInvocation, invocationContext } from '../log/invocation.ts';
 import { createLogger, LOG_LEVELS } from '../log/logger.ts';
+import { embeddedMetrics } from '../log/metrics.ts';
 import { type Clock, systemClock } from '../model/clock.ts';
 import { randomIds } from '../model/ids.ts';
 import type { PayloadStore } from '../payloads/ports.ts';
@@ -46,6 +54,8 @@ export function awsServices(): Promise<Services> {
     const logger = createLogger({
       level: config.oneOf('service.log.level', LOG_LEVELS),
       format: 'json',
+      // Every line names the invocation's request id (set by the handlers below).
+      context: invocationContext,
     });
     const endpoint = config.string('service.dynamodb.endpoint');
     // Region and credentials come from the Lambda environment through the SDK's own chain.
@@ -54,6 +64,7 @@ export function awsServices(): Promise<Services> {
     return createServices({
       config,
       logger,
+      metrics: embeddedMetrics(),
       clock: systemClock,
       stores: createDynamoStores(dynamoSession(client), tables),
       decisions: decisionQueueFrom(config, systemClock),
@@ -132,7 +143,7 @@ function payloadStoreFrom(config: ServiceConfig): PayloadStore {
 /** The Lambda handler of one capability's routes (functions/<capability>.ts). */
 export function httpGroupHandler(group: string) {
   let adapter: Promise<LambdaAdapterOptions> | undefined;
-  return lambdaHttpHandler(() => {
+  const handle = lambdaHttpHandler(() => {
     adapter ??= awsServices().then((s) => ({
       router: createRouter(s, [group]),
       logger: s.logger,
@@ -141,15 +152,23 @@ export function httpGroupHandler(group: string) {
     }));
     return adapter;
   });
+  return (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+    // API Gateway's request id: the same as in the stage's access log line.
+    beginInvocation(event.requestContext.requestId);
+    return handle(event);
+  };
 }
 
 /**
  * The Lambda handler of one queue consumer (lib/jobs), fed by an SQS event source: a partial batch
  * response names the messages to deliver again (lib/jobs/batch.ts).
  */
-export function consumerHandler(name: ConsumerName): (event: SQSEvent) => Promise<SQSBatchResponse> {
+export function consumerHandler(
+  name: ConsumerName,
+): (event: SQSEvent, context?: Pick<Context, 'awsRequestId'>) => Promise<SQSBatchResponse> {
   const consumer = consumerNamed(name);
-  return async (event) => {
+  return async (event, context) => {
+    beginInvocation(context?.awsRequestId);
     return runConsumer(consumer, event.Records, jobDepsOf(await awsServices()));
   };
 }
@@ -158,9 +177,12 @@ export function consumerHandler(name: ConsumerName): (event: SQSEvent) => Promis
  * The Lambda handler of one periodic job (lib/jobs), run by an EventBridge rule; the event itself
  * carries nothing it needs. A Lambda keeps no timers, so it never runs as a catch-up.
  */
-export function jobHandler(name: JobName): () => Promise<unknown> {
+export function jobHandler(
+  name: JobName,
+): (event?: unknown, context?: Pick<Context, 'awsRequestId'>) => Promise<unknown> {
   const job = jobNamed(name);
-  return async () => {
+  return async (_event, context) => {
+    beginInvocation(context?.awsRequestId);
     const s = await awsServices();
     return job.run(jobDepsOf(s), s.clock.now(), { catchUp: false });
   };

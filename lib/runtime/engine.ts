@@ -10,6 +10,7 @@ import { SystemTaskRunner } from '../engine/system-tasks.ts';
 import type { HttpTaskDeps } from '../engine/tasks/http.ts';
 import { defaultRegistry } from '../engine/tasks/index.ts';
 import type { Logger } from '../log/logger.ts';
+import type { Metrics } from '../log/metrics.ts';
 import type { MessageStore } from '../messages/ports.ts';
 import type { MetadataService } from '../metadata/service.ts';
 import type { Clock } from '../model/clock.ts';
@@ -66,6 +67,8 @@ export interface EngineDeps {
   clock: Clock;
   ids: IdGenerator;
   logger: Logger;
+  /** Engine metrics (EMF on AWS); none when absent. */
+  metrics?: Metrics;
   /** Commit notifications for waiting requests; default in-process only (lib/workflows/progress.ts). */
   watcher?: RunWatcher;
   /** Schema enforcement (lib/schemas); absent: nothing is enforced. */
@@ -103,6 +106,7 @@ export function createEngine(deps: EngineDeps): Engine {
     decisions,
     clock,
     ids,
+    logger,
     schemas: deps.schemas,
   });
   const operations = new WorkflowOperations({
@@ -121,6 +125,7 @@ export function createEngine(deps: EngineDeps): Engine {
     registry,
     clock,
     logger,
+    metrics: deps.metrics,
     schemas: deps.schemas,
     startChild: async (child, parent) => {
       await starter.start({

@@ -7,6 +7,7 @@ import type { ServiceContext } from '../capability.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import type { ScriptEvaluator } from '../engine/script/evaluator.ts';
 import type { Logger } from '../log/logger.ts';
+import type { Metrics } from '../log/metrics.ts';
 import { MetadataService } from '../metadata/service.ts';
 import type { Clock } from '../model/clock.ts';
 import { type IdGenerator, randomIds } from '../model/ids.ts';
@@ -32,6 +33,8 @@ export interface Services extends ServiceContext<CapabilityStores> {
   stores: ServiceStores;
   /** Large inputs and outputs (lib/payloads); `stores.executions` keeps them there. */
   payloads: PayloadStore;
+  /** Service metrics, where the host records them (EMF on AWS). */
+  metrics?: Metrics;
   /** The in-process system-task queue (HTTP tasks), when the host did not give its own; closed with the host. */
   localSystemTasks?: LocalWorkQueue<SystemTaskMessage>;
 }
@@ -39,6 +42,8 @@ export interface Services extends ServiceContext<CapabilityStores> {
 export interface ServiceDeps {
   config: ServiceConfig;
   logger: Logger;
+  /** Service metrics (EMF on AWS, lib/log/metrics.ts); none when absent. */
+  metrics?: Metrics;
   clock: Clock;
   stores: ServiceStores;
   decisions: DecisionQueue;
@@ -86,6 +91,7 @@ export function createServices(deps: ServiceDeps): Services {
     clock: deps.clock,
     ids: deps.ids ?? randomIds,
     logger: deps.logger,
+    metrics: deps.metrics,
     watcher: deps.watcher,
     messages: stores.messages,
     maxBatchSize: config.number('service.workflow-message-queue.maxBatchSize'),

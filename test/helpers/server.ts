@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, inject } from 'vitest';
 import { configOf } from '../../lib/config/load.ts';
 import { lambdaHttpHandler } from '../../lib/http/lambda-adapter.ts';
-import { silentLogger } from '../../lib/log/logger.ts';
+import { type Logger, silentLogger } from '../../lib/log/logger.ts';
 import type { Clock } from '../../lib/model/clock.ts';
 import { type LocalServer, startLocalServer } from '../../lib/runtime/local.ts';
 import { createRouter } from '../../lib/runtime/router.ts';
@@ -41,6 +41,8 @@ export interface TestServerOptions {
   clock?: Clock;
   /** Defaults to `node` here, and to the vitest project's transport in useTestServer. */
   transport?: Transport;
+  /** Where the server (and the Lambda adapter) logs; silent by default. */
+  logger?: Logger;
 }
 
 export async function startTestServer(
@@ -48,7 +50,8 @@ export async function startTestServer(
   options: TestServerOptions = {},
 ): Promise<TestServer> {
   const config = configOf({ 'service.store': 'memory', 'service.server.port': 0, ...overrides });
-  const server = await startLocalServer(config, { logger: silentLogger, clock: options.clock });
+  const logger = options.logger ?? silentLogger;
+  const server = await startLocalServer(config, { logger, clock: options.clock });
   const close = () => server.close();
   if (options.transport !== 'lambda') {
     return { transport: 'node', url: server.url, server, close, fetch: (input, init) => fetch(input, init) };
@@ -59,7 +62,7 @@ export async function startTestServer(
   const router = createRouter(server.services);
   const handler = lambdaHttpHandler(async () => ({
     router,
-    logger: silentLogger,
+    logger,
     instance: config.requireString('service.instance-id'),
     maxBodyBytes: config.number('service.server.max-body-bytes'),
   }));

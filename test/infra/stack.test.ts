@@ -179,12 +179,15 @@ function expectRetriedIntoJobDeadLetters(template: Template, functionId: string)
   });
 }
 
-/** The logical id of the periodic jobs' dead-letter queue, through the output naming it. */
-function jobDeadLettersId(template: Template): string {
-  const output = template.findOutputs('JobDeadLetterQueueUrl').JobDeadLetterQueueUrl;
-  if (output === undefined) throw new Error('No output JobDeadLetterQueueUrl');
+/** The logical id of the resource an output names by `Ref`. */
+function outputRef(template: Template, name: string): string {
+  const output = template.findOutputs(name)[name];
+  if (output === undefined) throw new Error(`No output ${name}`);
   return (output.Value as { Ref: string }).Ref;
 }
+
+/** The logical id of the periodic jobs' dead-letter queue, through the output naming it. */
+const jobDeadLettersId = (template: Template): string => outputRef(template, 'JobDeadLetterQueueUrl');
 
 function routeKeys(template: Template): string[] {
   return Object.values(template.findResources('AWS::ApiGatewayV2::Route'))
@@ -881,10 +884,7 @@ describe('ConductorStack operations: alarms, limits, tracing, least privilege', 
 
   it('raises an alarm on the first message in any dead-letter queue, the jobs one included', () => {
     const dlqIds = [
-      ...QUEUE_CONSUMERS.map((consumer) => {
-        const output = template.findOutputs(consumer.queue.deadLetters.output)[consumer.queue.deadLetters.output];
-        return (output?.Value as { 'Fn::GetAtt'?: unknown; Ref: string }).Ref;
-      }),
+      ...QUEUE_CONSUMERS.map((consumer) => outputRef(template, consumer.queue.deadLetters.output)),
       jobDeadLettersId(template),
     ];
     expect(new Set(dlqIds).size).toBe(QUEUE_CONSUMERS.length + 1);
@@ -955,7 +955,9 @@ describe('ConductorStack operations: alarms, limits, tracing, least privilege', 
   it('caps the concurrency of every SQS event source', () => {
     const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping'));
     expect(mappings).toHaveLength(QUEUE_CONSUMERS.length);
-    const caps = mappings.map((m) => (m.Properties.ScalingConfig as { MaximumConcurrency?: number })?.MaximumConcurrency);
+    const caps = mappings.map(
+      (m) => (m.Properties.ScalingConfig as { MaximumConcurrency?: number })?.MaximumConcurrency,
+    );
     expect(caps.sort()).toEqual(QUEUE_CONSUMERS.map((c) => c.queue.maxConcurrency).sort());
     for (const cap of caps) expect(cap).toBeGreaterThanOrEqual(2);
   });
