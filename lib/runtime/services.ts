@@ -18,9 +18,11 @@ import type { PayloadStore } from '../payloads/ports.ts';
 import type { LocalWorkQueue } from '../queue/local-work-queue.ts';
 import type { DecisionQueue, WorkQueue } from '../queue/ports.ts';
 import { type SystemTaskMessage, unwiredWorkQueue, type WorkQueues } from '../queue/work-queues.ts';
+import { retainingScheduleExecutions } from '../scheduler/retention.ts';
 import { schemaRegistryOf } from '../schemas/capability.ts';
 import { RegistryEnforcer } from '../schemas/enforcer.ts';
 import { assertSchemaStorage } from '../schemas/storage-check.ts';
+import { retainingPollData } from '../tasks/poll-data-retention.ts';
 import type { RunWatcher } from '../workflows/progress.ts';
 import { retainingExecutions } from '../workflows/retention.ts';
 import { createEngine } from './engine.ts';
@@ -73,7 +75,15 @@ export function createServices(deps: ServiceDeps): Services {
         thresholdBytes: config.number('service.external-payload.threshold-bytes'),
         recordBudgetBytes: config.number('service.external-payload.record-budget-bytes'),
       }),
-      config.number('service.workflow.retention'),
+      {
+        runsMs: config.number('service.workflow.retention'),
+        logsMs: config.number('service.task.log-retention'),
+      },
+      deps.clock,
+    ),
+    pollData: retainingPollData(
+      deps.stores.pollData,
+      config.number('service.task.poll-data-retention'),
       deps.clock,
     ),
   };
