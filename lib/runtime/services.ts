@@ -86,6 +86,11 @@ export function createServices(deps: ServiceDeps): Services {
       config.number('service.task.poll-data-retention'),
       deps.clock,
     ),
+    schedules: retainingScheduleExecutions(
+      deps.stores.schedules,
+      config.number('service.scheduler.execution-retention'),
+      deps.clock,
+    ),
   };
   const localSystemTasks = deps.systemTasks ? undefined : localSystemTaskQueue(deps.logger);
   const metadata = new MetadataService(stores.workflowDefs, stores.taskDefs, deps.clock);
