@@ -46,9 +46,12 @@ export function retainingExecutions(
     }
     return { ...record, expiresAt: (record.endTime > 0 ? record.endTime : clock.now()) + retentionMs };
   };
+  // Runs kept forever: run reads pass through as they are (no extra read for task rows).
+  const keepRuns = retentionMs <= 0;
   const live = (record: WorkflowRecord | undefined): record is WorkflowRecord =>
-    record !== undefined && (record.expiresAt === undefined || record.expiresAt > clock.now());
+    record !== undefined && (keepRuns || record.expiresAt === undefined || record.expiresAt > clock.now());
   const liveTasks = async (tasks: TaskRecord[]): Promise<TaskRecord[]> => {
+    if (keepRuns) return tasks;
     const ids = [...new Set(tasks.map((t) => t.workflowInstanceId))];
     const alive = new Set((await inner.getWorkflowsById(ids)).filter(live).map((r) => r.workflowId));
     return tasks.filter((t) => alive.has(t.workflowInstanceId));
