@@ -2,11 +2,13 @@
  * CDK app entry (`cdk.json`): one ConductorStack. Gates come from CDK context, e.g.
  * `cdk deploy -c schedulerEnabled=false -c fileStorageEnabled=true`; an absent gate takes the
  * default of its property in lib/config/properties.ts, as the service itself would. The search
- * backend likewise: `-c searchBackend=opensearch` (default `store`).
+ * backend likewise: `-c searchBackend=opensearch` (default `store`), and operations options:
+ * `-c alarmEmail=… -c apiRateLimit=… -c apiBurstLimit=… -c reserveConcurrency=false`.
  */
 import { App } from 'aws-cdk-lib';
 import { GATES, type GateName, PROPERTIES } from '../lib/config/properties.ts';
 import { parseEventSource } from '../lib/events/sources.ts';
+import { DEFAULT_API_LIMITS } from './constructs/api-stage.ts';
 import { parseEventSinkTarget } from './constructs/event-sources.ts';
 import { ConductorStack, type Gates, type SearchBackend } from './stack.ts';
 
@@ -24,6 +26,14 @@ new ConductorStack(app, typeof stackName === 'string' ? stackName : 'ConductorSe
   } satisfies Gates,
   searchBackend: searchBackendFromContext(app),
   properties: propertiesFromContext(app),
+  operations: {
+    alarmEmail: stringFromContext(app, 'alarmEmail'),
+    apiLimits: {
+      rateLimit: numberFromContext(app, 'apiRateLimit') ?? DEFAULT_API_LIMITS.rateLimit,
+      burstLimit: numberFromContext(app, 'apiBurstLimit') ?? DEFAULT_API_LIMITS.burstLimit,
+    },
+    reserveConcurrency: booleanFromContext(app, 'reserveConcurrency'),
+  },
   // e.g. -c eventSources=sqs:orders,eventbridge:default:OrderPlaced -c eventSinks=sqs:shipments
   events: {
     sources: listFromContext(app, 'eventSources').map((value) => parsed(value, parseEventSource(value))),
@@ -63,6 +73,31 @@ function propertiesFromContext(app: App): Record<string, string> {
       .filter(([key]) => key.startsWith('service.'))
       .map(([key, value]) => [key, String(value)]),
   );
+}
+
+function stringFromContext(app: App, key: string): string | undefined {
+  const value: unknown = app.node.tryGetContext(key);
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string') throw new Error(`Context '${key}' must be a string`);
+  return value;
+}
+
+function numberFromContext(app: App, key: string): number | undefined {
+  const value: unknown = app.node.tryGetContext(key);
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) {
+    throw new Error(`Context '${key}' must be a positive whole number, got '${String(value)}'`);
+  }
+  return number;
+}
+
+function booleanFromContext(app: App, key: string): boolean | undefined {
+  const value: unknown = app.node.tryGetContext(key);
+  if (value === undefined) return undefined;
+  if (value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  throw new Error(`Context '${key}' must be true or false, got '${String(value)}'`);
 }
 
 /** `-c <gate>Enabled=true|false`; `-c` gives strings, cdk.json context may give booleans. */

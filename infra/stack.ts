@@ -12,6 +12,7 @@ import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
@@ -25,7 +26,9 @@ import { CONSUMERS, JOBS, STREAM_CONSUMERS } from '../lib/jobs/index.ts';
 import { type Consumer, type PeriodicJob, rateMs, type StreamConsumer } from '../lib/jobs/types.ts';
 import { QUEUE_URL_PROPERTIES } from '../lib/queue/work-queues.ts';
 import { tablePropertyName } from '../lib/store/dynamodb/tables.ts';
+import { ALARM_DEFAULTS, ServiceAlarms } from './constructs/alarms.ts';
 import { ServiceApi } from './constructs/api.ts';
+import { type ApiStageLimits, ApiStageSettings, DEFAULT_API_LIMITS } from './constructs/api-stage.ts';
 import { ServiceData } from './constructs/data.ts';
 import { type EventSinkTarget, EventSources, grantEventSinks } from './constructs/event-sources.ts';
 import { pascalCase } from './constructs/names.ts';
@@ -56,6 +59,8 @@ export interface ConductorStackProps extends StackProps {
    * each must exist in properties.ts, and a capability may refuse one (AwsDeployment.properties).
    */
   properties?: Readonly<Record<string, string>>;
+  /** Alarms, limits and concurrency (README "Operations"); each has a default. */
+  operations?: OperationsOptions;
 }
 
 export type SearchBackend = 'store' | 'opensearch';
@@ -66,6 +71,28 @@ const SEARCH_INDEX_PREFIX = 'conductor';
 /** The description of the function fed by the configured event sources. */
 export const EVENT_SOURCES_DESCRIPTION =
   'Conductor event-sources: turns SQS and EventBridge events into event handler runs';
+
+export interface OperationsOptions {
+  /** Subscribed to the alarm topic by email (`-c alarmEmail=ops@example.com`). */
+  alarmEmail?: string;
+  /** API stage throttling (`-c apiRateLimit=… -c apiBurstLimit=…`); DEFAULT_API_LIMITS otherwise. */
+  apiLimits?: ApiStageLimits;
+  /**
+   * Reserve one concurrent execution for each periodic job (true by default): a job never runs
+   * twice at once, and its retries wait for the running one. An account whose concurrency limit
+   * is at AWS's minimum of unreserved executions (10, new accounts) cannot reserve any; there,
+   * `-c reserveConcurrency=false`.
+   */
+  reserveConcurrency?: boolean;
+}
+
+/**
+ * Retries of a periodic job that failed (a throttled store, a queue that refused a send): Lambda
+ * retries an asynchronous invocation after about 1 and then 2 minutes, and an event older than
+ * this goes to the jobs' dead-letter queue instead, as does one that failed every retry.
+ */
+export const JOB_RETRY_ATTEMPTS = 2;
+export const JOB_MAX_EVENT_AGE = Duration.minutes(10);
 
 /** The description of a job's or consumer's function; tests find the function by it. */
 export function backgroundDescription(work: { name: string; summary: string }): string {
@@ -84,12 +111,17 @@ export class ConductorStack extends Stack {
   private readonly search?: SearchCollection;
   private readonly eventSinks: readonly EventSinkTarget[];
   private readonly properties: Readonly<Record<string, string>>;
+  private readonly alarms: ServiceAlarms;
+  private readonly operations: OperationsOptions;
+  private jobDeadLetters?: Queue;
 
   constructor(scope: Construct, id: string, props: ConductorStackProps) {
     super(scope, id, props);
     this.gates = props.gates;
     this.eventSinks = props.events?.sinks ?? [];
     this.properties = props.properties ?? {};
+    this.operations = props.operations ?? {};
+    this.alarms = new ServiceAlarms(this, 'Alarms', { email: this.operations.alarmEmail });
 
     const streamConsumers = STREAM_CONSUMERS.filter((c) => c.searchBackend === props.searchBackend);
     this.data = new ServiceData(this, 'Data', { streamed: streamConsumers.map((c) => c.table) });
@@ -104,6 +136,8 @@ export class ConductorStack extends Stack {
     const api = new ServiceApi(this, 'Api');
     const consumers = CONSUMERS.filter((consumer) => gateOn(consumer, props.gates));
     this.queues = new WorkQueues(this, 'Queues', { consumers });
+    new ApiStageSettings(this, 'ApiStage', api.httpApi, this.operations.apiLimits ?? DEFAULT_API_LIMITS);
+    this.alarms.api(api.httpApi);
 
     for (const capability of enabledGroups(props.capabilities ?? CAPABILITIES, props.gates)) {
       const fn = this.serviceFunction(`${pascalCase(capability.name)}Function`, {
@@ -136,6 +170,10 @@ export class ConductorStack extends Stack {
       new EventSources(this, 'EventSources', { sources, target });
     }
 
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.alarms.topic.topicArn,
+      description: 'SNS topic of the Conductor alarms: subscribe to it to be told',
+    });
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'Base URL of the Conductor API' });
     new CfnOutput(this, 'FilesBucketName', { value: this.data.bucket.bucketName });
     for (const [tableId, table] of this.data.tables) {
@@ -160,8 +198,19 @@ export class ConductorStack extends Stack {
       new SqsEventSource(this.queues.queue(queue.name), {
         batchSize: queue.batchSize,
         reportBatchItemFailures: true,
+        maxConcurrency: queue.maxConcurrency,
       }),
     );
+    const id = pascalCase(queue.name);
+    this.alarms.deadLetters(id, this.queues.deadLetterQueue(queue.name), queue.deadLetters.description);
+    if (queue.type === 'fifo') {
+      this.alarms.oldestMessage(
+        id,
+        this.queues.queue(queue.name),
+        ALARM_DEFAULTS.decisionAgeSeconds,
+        consumer.summary,
+      );
+    }
     new CfnOutput(this, queue.deadLetters.output, {
       value: this.queues.deadLetterQueue(queue.name).queueUrl,
       description: queue.deadLetters.description,
@@ -208,15 +257,47 @@ export class ConductorStack extends Stack {
       entry: `functions/${job.name}.ts`,
       description: backgroundDescription(job),
       timeout: Duration.seconds(job.timeoutSeconds),
+      reservedConcurrentExecutions: this.operations.reserveConcurrency === false ? undefined : 1,
       grants: job.grants,
     });
-    // The next tick is the retry: Lambda's own async retries would only overlap it.
-    fn.configureAsyncInvoke({ retryAttempts: 0 });
+    // A failed run is retried (every job is idempotent: a sweep or tick run twice sends what the
+    // first one did, or nothing), then parked in the jobs' dead-letter queue, which raises an alarm.
+    // With one reserved execution a retry never overlaps the next scheduled run: it waits for it.
+    const deadLetters = this.jobDeadLetterQueue();
+    fn.configureAsyncInvoke({
+      retryAttempts: JOB_RETRY_ATTEMPTS,
+      maxEventAge: JOB_MAX_EVENT_AGE,
+      onFailure: new SqsDestination(deadLetters),
+    });
     new Rule(this, `${pascalCase(job.name)}Schedule`, {
       description: `Runs the Conductor ${job.name} every ${job.every}`,
       schedule: Schedule.rate(Duration.minutes(rateMs(job.every) / 60_000)),
-      targets: [new LambdaFunction(fn)],
+      // Events EventBridge could not deliver (the function throttled past its retries) land there too.
+      targets: [
+        new LambdaFunction(fn, {
+          deadLetterQueue: deadLetters,
+          retryAttempts: JOB_RETRY_ATTEMPTS,
+          maxEventAge: JOB_MAX_EVENT_AGE,
+        }),
+      ],
     });
+  }
+
+  /** One dead-letter queue for every periodic job's failed runs, with its alarm. */
+  private jobDeadLetterQueue(): Queue {
+    if (this.jobDeadLetters) return this.jobDeadLetters;
+    const queue = new Queue(this, 'JobsDlq', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    this.alarms.deadLetters('Jobs', queue, 'Periodic jobs (sweeper, schedule tick) that failed every retry');
+    new CfnOutput(this, 'JobDeadLetterQueueUrl', {
+      value: queue.queueUrl,
+      description: 'Periodic job runs (sweeper, schedule tick) that failed every retry',
+    });
+    this.jobDeadLetters = queue;
+    return queue;
   }
 
   /** A function with exactly the tables and queues it is granted, and told the names of those only. */
@@ -230,6 +311,7 @@ export class ConductorStack extends Stack {
     if (grants.search && this.search) this.search.grant(fn, grants.search);
     // Functions that run EVENT tasks (they send to the events queue) may publish to the listed sinks.
     if (grants.sends.includes('events')) grantEventSinks(this, fn, this.eventSinks);
+    this.alarms.function(id, fn);
     return fn;
   }
 

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { type ICommandHooks, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -43,6 +43,8 @@ export interface ServiceFunctionProps {
    * evaluate INLINE, SWITCH and DO_WHILE scripts. See scriptWorkerHooks.
    */
   scriptWorker?: boolean;
+  /** Most concurrent executions, reserved from the account's pool; unreserved when absent. */
+  reservedConcurrentExecutions?: number;
 }
 
 export class ServiceFunction extends NodejsFunction {
@@ -64,7 +66,14 @@ export class ServiceFunction extends NodejsFunction {
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? HTTP_TIMEOUT,
       logGroup,
-      environment: props.environment,
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
+      // X-Ray: one trace per invocation (Lambda's own segments; SQS passes the trace on to consumers).
+      tracing: Tracing.ACTIVE,
+      environment: {
+        ...props.environment,
+        // Stack traces point into the TypeScript sources rather than the minified bundle.
+        NODE_OPTIONS: '--enable-source-maps',
+      },
       bundling: {
         forceDockerBundling: false,
         format: OutputFormat.ESM,

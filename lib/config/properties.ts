@@ -252,6 +252,13 @@ const DECLARED = [
     description: 'Time zone of nextFewSchedules',
   },
   {
+    name: 'service.scheduler.execution-retention',
+    type: { kind: 'duration' },
+    default: 30 * 86_400_000,
+    description:
+      'How long a schedule execution record is kept after its scheduled time (seconds, or with a unit: 30d); 0 keeps records forever',
+  },
+  {
     name: 'service.scheduler.admin.token',
     type: str,
     description:
@@ -368,6 +375,21 @@ const DECLARED = [
     default: 1000,
     description:
       'AWS: the longest interval between two reads of a waiting long poll (an idle poll reads at most 1000 / this per second)',
+  },
+  {
+    name: 'service.task.log-retention',
+    type: { kind: 'duration' },
+    // 30 days, in ms (durations are held in ms; a set value is seconds or has a unit).
+    default: 30 * 86_400_000,
+    description:
+      'How long a task log line is kept (seconds, or with a unit: 30d); 0 keeps lines forever. Expired lines are hidden at once and deleted by DynamoDB TTL',
+  },
+  {
+    name: 'service.task.poll-data-retention',
+    type: { kind: 'duration' },
+    default: 7 * 86_400_000,
+    description:
+      "How long a worker's last poll is remembered after it stops polling (seconds, or with a unit: 7d); 0 keeps it forever",
   },
   { name: 'service.integrations.ai.enabled', type: bool, default: false, description: 'Agent routes' },
   // Schema registry

@@ -9,6 +9,7 @@
  * A decide that dies anywhere and runs again computes the same ids and converges.
  */
 import type { Logger } from '../log/logger.ts';
+import { type Metrics, noMetrics } from '../log/metrics.ts';
 import type { Clock } from '../model/clock.ts';
 import { errorMessage, VersionConflictError } from '../model/errors.ts';
 import {
@@ -21,6 +22,7 @@ import { retryOnConflict } from '../model/retry-on-conflict.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { SchemaEnforcer } from '../schemas/ports.ts';
 import type { ExecutionStore, PollDataStore, TaskQueue } from '../store/ports.ts';
+import { type DecideObservation, observeDecide, observing, reportDecide } from './decide-events.ts';
 import { decide } from './decider.ts';
 import { activeDomain, domainCandidates } from './domains.ts';
 import { queueNameOf } from './queues.ts';
@@ -37,6 +39,8 @@ export interface ExecutorDeps {
   registry: TaskTypeRegistry;
   clock: Clock;
   logger: Logger;
+  /** TasksCompleted / TasksFailed / DecideLatency (lib/engine/decide-events.ts); none when absent. */
+  metrics?: Metrics;
   /** Creates a child run (SUB_WORKFLOW); must be idempotent on the child's id. */
   startChild(child: ChildStart, parent: WorkflowRecord): Promise<void>;
   /** Starts the failure workflow of a run the engine ended unsuccessfully. */
@@ -56,7 +60,14 @@ interface Revisions {
 }
 
 export class Executor {
-  constructor(private readonly deps: ExecutorDeps) {}
+  /** Whether decides are told as events and metrics: decided once, so a decide with neither pays nothing. */
+  private readonly observed: boolean;
+  private readonly sinks: { logger: Logger; metrics: Metrics };
+
+  constructor(private readonly deps: ExecutorDeps) {
+    this.sinks = { logger: deps.logger, metrics: deps.metrics ?? noMetrics };
+    this.observed = observing(this.sinks);
+  }
 
   /** Decides a run until its decision commits (re-reading after a concurrent change). */
   async decide(workflowId: string): Promise<void> {
@@ -74,6 +85,7 @@ export class Executor {
       return;
     }
     await this.refreshTasks(record);
+    const seen = this.observed ? observeDecide(record) : undefined;
     const now = this.deps.clock.now();
     // What the commit is conditional on, taken before the decider works on the record in place.
     const before: Revisions = { rev: record.rev, tasks: new Map(record.tasks.map((t) => [t.taskId, t.rev])) };
@@ -88,7 +100,7 @@ export class Executor {
       // The record was just read for this decide and nothing else holds it: no defensive copy.
       { owned: true },
     );
-    await this.apply(before, result, now);
+    await this.apply(before, result, now, seen);
   }
 
   /**
@@ -141,7 +153,12 @@ export class Executor {
     }
   }
 
-  private async apply(before: Revisions, result: DecideResult, now: number): Promise<void> {
+  private async apply(
+    before: Revisions,
+    result: DecideResult,
+    now: number,
+    seen: DecideObservation | undefined,
+  ): Promise<void> {
     const { executions, queue } = this.deps;
     const wf = result.workflow;
 
@@ -198,6 +215,7 @@ export class Executor {
     // 4. Commit.
     const committed: WorkflowRecord = { ...wf, rev: before.rev + 1, updateTime: now };
     await executions.commitWorkflow(committed, before.rev);
+    if (seen) reportDecide(this.sinks, seen, committed, result.changedTasks, created);
 
     // 5. After the commit. Rows the decision dropped (DO_WHILE keepLastN) go first: nothing refers
     // to them any more; a crash before this leaves them in storage, as a run without keepLastN would.

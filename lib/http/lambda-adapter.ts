@@ -4,6 +4,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { Logger } from '../log/logger.ts';
 import { PayloadTooLargeError, quote, ValidationError } from '../model/errors.ts';
+import { logAccess } from './access-log.ts';
 import { isTextual } from './content-types.ts';
 import { checkEdge, headerBytesOf } from './edge.ts';
 import { errorResponse } from './error-response.ts';
@@ -80,18 +81,24 @@ export async function toResult(response: Response): Promise<APIGatewayProxyStruc
 
 export function lambdaHttpHandler(options: () => Promise<LambdaAdapterOptions>) {
   return async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+    const startedAt = performance.now();
     const { router, logger, instance, maxBodyBytes } = await options();
+    const method = event.requestContext.http.method;
+    const target = event.rawQueryString ? `${event.rawPath}?${event.rawQueryString}` : event.rawPath;
     let response: Response;
     try {
       response = await router.handle(toRequest(event, maxBodyBytes));
     } catch (error) {
-      response = errorResponse(
-        error,
-        instance,
-        logger,
-        `${event.requestContext.http.method} ${quote(event.rawPath)}`,
-      );
+      response = errorResponse(error, instance, logger, `${method} ${quote(event.rawPath)}`);
     }
-    return toResult(response);
+    const result = await toResult(response);
+    logAccess(logger, {
+      method,
+      target,
+      status: response.status,
+      startedAt,
+      requestId: event.requestContext.requestId,
+    });
+    return result;
   };
 }

@@ -8,6 +8,7 @@ import type { Socket } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from '../log/logger.ts';
 import { PayloadTooLargeError } from '../model/errors.ts';
+import { logAccess, loggableTarget } from './access-log.ts';
 import { isTextual } from './content-types.ts';
 import { checkEdge, clientErrorResponse, clientErrorStatus, headerBytesOf } from './edge.ts';
 import { errorResponse } from './error-response.ts';
@@ -29,6 +30,7 @@ export function nodeHandler(options: NodeAdapterOptions) {
 }
 
 async function answer(req: IncomingMessage, res: ServerResponse, options: NodeAdapterOptions): Promise<void> {
+  const startedAt = performance.now();
   let response: Response;
   const method = req.method ?? 'GET';
   const target = req.url ?? '/';
@@ -52,14 +54,14 @@ async function answer(req: IncomingMessage, res: ServerResponse, options: NodeAd
     const built = request(url, method, headers, body);
     response = await options.router.handle(raw ? withBodyStream(built, req) : built);
   } catch (error) {
-    // The query never goes into logs: signed content URLs carry bearer credentials there.
-    response = errorResponse(error, options.instance, options.logger, `${method} ${target.split('?')[0]}`);
+    response = errorResponse(error, options.instance, options.logger, `${method} ${loggableTarget(target)}`);
     // The rest of a refused body is not read; close the connection instead of draining it.
     if (!bodyRead || error instanceof PayloadTooLargeError) res.setHeader('connection', 'close');
   }
   // A streamed body the route left unread (a refused upload) is not drained either.
   if (raw && !req.readableEnded) res.setHeader('connection', 'close');
   await write(res, response);
+  logAccess(options.logger, { method, target, status: response.status, startedAt });
 }
 
 function originHost(host: string | undefined): string {

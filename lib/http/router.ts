@@ -7,6 +7,7 @@
  */
 import type { Logger } from '../log/logger.ts';
 import { MethodNotAllowedError, NotFoundError, quote, ValidationError } from '../model/errors.ts';
+import { loggableTarget } from './access-log.ts';
 import type { BodyContract, PathParams, RequestContract, ResponseType } from './contract.ts';
 import {
   type CompiledContract,
@@ -156,8 +157,7 @@ export class Router {
 
   /** Answers a request. Never throws: every failure becomes an error response. */
   async handle(request: Request): Promise<Response> {
-    // The query never goes into logs: signed content URLs carry bearer credentials there.
-    let where = `${request.method} ${quote(request.url.split('?')[0])}`;
+    let where = `${request.method} ${quote(loggableTarget(request.url))}`;
     try {
       const url = parseUrl(request.url);
       where = `${request.method} ${quote(url.pathname)}`;

@@ -7,11 +7,22 @@
  * package.
  */
 import type { Logger } from '../log/logger.ts';
+import type { Metrics } from '../log/metrics.ts';
 import type { Consumer, JobDeps } from './types.ts';
 
 export interface BatchRecord {
   messageId: string;
   body: string;
+  /** SQS's count of deliveries of this message, this one included (absent locally). */
+  attributes?: { ApproximateReceiveCount?: string };
+}
+
+/** Where a consumer's failures are counted (EMF on AWS): DeadLetterArrivals, MessagesDropped. */
+export interface BatchMetrics {
+  metrics: Metrics;
+  queue: string;
+  /** Deliveries after which SQS moves a message to the dead-letter queue. */
+  maxReceiveCount: number;
 }
 
 export interface BatchResponse {
@@ -36,8 +47,12 @@ export async function consumeBatch<M>(
   records: readonly BatchRecord[],
   handler: BatchHandler<M>,
   logger: Logger,
+  counted?: BatchMetrics,
 ): Promise<BatchResponse> {
   const groups = new Map<string, Decoded<M>[]>();
+  const receives = new Map<string, number>();
+  for (const record of records)
+    receives.set(record.messageId, Number(record.attributes?.ApproximateReceiveCount ?? 0));
   const single: Decoded<M>[][] = [];
   for (const record of records) {
     const message = decode(record.body, handler);
@@ -48,6 +63,7 @@ export async function consumeBatch<M>(
         messageId: record.messageId,
         body: record.body.slice(0, 200),
       });
+      counted?.metrics.record('MessagesDropped', 1, 'Count', { Queue: counted.queue });
       continue;
     }
     const key = handler.key(message);
@@ -74,7 +90,13 @@ export async function consumeBatch<M>(
         });
         // The failed message and every later one of its group: a group stays in order.
         const failed = handler.coalesce ? group : group.slice(index);
-        for (const { messageId } of failed) batchItemFailures.push({ itemIdentifier: messageId });
+        for (const { messageId } of failed) {
+          batchItemFailures.push({ itemIdentifier: messageId });
+          // Its last delivery: SQS moves it to the dead-letter queue rather than deliver it again.
+          if (counted && (receives.get(messageId) ?? 0) >= counted.maxReceiveCount) {
+            counted.metrics.record('DeadLetterArrivals', 1, 'Count', { Queue: counted.queue });
+          }
+        }
         return;
       }
     }
@@ -104,5 +126,10 @@ export function runConsumer<M>(
     records,
     { ...consumer, handle: (message) => consumer.handle(message, deps) },
     deps.logger,
+    deps.metrics && {
+      metrics: deps.metrics,
+      queue: consumer.queue.name,
+      maxReceiveCount: consumer.queue.maxReceiveCount,
+    },
   );
 }

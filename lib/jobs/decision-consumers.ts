@@ -30,6 +30,8 @@ export const decider: Consumer<DecisionMessage> = {
     type: 'fifo',
     batchSize: BATCH_SIZE,
     maxReceiveCount: MAX_RECEIVE_COUNT,
+    // One decider per run at a time anyway (message group = run); this bounds how many runs at once.
+    maxConcurrency: 50,
     deadLetters: {
       output: 'DecisionDeadLetterQueueUrl',
       description: 'Decide requests that failed repeatedly',
@@ -71,6 +73,8 @@ export const timer: Consumer<DecisionMessage> = {
     type: 'standard',
     batchSize: BATCH_SIZE,
     maxReceiveCount: MAX_RECEIVE_COUNT,
+    // Forwarding a wake-up is one SQS send: a few invocations keep up with thousands a second.
+    maxConcurrency: 5,
     deadLetters: { output: 'TimerDeadLetterQueueUrl', description: 'Wake-ups that could not be forwarded' },
   },
   decode: decodeDecisionMessage,

@@ -38,6 +38,7 @@ export const eventHandlers: Consumer<EventMessage> = {
   queue: {
     name: 'events',
     type: 'standard',
+    maxConcurrency: 10,
     batchSize: 10,
     maxReceiveCount: MAX_RECEIVE_COUNT,
     deadLetters: {

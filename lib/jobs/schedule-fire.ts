@@ -18,6 +18,7 @@ export const scheduleFire: Consumer<ScheduleFireMessage> = {
     type: 'standard',
     batchSize: 10,
     maxReceiveCount: MAX_RECEIVE_COUNT,
+    maxConcurrency: 10,
     deadLetters: {
       output: 'ScheduleDeadLetterQueueUrl',
       description: 'Schedule fires that failed repeatedly',

@@ -44,11 +44,13 @@ export const sweeper: PeriodicJob<SweepResult> = {
  * wake-up), but the sweep still fails at the end so that the function's error metric shows it.
  */
 export async function sweepWakeups(
-  deps: Pick<JobDeps, 'stores' | 'decisions' | 'logger'>,
+  deps: Pick<JobDeps, 'stores' | 'decisions' | 'logger' | 'metrics'>,
   now: number,
   limit = SWEEP_LIMIT,
 ): Promise<SweepResult> {
   const due = (await deps.stores.executions.dueWakeups(now, limit)).map((d) => d.workflowId);
+  // The backlog of runs waiting for their timer (capped at one sweep's limit).
+  deps.metrics?.record('WakeupsDue', due.length, 'Count');
   return requestDecides(deps, due, limit);
 }
 

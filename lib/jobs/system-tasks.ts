@@ -18,6 +18,7 @@ export const systemTasks: Consumer<SystemTaskMessage> = {
     type: 'standard',
     batchSize: 10,
     maxReceiveCount: MAX_RECEIVE_COUNT,
+    maxConcurrency: 20,
     deadLetters: {
       output: 'SystemTaskDeadLetterQueueUrl',
       description: 'System tasks (HTTP) whose result could not be recorded',

@@ -8,6 +8,7 @@
 import type { FunctionGrants } from '../capability.ts';
 import type { GateName } from '../config/properties.ts';
 import type { Logger } from '../log/logger.ts';
+import type { Metrics } from '../log/metrics.ts';
 import type { Clock } from '../model/clock.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { EventMessage, SystemTaskMessage, WorkQueueName, WorkQueueType } from '../queue/work-queues.ts';
@@ -29,6 +30,8 @@ export interface JobDeps {
   decisions: DecisionQueue;
   clock: Clock;
   logger: Logger;
+  /** DeadLetterArrivals, MessagesDropped, WakeupsDue (EMF on AWS); none when absent. */
+  metrics?: Metrics;
   decide(workflowId: string): Promise<void>;
   /** Schedule dispatch and fires (lib/scheduler), over the host's schedule store and queue. */
   scheduler?: ScheduleDispatcher;
@@ -73,6 +76,12 @@ export interface QueueSpec {
   batchSize: number;
   /** Receives of one message before it moves to the dead-letter queue. */
   maxReceiveCount: number;
+  /**
+   * Most concurrent invocations the queue's event source starts on AWS (SQS event sources allow
+   * 2 to 1000): a backlog is worked off at this pace instead of taking the account's concurrency
+   * from the API functions.
+   */
+  maxConcurrency: number;
   /** The stack output naming the dead-letter queue, and what lands there. */
   deadLetters: { output: string; description: string };
 }

@@ -8,7 +8,14 @@ import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
-import type { DynamoDBStreamEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type {
+  APIGatewayProxyEventV2,
+  APIGatewayProxyStructuredResultV2,
+  Context,
+  DynamoDBStreamEvent,
+  SQSBatchResponse,
+  SQSEvent,
+} from 'aws-lambda';
 import { loadConfig } from '../config/load.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { createQuickJsEvaluator } from '../engine/script/evaluator.ts';
@@ -19,7 +26,9 @@ import { type LambdaAdapterOptions, lambdaHttpHandler } from '../http/lambda-ada
 import { type BatchResponse, runConsumer } from '../jobs/batch.ts';
 import { consumerNamed, jobNamed, streamConsumerNamed } from '../jobs/index.ts';
 import type { ConsumerName, JobName, StreamConsumerName } from '../jobs/types.ts';
+import { beginInvocation, invocationContext } from '../log/invocation.ts';
 import { createLogger, LOG_LEVELS } from '../log/logger.ts';
+import { embeddedMetrics } from '../log/metrics.ts';
 import { type Clock, systemClock } from '../model/clock.ts';
 import { randomIds } from '../model/ids.ts';
 import { LocalNotifier } from '../model/notifier.ts';
@@ -52,7 +61,12 @@ const AWS_REREAD_MS = 250;
 
 function awsConfig() {
   const config: ServiceConfig = loadConfig({ cwd: '/var/task' });
-  const logger = createLogger({ level: config.oneOf('service.log.level', LOG_LEVELS), format: 'json' });
+  const logger = createLogger({
+    level: config.oneOf('service.log.level', LOG_LEVELS),
+    format: 'json',
+    // Every line names the invocation's request id (set by the handlers below).
+    context: invocationContext,
+  });
   return { config, logger };
 }
 
@@ -66,6 +80,7 @@ export function awsServices(): Promise<Services> {
     return createServices({
       config,
       logger,
+      metrics: embeddedMetrics(),
       clock: systemClock,
       stores: createDynamoStores(dynamoSession(client), tables),
       decisions: decisionQueueFrom(config, systemClock),
@@ -191,7 +206,7 @@ function payloadStoreFrom(config: ServiceConfig): PayloadStore {
 /** The Lambda handler of one capability's routes (functions/<capability>.ts). */
 export function httpGroupHandler(group: string) {
   let adapter: Promise<LambdaAdapterOptions> | undefined;
-  return lambdaHttpHandler(() => {
+  const handle = lambdaHttpHandler(() => {
     adapter ??= awsServices().then((s) => ({
       router: createRouter(s, [group]),
       logger: s.logger,
@@ -200,15 +215,23 @@ export function httpGroupHandler(group: string) {
     }));
     return adapter;
   });
+  return (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+    // API Gateway's request id: the same as in the stage's access log line.
+    beginInvocation(event.requestContext.requestId);
+    return handle(event);
+  };
 }
 
 /**
  * The Lambda handler of one queue consumer (lib/jobs), fed by an SQS event source: a partial batch
  * response names the messages to deliver again (lib/jobs/batch.ts).
  */
-export function consumerHandler(name: ConsumerName): (event: SQSEvent) => Promise<SQSBatchResponse> {
+export function consumerHandler(
+  name: ConsumerName,
+): (event: SQSEvent, context?: Pick<Context, 'awsRequestId'>) => Promise<SQSBatchResponse> {
   const consumer = consumerNamed(name);
-  return async (event) => {
+  return async (event, context) => {
+    beginInvocation(context?.awsRequestId);
     return runConsumer(consumer, event.Records, jobDepsOf(await awsServices()));
   };
 }
@@ -217,9 +240,12 @@ export function consumerHandler(name: ConsumerName): (event: SQSEvent) => Promis
  * The Lambda handler of one periodic job (lib/jobs), run by an EventBridge rule; the event itself
  * carries nothing it needs. A Lambda keeps no timers, so it never runs as a catch-up.
  */
-export function jobHandler(name: JobName): () => Promise<unknown> {
+export function jobHandler(
+  name: JobName,
+): (event?: unknown, context?: Pick<Context, 'awsRequestId'>) => Promise<unknown> {
   const job = jobNamed(name);
-  return async () => {
+  return async (_event, context) => {
+    beginInvocation(context?.awsRequestId);
     const s = await awsServices();
     return job.run(jobDepsOf(s), s.clock.now(), { catchUp: false });
   };

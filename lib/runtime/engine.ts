@@ -11,6 +11,7 @@ import type { HttpTaskDeps } from '../engine/tasks/http.ts';
 import { defaultRegistry } from '../engine/tasks/index.ts';
 import type { EventSinks } from '../events/sinks.ts';
 import type { Logger } from '../log/logger.ts';
+import type { Metrics } from '../log/metrics.ts';
 import type { MessageStore } from '../messages/ports.ts';
 import type { MetadataService } from '../metadata/service.ts';
 import type { Clock } from '../model/clock.ts';
@@ -69,6 +70,8 @@ export interface EngineDeps {
   clock: Clock;
   ids: IdGenerator;
   logger: Logger;
+  /** Engine metrics (EMF on AWS); none when absent. */
+  metrics?: Metrics;
   /** Commit notifications for waiting requests; default in-process only (lib/workflows/progress.ts). */
   watcher?: RunWatcher;
   /**
@@ -117,6 +120,7 @@ export function createEngine(deps: EngineDeps): Engine {
     decisions,
     clock,
     ids,
+    logger,
     schemas: deps.schemas,
   });
   const operations = new WorkflowOperations({
@@ -137,6 +141,7 @@ export function createEngine(deps: EngineDeps): Engine {
     registry,
     clock,
     logger,
+    metrics: deps.metrics,
     schemas: deps.schemas,
     startChild: async (child, parent) => {
       await starter.start({

@@ -12,6 +12,7 @@ export function jobDepsOf(services: Services): JobDeps {
     decisions: services.decisions,
     clock: services.clock,
     logger: services.logger,
+    metrics: services.metrics,
     decide: (workflowId) => services.engine.executor.decide(workflowId),
     scheduler: dispatcherOf(services),
     runSystemTask: (message) => services.engine.systemTasks.run(message),

@@ -9,6 +9,7 @@ import type { ScriptEvaluator } from '../engine/script/evaluator.ts';
 import { eventProcessorOf } from '../events/capability.ts';
 import type { EventPublisher } from '../events/sinks.ts';
 import type { Logger } from '../log/logger.ts';
+import type { Metrics } from '../log/metrics.ts';
 import { MetadataService } from '../metadata/service.ts';
 import type { Clock } from '../model/clock.ts';
 import { type IdGenerator, randomIds } from '../model/ids.ts';
@@ -25,10 +26,12 @@ import {
   unwiredWorkQueue,
   type WorkQueues,
 } from '../queue/work-queues.ts';
+import { retainingScheduleExecutions } from '../scheduler/retention.ts';
 import { schemaRegistryOf } from '../schemas/capability.ts';
 import { RegistryEnforcer } from '../schemas/enforcer.ts';
 import { assertSchemaStorage } from '../schemas/storage-check.ts';
 import type { SearchIndex } from '../search/ports.ts';
+import { retainingPollData } from '../tasks/poll-data-retention.ts';
 import type { RunWatcher } from '../workflows/progress.ts';
 import { retainingExecutions } from '../workflows/retention.ts';
 import { createEngine } from './engine.ts';
@@ -41,6 +44,8 @@ export interface Services extends ServiceContext<CapabilityStores> {
   stores: ServiceStores;
   /** Large inputs and outputs (lib/payloads); `stores.executions` keeps them there. */
   payloads: PayloadStore;
+  /** Service metrics, where the host records them (EMF on AWS). */
+  metrics?: Metrics;
   /** The in-process system-task queue (HTTP tasks), when the host did not give its own; closed with the host. */
   localSystemTasks?: LocalWorkQueue<SystemTaskMessage>;
   /** The in-process queue of `conductor:` events (EVENT tasks), when the host did not give its own. */
@@ -50,6 +55,8 @@ export interface Services extends ServiceContext<CapabilityStores> {
 export interface ServiceDeps {
   config: ServiceConfig;
   logger: Logger;
+  /** Service metrics (EMF on AWS, lib/log/metrics.ts); none when absent. */
+  metrics?: Metrics;
   clock: Clock;
   stores: ServiceStores;
   decisions: DecisionQueue;
@@ -87,7 +94,20 @@ export function createServices(deps: ServiceDeps): Services {
         thresholdBytes: config.number('service.external-payload.threshold-bytes'),
         recordBudgetBytes: config.number('service.external-payload.record-budget-bytes'),
       }),
-      config.number('service.workflow.retention'),
+      {
+        runsMs: config.number('service.workflow.retention'),
+        logsMs: config.number('service.task.log-retention'),
+      },
+      deps.clock,
+    ),
+    pollData: retainingPollData(
+      deps.stores.pollData,
+      config.number('service.task.poll-data-retention'),
+      deps.clock,
+    ),
+    schedules: retainingScheduleExecutions(
+      deps.stores.schedules,
+      config.number('service.scheduler.execution-retention'),
       deps.clock,
     ),
   };
@@ -107,6 +127,7 @@ export function createServices(deps: ServiceDeps): Services {
     clock: deps.clock,
     ids: deps.ids ?? randomIds,
     logger: deps.logger,
+    metrics: deps.metrics,
     watcher: deps.watcher,
     queueWatcher: deps.queueWatcher,
     messages: stores.messages,

@@ -60,6 +60,11 @@ export interface ScheduleExecution {
   zoneId: string;
   /** The cron expression that fired (one schedule may have several). */
   cronExpression: string;
+  /**
+   * Epoch ms after which the record is gone (`service.scheduler.execution-retention`); the DynamoDB
+   * adapter writes it as `ttl`. Never shown by the API.
+   */
+  expiresAt?: number;
 }
 
 export const REASON_LIMIT = 999;

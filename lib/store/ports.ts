@@ -55,6 +55,8 @@ export interface TaskExecLog {
   log: string;
   taskId: string;
   createdTime: number;
+  /** Epoch ms after which the line is gone (`service.task.log-retention`); the DynamoDB adapter writes it as `ttl`. */
+  expiresAt?: number;
 }
 
 export interface PollData {
@@ -62,6 +64,8 @@ export interface PollData {
   domain?: string;
   workerId?: string;
   lastPollTime: number;
+  /** Epoch ms after which the row is gone (`service.task.poll-data-retention`); written as `ttl` on DynamoDB. */
+  expiresAt?: number;
 }
 
 /** An idempotency key to point at a run (StartWorkflowRequest.idempotencyKey, execute's requestId). */

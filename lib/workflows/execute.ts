@@ -80,7 +80,9 @@ export class SyncExecution {
       options.requestId && !request.idempotencyKey
         ? { ...request, idempotencyKey: `requestId:${requestId}`, idempotencyStrategy: 'RETURN_EXISTING' }
         : request;
-    const { workflowId } = await this.deps.starter.startRun(keyed, { decide: (id) => this.decideHere(id) });
+    const { workflowId } = await this.deps.starter.startRun(keyed, {
+      decide: (id) => this.decideHere(id, deadline),
+    });
     const watch = watcher.watch([workflowId]);
     try {
       return await this.waitAndAnswer(workflowId, options, requestId, deadline, watch);
@@ -110,12 +112,25 @@ export class SyncExecution {
     }
   }
 
-  /** The first decide, here; if it fails the decision queue gets the run (it is stored due now anyway). */
-  private async decideHere(workflowId: string): Promise<void> {
+  /**
+   * The first decide, here; if it fails the decision queue gets the run (it is stored due now
+   * anyway). It is waited for until the deadline at most: a first decide that runs longer (long
+   * scripts) goes on while the request answers, so the answer always comes before the function's
+   * timeout (on AWS the sweeper decides the run if the function is frozen before it commits).
+   */
+  private async decideHere(workflowId: string, deadline: number): Promise<void> {
+    const decided = this.deps.decide(workflowId).catch(() => this.deps.requestDecide(workflowId));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), Math.max(0, deadline - this.deps.clock.now()));
+    });
     try {
-      await this.deps.decide(workflowId);
-    } catch {
-      await this.deps.requestDecide(workflowId);
+      if ((await Promise.race([decided, late])) === 'late') {
+        // Still running: its outcome is the run's, seen by whoever looks next.
+        decided.catch(() => undefined);
+      }
+    } finally {
+      clearTimeout(timer);
     }
   }
 

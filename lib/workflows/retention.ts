@@ -6,19 +6,39 @@
  * 48 h late (and dynalite never does), reads and search drop an expired run at once here: by id,
  * by correlation, by the index page (search lowers totalHits for each dropped row, §2.11) and task
  * search rows of an expired run. Cost: no extra write (the attribute rides on the commit that ends
- * the run); task rows and logs of an expired run are not deleted by TTL (see README).
+ * the run); task rows of an expired run are not deleted by TTL (see README).
+ *
+ * Task log lines (`service.task.log-retention`, 30 days by default) are stamped the same way as
+ * they are appended (append time + retention, written as `ttl`), and a read drops expired lines.
  */
 import type { Clock } from '../model/clock.ts';
 import { isTerminalWorkflow, type TaskRecord, type WorkflowRecord } from '../model/execution.ts';
-import type { ExecutionStore } from '../store/ports.ts';
+import type { ExecutionStore, TaskExecLog } from '../store/ports.ts';
+
+export interface Retention {
+  /** Ended runs (`service.workflow.retention`); 0 keeps them. */
+  runsMs: number;
+  /** Task log lines (`service.task.log-retention`); 0 keeps them. */
+  logsMs: number;
+}
 
 export function retainingExecutions(
   inner: ExecutionStore,
-  retentionMs: number,
+  retention: Retention,
   clock: Clock,
 ): ExecutionStore {
-  if (retentionMs <= 0) return inner;
+  const { runsMs: retentionMs, logsMs } = retention;
+  if (retentionMs <= 0 && logsMs <= 0) return inner;
+  const stampLog = (log: TaskExecLog): TaskExecLog =>
+    logsMs > 0 ? { ...log, expiresAt: clock.now() + logsMs } : log;
+  const liveLogs = (logs: TaskExecLog[]): TaskExecLog[] => {
+    const now = clock.now();
+    return logs
+      .filter((log) => log.expiresAt === undefined || log.expiresAt > now)
+      .map(({ expiresAt: _expiresAt, ...log }) => log);
+  };
   const stamp = (record: WorkflowRecord): WorkflowRecord => {
+    if (retentionMs <= 0) return record;
     if (!isTerminalWorkflow(record.status)) {
       if (record.expiresAt === undefined) return record;
       const { expiresAt: _cleared, ...running } = record;
@@ -26,9 +46,12 @@ export function retainingExecutions(
     }
     return { ...record, expiresAt: (record.endTime > 0 ? record.endTime : clock.now()) + retentionMs };
   };
+  // Runs kept forever: run reads pass through as they are (no extra read for task rows).
+  const keepRuns = retentionMs <= 0;
   const live = (record: WorkflowRecord | undefined): record is WorkflowRecord =>
-    record !== undefined && (record.expiresAt === undefined || record.expiresAt > clock.now());
+    record !== undefined && (keepRuns || record.expiresAt === undefined || record.expiresAt > clock.now());
   const liveTasks = async (tasks: TaskRecord[]): Promise<TaskRecord[]> => {
+    if (keepRuns) return tasks;
     const ids = [...new Set(tasks.map((t) => t.workflowInstanceId))];
     const alive = new Set((await inner.getWorkflowsById(ids)).filter(live).map((r) => r.workflowId));
     return tasks.filter((t) => alive.has(t.workflowInstanceId));
@@ -55,8 +78,8 @@ export function retainingExecutions(
     deleteTasks: (workflowId, taskIds) => inner.deleteTasks(workflowId, taskIds),
     unfinishedWorkflows: (limit) => inner.unfinishedWorkflows(limit),
     dueWakeups: (now, limit) => inner.dueWakeups(now, limit),
-    appendLogs: (logs) => inner.appendLogs(logs),
-    logs: (taskId) => inner.logs(taskId),
+    appendLogs: (logs) => inner.appendLogs(logs.map(stampLog)),
+    logs: async (taskId) => liveLogs(await inner.logs(taskId)),
     claimIdempotencyKey: (claim) => inner.claimIdempotencyKey(claim),
   };
 }

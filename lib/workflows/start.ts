@@ -4,6 +4,7 @@
  * RUNNING with no tasks and decided at once; the first decide schedules its first task.
  */
 
+import { debugEnabled, type Logger } from '../log/logger.ts';
 import { Issues } from '../metadata/issues.ts';
 import type { MetadataService } from '../metadata/service.ts';
 import { validateWorkflowDef } from '../metadata/workflow-def.ts';
@@ -55,6 +56,8 @@ export interface StartDeps {
   decisions: DecisionQueue;
   clock: Clock;
   ids: IdGenerator;
+  /** Where 'run started' goes (a debug line); nowhere when absent. */
+  logger?: Logger;
   /** Refuses a start whose input breaks its enforced schema (lib/schemas); absent: no checks. */
   schemas?: SchemaEnforcer;
 }
@@ -144,6 +147,13 @@ export class WorkflowStarter {
         )
       : await this.startById(def, request);
     if (outcome.created) {
+      if (this.deps.logger && debugEnabled(this.deps.logger)) {
+        this.deps.logger.debug('run started', {
+          workflowId: outcome.workflowId,
+          workflowName: def.name,
+          workflowVersion: def.version,
+        });
+      }
       await (options.decide ?? ((id: string) => this.deps.decisions.request(id)))(outcome.workflowId);
     }
     return outcome;

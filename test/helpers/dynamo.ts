@@ -18,6 +18,8 @@ import type { TableNames } from '../../lib/store/dynamodb/tables.ts';
 export interface FreshStores {
   stores: ServiceStores;
   tables: TableNames;
+  /** The server's admin client, for direct reads of the stored items (closed with the server). */
+  admin: DynamoDBClient;
   /** Drops the tables and closes the stores' client. */
   cleanup(): Promise<void>;
 }
@@ -55,6 +57,7 @@ export async function startTestDynamo(): Promise<TestDynamo> {
       return {
         stores,
         tables,
+        admin,
         async cleanup() {
           await stores.close();
           for (const name of Object.values(tables)) {

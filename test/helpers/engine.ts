@@ -9,6 +9,7 @@ import { createQuickJsEvaluator, type ScriptEvaluator } from '../../lib/engine/s
 import { JOBS } from '../../lib/jobs/index.ts';
 import { LocalJobRunner } from '../../lib/jobs/local-runner.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
+import type { Metrics } from '../../lib/log/metrics.ts';
 import { ManualClock } from '../../lib/model/clock.ts';
 import type { TaskRecord, WorkflowRecord } from '../../lib/model/execution.ts';
 import type { PayloadStore } from '../../lib/payloads/ports.ts';
@@ -66,6 +67,8 @@ export interface EngineHarnessOptions {
   payloads?: PayloadStore;
   /** Extra `service.*` properties (e.g. a small external-payload threshold). */
   properties?: Record<string, string | number | boolean>;
+  /** Where the engine records metrics (none by default). */
+  metrics?: Metrics;
 }
 
 export async function engineHarness(options: EngineHarnessOptions = {}): Promise<EngineHarness> {
@@ -78,6 +81,7 @@ export async function engineHarness(options: EngineHarnessOptions = {}): Promise
   const services = createServices({
     config: configOf({ 'service.store': 'memory', 'service.instance-id': 'test', ...options.properties }),
     logger: silentLogger,
+    metrics: options.metrics,
     clock,
     stores,
     decisions,

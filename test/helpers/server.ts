@@ -39,10 +39,10 @@ export interface TestServer extends Endpoint {
 
 export interface TestServerOptions {
   clock?: Clock;
-  /** Where the server's logs go; silent by default. */
-  logger?: Logger;
   /** Defaults to `node` here, and to the vitest project's transport in useTestServer. */
   transport?: Transport;
+  /** Where the server (and the Lambda adapter) logs; silent by default. */
+  logger?: Logger;
 }
 
 export async function startTestServer(

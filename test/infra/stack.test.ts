@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_API_LIMITS } from '../../infra/constructs/api-stage.ts';
 import { pascalCase } from '../../infra/constructs/names.ts';
 import {
   backgroundDescription,
@@ -13,6 +14,8 @@ import {
   EVENT_SOURCES_DESCRIPTION,
   enabledGroups,
   type Gates,
+  JOB_MAX_EVENT_AGE,
+  JOB_RETRY_ATTEMPTS,
 } from '../../infra/stack.ts';
 import { CAPABILITIES as ROUTE_GROUPS, TABLES } from '../../lib/capabilities.ts';
 import type { Capability } from '../../lib/capability.ts';
@@ -24,6 +27,7 @@ import { metadataCapability } from '../../lib/metadata/capability.ts';
 import { QUEUE_URL_PROPERTIES } from '../../lib/queue/work-queues.ts';
 import { keyAttributeTypes, projectionOf } from '../../lib/store/dynamodb/tables.ts';
 import { systemCapability } from '../../lib/system/capability.ts';
+import { MAX_WAIT_SECONDS } from '../../lib/workflows/execute.ts';
 
 /** The work queues each capability may send to (its grants). */
 const sendsOf = (name: string) => ROUTE_GROUPS.find((c) => c.name === name)?.grants.sends;
@@ -163,6 +167,35 @@ function dynamoActionsOf(template: Template, name: string): string[] {
 }
 
 const WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+
+/** A periodic job's function retries a failed run, then parks it in the jobs' dead-letter queue. */
+function expectRetriedIntoJobDeadLetters(template: Template, functionId: string): void {
+  const dlqId = jobDeadLettersId(template);
+  template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+    FunctionName: { Ref: functionId },
+    MaximumRetryAttempts: JOB_RETRY_ATTEMPTS,
+    MaximumEventAgeInSeconds: JOB_MAX_EVENT_AGE.toSeconds(),
+    DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [dlqId, 'Arn'] } } },
+  });
+  template.hasResourceProperties('AWS::Events::Rule', {
+    Targets: [
+      Match.objectLike({
+        Arn: { 'Fn::GetAtt': [functionId, 'Arn'] },
+        DeadLetterConfig: { Arn: { 'Fn::GetAtt': [dlqId, 'Arn'] } },
+      }),
+    ],
+  });
+}
+
+/** The logical id of the resource an output names by `Ref`. */
+function outputRef(template: Template, name: string): string {
+  const output = template.findOutputs(name)[name];
+  if (output === undefined) throw new Error(`No output ${name}`);
+  return (output.Value as { Ref: string }).Ref;
+}
+
+/** The logical id of the periodic jobs' dead-letter queue, through the output naming it. */
+const jobDeadLettersId = (template: Template): string => outputRef(template, 'JobDeadLetterQueueUrl');
 
 function routeKeys(template: Template): string[] {
   return Object.values(template.findResources('AWS::ApiGatewayV2::Route'))
@@ -449,8 +482,8 @@ describe('ConductorStack decision pipeline', () => {
 
   it('refuses plain HTTP on every queue', () => {
     const queues = Object.keys(template.findResources('AWS::SQS::Queue'));
-    // Each consumer's queue and its dead-letter queue.
-    expect(queues).toHaveLength(2 * QUEUE_CONSUMERS.length);
+    // Each consumer's queue and its dead-letter queue, and the periodic jobs' dead-letter queue.
+    expect(queues).toHaveLength(2 * QUEUE_CONSUMERS.length + 1);
     for (const queueId of queues) {
       template.hasResourceProperties('AWS::SQS::QueuePolicy', {
         Queues: [{ Ref: queueId }],
@@ -519,7 +552,7 @@ describe('ConductorStack decision pipeline', () => {
     }
   });
 
-  it('runs the sweeper every minute from an EventBridge rule, without Lambda retries', () => {
+  it('runs the sweeper every minute from an EventBridge rule, retried, then sent to a dead-letter queue', () => {
     const [sweeperId] = functionOf(template, 'sweeper');
     const [ruleId] = only(
       template.findResources('AWS::Events::Rule', {
@@ -535,10 +568,7 @@ describe('ConductorStack decision pipeline', () => {
       Principal: 'events.amazonaws.com',
       SourceArn: { 'Fn::GetAtt': [ruleId, 'Arn'] },
     });
-    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
-      FunctionName: { Ref: sweeperId },
-      MaximumRetryAttempts: 0,
-    });
+    expectRetriedIntoJobDeadLetters(template, sweeperId);
   });
 
   it('lets the workflows and tasks functions request decides now and later', () => {
@@ -761,16 +791,13 @@ describe('ConductorStack scheduler', () => {
     );
   });
 
-  it('ticks every minute from one EventBridge rule for all schedules, without Lambda retries', () => {
+  it('ticks every minute from one EventBridge rule for all schedules, retried, then sent to a dead-letter queue', () => {
     const [tickId] = functionOf(template, 'schedule-tick');
     const rules = template.findResources('AWS::Events::Rule', {
       Properties: { Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [tickId, 'Arn'] } })] },
     });
     expect(Object.values(rules).map((r) => r.Properties.ScheduleExpression)).toEqual(['rate(1 minute)']);
-    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
-      FunctionName: { Ref: tickId },
-      MaximumRetryAttempts: 0,
-    });
+    expectRetriedIntoJobDeadLetters(template, tickId);
   });
 
   it('lets the tick read and move schedules and send fires, and nothing else', () => {
@@ -841,9 +868,10 @@ describe('ConductorStack scheduler', () => {
         off.findResources('AWS::Lambda::Function', { Properties: { Description: description } }),
       ).toEqual({});
     }
-    // The other consumers' queues and their dead-letter queues remain; the fire queue's are gone.
+    // The other consumers' queues and their dead-letter queues remain (and the sweeper's
+    // dead-letter queue); the fire queue's are gone.
     const ungatedConsumers = QUEUE_CONSUMERS.filter((consumer) => consumer.gate === undefined);
-    expect(Object.keys(off.findResources('AWS::SQS::Queue'))).toHaveLength(2 * ungatedConsumers.length);
+    expect(Object.keys(off.findResources('AWS::SQS::Queue'))).toHaveLength(2 * ungatedConsumers.length + 1);
     expect(routeKeys(off)).not.toContain('ANY /api/scheduler/{proxy+}');
   });
 });
@@ -1141,5 +1169,181 @@ describe('ConductorStack event handlers', () => {
       expect(send.flatMap(actionsOf)).toContain('sqs:SendMessage');
     }
     expect(JSON.stringify(statementsOf(configured, 'tasks'))).not.toContain('events:PutEvents');
+  });
+});
+
+describe('ConductorStack operations: alarms, limits, tracing, least privilege', () => {
+  let template: Template;
+  let topicId: string;
+
+  beforeAll(() => {
+    template = synth({ operations: { alarmEmail: 'ops@example.com' } });
+    [topicId] = only(template.findResources('AWS::SNS::Topic'), 'alarm topic');
+  }, 60_000);
+
+  /** The alarms on a metric of one resource, each sending to the topic when it fires and clears. */
+  function alarmsOn(metricName: string, dimension: unknown): Properties[] {
+    const alarms = Object.values(
+      template.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: metricName } }),
+    ).map((alarm) => alarm.Properties as Properties);
+    return alarms.filter((alarm) => JSON.stringify(alarm.Dimensions).includes(JSON.stringify(dimension)));
+  }
+
+  function expectAlarm(metricName: string, dimension: unknown, threshold: number): void {
+    const alarms = alarmsOn(metricName, dimension);
+    expect(alarms, `${metricName} alarm on ${JSON.stringify(dimension)}`).toHaveLength(1);
+    expect(alarms[0]).toMatchObject({
+      Threshold: threshold,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+      AlarmActions: [{ Ref: topicId }],
+      OKActions: [{ Ref: topicId }],
+    });
+  }
+
+  it('sends alarms to one SNS topic, subscribed by email when the stack is given an address', () => {
+    template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@example.com',
+      TopicArn: { Ref: topicId },
+    });
+    template.hasOutput('AlarmTopicArn', { Value: { Ref: topicId } });
+    const quiet = synth();
+    quiet.resourceCountIs('AWS::SNS::Topic', 1);
+    quiet.resourceCountIs('AWS::SNS::Subscription', 0);
+  });
+
+  it('raises an alarm on the first message in any dead-letter queue, the jobs one included', () => {
+    const dlqIds = [
+      ...QUEUE_CONSUMERS.map((consumer) => outputRef(template, consumer.queue.deadLetters.output)),
+      jobDeadLettersId(template),
+    ];
+    expect(new Set(dlqIds).size).toBe(QUEUE_CONSUMERS.length + 1);
+    for (const dlqId of dlqIds) {
+      const name = { Name: 'QueueName', Value: { 'Fn::GetAtt': [dlqId, 'QueueName'] } };
+      expectAlarm('ApproximateNumberOfMessagesVisible', name, 1);
+    }
+  });
+
+  it("raises an alarm when the decision queue's oldest message waits five minutes", () => {
+    const [decisionsId] = only(
+      template.findResources('AWS::SQS::Queue', {
+        Properties: { FifoQueue: true, RedrivePolicy: Match.objectLike({}) },
+      }),
+      'decision queue',
+    );
+    const name = { Name: 'QueueName', Value: { 'Fn::GetAtt': [decisionsId, 'QueueName'] } };
+    expectAlarm('ApproximateAgeOfOldestMessage', name, 300);
+  });
+
+  it('raises an alarm on any error or throttle of every function', () => {
+    const functions = Object.keys(template.findResources('AWS::Lambda::Function'));
+    expect(functions.length).toBeGreaterThan(8);
+    for (const fnId of functions) {
+      const dimension = { Name: 'FunctionName', Value: { Ref: fnId } };
+      expectAlarm('Errors', dimension, 1);
+      expectAlarm('Throttles', dimension, 1);
+    }
+  });
+
+  it('raises an alarm when the API answers 5xx', () => {
+    const [apiId] = only(template.findResources('AWS::ApiGatewayV2::Api'), 'HTTP API');
+    expectAlarm('5xx', { Name: 'ApiId', Value: { Ref: apiId } }, 5);
+  });
+
+  it('throttles the API stage at the default rate and burst, or at those the stack is given', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      DefaultRouteSettings: {
+        ThrottlingRateLimit: DEFAULT_API_LIMITS.rateLimit,
+        ThrottlingBurstLimit: DEFAULT_API_LIMITS.burstLimit,
+      },
+    });
+    synth({ operations: { apiLimits: { rateLimit: 20, burstLimit: 40 } } }).hasResourceProperties(
+      'AWS::ApiGatewayV2::Stage',
+      { DefaultRouteSettings: { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 } },
+    );
+    expect(() => synth({ operations: { apiLimits: { rateLimit: 0, burstLimit: 40 } } })).toThrow(
+      /rateLimit must be a positive whole number/,
+    );
+  });
+
+  it('writes one JSON access log line per request, without query strings or headers', () => {
+    const [, stage] = only(template.findResources('AWS::ApiGatewayV2::Stage'), 'API stage');
+    const settings = stage.AccessLogSettings as { DestinationArn: unknown; Format: string };
+    const [logGroupId] = (settings.DestinationArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'];
+    expect(template.toJSON().Resources[logGroupId].Type).toBe('AWS::Logs::LogGroup');
+    const format = JSON.parse(settings.Format) as Record<string, string>;
+    expect(format).toMatchObject({
+      requestId: '$context.requestId',
+      method: '$context.httpMethod',
+      path: '$context.path',
+      status: '$context.status',
+    });
+    expect(settings.Format).not.toMatch(/querystring|header|authorizer|\$request/i);
+  });
+
+  it('caps the concurrency of every SQS event source', () => {
+    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping'));
+    expect(mappings).toHaveLength(QUEUE_CONSUMERS.length);
+    const caps = mappings.map(
+      (m) => (m.Properties.ScalingConfig as { MaximumConcurrency?: number })?.MaximumConcurrency,
+    );
+    expect(caps.sort()).toEqual(QUEUE_CONSUMERS.map((c) => c.queue.maxConcurrency).sort());
+    for (const cap of caps) expect(cap).toBeGreaterThanOrEqual(2);
+  });
+
+  it('reserves one execution for each periodic job, so a job never overlaps itself, unless told not to', () => {
+    for (const job of JOBS) {
+      const [, fn] = functionOf(template, job.name);
+      expect(fn.ReservedConcurrentExecutions).toBe(1);
+    }
+    const unreserved = synth({ operations: { reserveConcurrency: false } });
+    for (const fn of Object.values(unreserved.findResources('AWS::Lambda::Function'))) {
+      expect(fn.Properties.ReservedConcurrentExecutions).toBeUndefined();
+    }
+  });
+
+  it('traces every function with X-Ray', () => {
+    const functions = Object.values(template.findResources('AWS::Lambda::Function'));
+    for (const fn of functions) expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
+  });
+
+  it("ends a sync execute's wait with time to answer before the workflows function times out", () => {
+    const [, fn] = functionOf(template, 'workflows');
+    // The wait's deadline counts from the request's start; the last look and the answer need a
+    // few store reads, and API Gateway gives up at 30 s.
+    expect(fn.Timeout as number).toBeGreaterThanOrEqual(MAX_WAIT_SECONDS + 3);
+    expect(fn.Timeout as number).toBeLessThan(30);
+  });
+
+  it('grants no wildcard action and no unscoped resource but the X-Ray writes, which take none', () => {
+    const documents = [
+      ...Object.values(template.findResources('AWS::IAM::Policy')).map(
+        (p) => p.Properties.PolicyDocument as { Statement: Statement[] },
+      ),
+      ...Object.values(template.findResources('AWS::IAM::Role')).flatMap((role) =>
+        ((role.Properties.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).map(
+          (p) => p.PolicyDocument,
+        ),
+      ),
+    ];
+    const statements = documents.flatMap((d) => d.Statement).filter((s) => s.Effect === 'Allow');
+    expect(statements.length).toBeGreaterThan(20);
+    // X-Ray's PutTraceSegments and PutTelemetryRecords have no resource type to scope to
+    // (Service Authorization Reference, "AWS X-Ray"): "*" is their only resource.
+    const xrayWrites = ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'];
+    const offending = statements.filter((statement) => {
+      const actions = actionsOf(statement);
+      if (actions.some((action) => action.includes('*'))) return true;
+      const unscoped = resourcesOf(statement).some((resource) => resource === '*');
+      return unscoped && !actions.every((action) => xrayWrites.includes(action));
+    });
+    expect(offending).toEqual([]);
+    // Roles carry no managed policy but the one that lets a function write its own logs.
+    const managed = Object.values(template.findResources('AWS::IAM::Role')).flatMap((role) =>
+      ((role.Properties.ManagedPolicyArns ?? []) as unknown[]).map((arn) => JSON.stringify(arn)),
+    );
+    for (const arn of managed) expect(arn).toContain('service-role/AWSLambdaBasicExecutionRole');
   });
 });

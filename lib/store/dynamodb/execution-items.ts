@@ -10,6 +10,7 @@ import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
 import type { ExecutionStore, TaskExecLog } from '../ports.ts';
 import { decodeRun, encodeRun } from '../run-codec.ts';
 import type { Item } from './paging.ts';
+import { TTL_ATTRIBUTE } from './tables.ts';
 
 export type WorkflowQuery = Parameters<ExecutionStore['findWorkflows']>[0];
 
@@ -131,7 +132,7 @@ export function workflowItem(record: WorkflowRecord): Item {
     // Sparse index: without these two attributes the item is not in `wakeups` at all, and a Put
     // that omits them removes it from there.
     // DynamoDB TTL (epoch seconds) deletes an expired run's item; readers hide it before that.
-    ...(record.expiresAt ? { ttl: Math.ceil(record.expiresAt / 1000) } : {}),
+    ...(record.expiresAt ? { [TTL_ATTRIBUTE]: Math.ceil(record.expiresAt / 1000) } : {}),
     ...(record.wakeAt > 0 ? { wakeShard: wakeShardOf(record.workflowId), wakeAt: record.wakeAt } : {}),
   };
 }
@@ -159,6 +160,8 @@ export function logItem(log: TaskExecLog, counter: number, random: string): Item
     pk: logPk(log.taskId),
     sk: `${digits(log.createdTime, 13)}#${digits(counter % 1e10, 10)}#${random}`,
     body: JSON.stringify(log),
+    // DynamoDB TTL (epoch seconds) deletes the line up to 48 h after it expires; readers hide it before.
+    ...(log.expiresAt ? { [TTL_ATTRIBUTE]: Math.ceil(log.expiresAt / 1000) } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand } 
 import type { PollData, PollDataStore, QueueEntry, TaskQueue } from '../ports.ts';
 import { translate } from './errors.ts';
 import { batchPut, type Item, queryAll, scanAll } from './paging.ts';
+import { TTL_ATTRIBUTE } from './tables.ts';
 
 const QUEUE_PREFIX = 'Q#';
 /**
@@ -209,6 +210,9 @@ export class DynamoPollDataStore implements PollDataStore {
             domain: data.domain,
             workerId: data.workerId,
             lastPollTime: data.lastPollTime,
+            ...(data.expiresAt
+              ? { expiresAt: data.expiresAt, [TTL_ATTRIBUTE]: Math.ceil(data.expiresAt / 1000) }
+              : {}),
           },
         }),
       )
@@ -246,6 +250,7 @@ function pollDataOf(item: Item): PollData {
   const data: PollData = { queueName: String(item.queueName), lastPollTime: Number(item.lastPollTime) };
   if (typeof item.domain === 'string') data.domain = item.domain;
   if (typeof item.workerId === 'string') data.workerId = item.workerId;
+  if (typeof item.expiresAt === 'number') data.expiresAt = item.expiresAt;
   return data;
 }
 

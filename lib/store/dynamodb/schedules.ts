@@ -6,7 +6,7 @@
  *              dueKey = "D" and dueAt (N) = nextDispatchTime (the first fire time not yet sent to
  *              the queue) only while the schedule is active
  *   execution  pk = "E#<executionId>"  sk = "E"   listKey = "E",
- *              listSort = "<scheduledTime, 13 digits>#<executionId>", ttl (epoch s, 30 days on)
+ *              listSort = "<scheduledTime, 13 digits>#<executionId>", ttl (epoch s, when it expires)
  *   state      pk = "STATE"            sk = "STATE"   paused
  *
  *   - due (GSI) pk dueKey, sk dueAt (NUMBER); ALL; sparse: only active schedules carry dueKey, so
@@ -45,9 +45,6 @@ export const SCHEDULES_TABLE: TableSpec = {
   ],
   ttlAttribute: TTL_ATTRIBUTE,
 };
-
-/** Execution records expire (DynamoDB TTL) this long after their scheduled time. */
-const EXECUTION_RETENTION_S = 30 * 24 * 3600;
 
 const scheduleKey = (name: string) => ({ pk: `S#${name}`, sk: 'S' });
 const executionKey = (id: string) => ({ pk: `E#${id}`, sk: 'E' });
@@ -206,7 +203,8 @@ export class DynamoScheduleStore implements ScheduleStore {
       ...executionKey(execution.executionId),
       listKey: 'E',
       listSort: `${String(execution.scheduledTime).padStart(13, '0')}#${execution.executionId}`,
-      [TTL_ATTRIBUTE]: Math.floor(execution.scheduledTime / 1000) + EXECUTION_RETENTION_S,
+      // DynamoDB TTL deletes the record up to 48 h after it expires (lib/scheduler/retention.ts).
+      ...(execution.expiresAt ? { [TTL_ATTRIBUTE]: Math.ceil(execution.expiresAt / 1000) } : {}),
       body: JSON.stringify(execution),
     };
   }
