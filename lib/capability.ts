@@ -15,6 +15,7 @@ import type { Clock } from './model/clock.ts';
 import type { DecisionQueue } from './queue/ports.ts';
 import type { WorkQueueName, WorkQueues } from './queue/work-queues.ts';
 import type { Engine } from './runtime/engine.ts';
+import type { ApiAuth } from './security/api-auth.ts';
 import type { DocumentClient } from './store/dynamodb/index.ts';
 import type { TableNames, TableSpec } from './store/dynamodb/tables.ts';
 import type { Stores } from './store/ports.ts';
@@ -67,6 +68,8 @@ export interface ServiceContext<S extends object = object> {
   /** The work queues routes send to (schedule fires). */
   workQueues: WorkQueues;
   scripts: ScriptEvaluator;
+  /** API authentication (open unless service.security.enabled): the router checks, POST /api/token issues. */
+  auth: ApiAuth;
   version: string;
 }
 

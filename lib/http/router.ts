@@ -7,6 +7,7 @@
  */
 import type { Logger } from '../log/logger.ts';
 import { MethodNotAllowedError, NotFoundError, quote, ValidationError } from '../model/errors.ts';
+import type { ApiAuth } from '../security/api-auth.ts';
 import type { BodyContract, PathParams, RequestContract, ResponseType } from './contract.ts';
 import {
   type CompiledContract,
@@ -53,6 +54,8 @@ export interface RouteDef<Path extends string = string> {
   request?: RequestContract;
   /** Content type of a successful answer with a body. */
   responds?: ResponseType;
+  /** Needs no token even with `service.security.enabled` (health, version, token, API document). */
+  open?: boolean;
   handler: RouteHandler<PathParams<Path>>;
 }
 
@@ -88,6 +91,8 @@ export interface RouterOptions {
   instance: string;
   /** Deepest JSON nesting of a body (service.server.max-json-depth); DEFAULT_MAX_JSON_DEPTH when absent. */
   maxJsonDepth?: number;
+  /** Checks the token of every route not declared `open` (lib/security/api-auth.ts); none: all open. */
+  auth?: ApiAuth;
 }
 
 /**
@@ -162,6 +167,7 @@ export class Router {
         bodyText ??= readBody(request);
         return bodyText;
       };
+      if (!endpoint.route.open) await this.options.auth?.authenticate(request);
       checkPath(endpoint, params);
       const ctx: RouteContext = {
         request,

@@ -5,6 +5,7 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { loadConfig } from '../config/load.ts';
@@ -28,6 +29,8 @@ import {
   unwiredWorkQueue,
   type WorkQueues,
 } from '../queue/work-queues.ts';
+import type { KeySource } from '../security/api-keys.ts';
+import { secretsManagerKeys } from '../security/secrets-manager.ts';
 import { dynamoSession } from '../store/dynamodb/index.ts';
 import { LocalRunWatcher } from '../workflows/progress.ts';
 import { jobDepsOf } from './job-deps.ts';
@@ -65,6 +68,7 @@ export function awsServices(): Promise<Services> {
       // Other Lambdas (the decider consumer, workers' updates) change runs this one waits on, and
       // their commits are not published here: a waiting request also re-reads every 250 ms.
       watcher: new LocalRunWatcher({ rereadMs: AWS_REREAD_MS }),
+      apiKeys: apiKeysFrom(config),
     });
   })();
   return services;
@@ -115,6 +119,14 @@ function systemTaskQueueFrom(config: ServiceConfig): WorkQueue<SystemTaskMessage
   if (url !== undefined)
     return new SqsWorkQueue(new SQSClient({}), { name: 'system-tasks', url, type: 'standard' }, randomIds);
   return { send: async (message) => (await awsServices()).engine.systemTasks.run(message) };
+}
+
+/** The API keys in the stack's Secrets Manager secret, where the stack gave its name (security on). */
+function apiKeysFrom(config: ServiceConfig): KeySource | undefined {
+  const secret = config.string('service.security.keys-secret');
+  return secret === undefined
+    ? undefined
+    : secretsManagerKeys(new SecretsManagerClient({}), secret, systemClock);
 }
 
 /**

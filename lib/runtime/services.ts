@@ -20,6 +20,8 @@ import { type SystemTaskMessage, unwiredWorkQueue, type WorkQueues } from '../qu
 import { schemaRegistryOf } from '../schemas/capability.ts';
 import { RegistryEnforcer } from '../schemas/enforcer.ts';
 import { assertSchemaStorage } from '../schemas/storage-check.ts';
+import { apiAuthOf } from '../security/api-auth.ts';
+import type { KeySource } from '../security/api-keys.ts';
 import type { RunWatcher } from '../workflows/progress.ts';
 import { retainingExecutions } from '../workflows/retention.ts';
 import { createEngine } from './engine.ts';
@@ -52,6 +54,8 @@ export interface ServiceDeps {
   watcher?: RunWatcher;
   /** Where async system tasks go (SQS on AWS); default: an in-process pool in this process. */
   systemTasks?: WorkQueue<SystemTaskMessage>;
+  /** The API keys, where the host keeps them outside the configuration (Secrets Manager on AWS). */
+  apiKeys?: KeySource;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -108,6 +112,7 @@ export function createServices(deps: ServiceDeps): Services {
     metadata,
     engine,
     localSystemTasks,
+    auth: apiAuthOf(config, deps.clock, deps.apiKeys),
     version: SERVICE_VERSION,
   };
 }

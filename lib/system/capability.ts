@@ -1,5 +1,6 @@
 /**
- * The system capability: health (with and without the /api prefix) and the version. Its only data
+ * The system capability: health (with and without the /api prefix), the version and, with
+ * security on, the token route. Its only data
  * access is the health check's read of the definitions table.
  */
 import type { Capability } from '../capability.ts';
@@ -12,10 +13,12 @@ export const systemCapability: Capability = {
   routes: (services) =>
     systemRoutes({
       version: services.version,
+      auth: services.auth,
       checkHealth: async () => {
         await services.stores.taskDefs.get('__health_check__');
       },
     }),
-  apiRoutes: ['GET /health', 'GET /api/health', 'GET /api/version'],
+  // POST /api/token always reaches the function, which answers 404 while security is off.
+  apiRoutes: ['GET /health', 'GET /api/health', 'GET /api/version', 'POST /api/token'],
   grants: { tables: [{ table: DEFINITIONS_TABLE, access: 'read' }], sends: [] },
 };
