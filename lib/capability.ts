@@ -68,6 +68,11 @@ export interface ServiceContext<S extends object = object> {
   /** The work queues routes send to (schedule fires). */
   workQueues: WorkQueues;
   scripts: ScriptEvaluator;
+  /**
+   * Every route of every enabled capability, as the local host serves them (a Lambda's router holds
+   * only its own group's): what the OpenAPI document walks.
+   */
+  routeTable(): readonly RouteDef[];
   /** API authentication (open unless service.security.enabled): the router checks, POST /api/token issues. */
   auth: ApiAuth;
   version: string;

@@ -17,6 +17,7 @@ import {
   compileContract,
 } from './contract-validation.ts';
 import { errorResponse } from './error-response.ts';
+import type { ResponseModel } from './openapi/models.ts';
 import { parseJsonBody, QueryParams, bodyText as readBody } from './request.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -54,6 +55,8 @@ export interface RouteDef<Path extends string = string> {
   request?: RequestContract;
   /** Content type of a successful answer with a body. */
   responds?: ResponseType;
+  /** The model a successful answer holds, for the OpenAPI document (lib/http/openapi/models.ts). */
+  returns?: ResponseModel;
   /** Needs no token even with `service.security.enabled` (health, version, token, API document). */
   open?: boolean;
   handler: RouteHandler<PathParams<Path>>;

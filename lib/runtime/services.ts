@@ -6,6 +6,7 @@ import type { CapabilityStores } from '../capabilities.ts';
 import type { ServiceContext } from '../capability.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import type { ScriptEvaluator } from '../engine/script/evaluator.ts';
+import type { RouteDef } from '../http/router.ts';
 import type { Logger } from '../log/logger.ts';
 import { MetadataService } from '../metadata/service.ts';
 import type { Clock } from '../model/clock.ts';
@@ -25,6 +26,7 @@ import type { KeySource } from '../security/api-keys.ts';
 import type { RunWatcher } from '../workflows/progress.ts';
 import { retainingExecutions } from '../workflows/retention.ts';
 import { createEngine } from './engine.ts';
+import { enabledCapabilities } from './router.ts';
 import type { ServiceStores } from './stores.ts';
 import { bounded, localSystemTaskQueue } from './system-task-pool.ts';
 import { SERVICE_VERSION } from './version.ts';
@@ -104,7 +106,8 @@ export function createServices(deps: ServiceDeps): Services {
     bounded(config.number('service.http-task.concurrency'), (message) => engine.systemTasks.run(message)),
   );
   const workQueues = deps.workQueues ?? { schedules: unwiredWorkQueue('schedules') };
-  return {
+  let routeTable: readonly RouteDef[] | undefined;
+  const services: Services = {
     ...deps,
     stores,
     payloads,
@@ -113,6 +116,11 @@ export function createServices(deps: ServiceDeps): Services {
     engine,
     localSystemTasks,
     auth: apiAuthOf(config, deps.clock, deps.apiKeys),
+    routeTable: () => {
+      routeTable ??= enabledCapabilities(config).flatMap((capability) => capability.routes(services));
+      return routeTable;
+    },
     version: SERVICE_VERSION,
   };
+  return services;
 }

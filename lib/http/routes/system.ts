@@ -31,6 +31,7 @@ export function systemRoutes(info: SystemInfo): RouteDef[] {
       path: '/health',
       summary: 'Health check (legacy path used by the SDK)',
       responds: 'application/json',
+      returns: 'Health',
       open: true,
       handler: health,
     },
@@ -39,6 +40,7 @@ export function systemRoutes(info: SystemInfo): RouteDef[] {
       path: '/api/health',
       summary: 'Health check: 503 when the store does not answer',
       responds: 'application/json',
+      returns: 'Health',
       open: true,
       handler: health,
     },
@@ -79,6 +81,7 @@ const tokenRoute = (auth: ApiAuth) =>
       },
     },
     responds: 'application/json',
+    returns: 'TokenResponse',
     open: true,
     handler: async (ctx) => {
       const { keyId, keySecret } = (await ctx.json()) as TokenRequest;
