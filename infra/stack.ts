@@ -8,7 +8,7 @@
  * properties from properties.ts, so a new capability, job or consumer is picked up here with no
  * edit; what each function may touch is declared in its descriptor.
  */
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -22,6 +22,7 @@ import { type Consumer, type PeriodicJob, rateMs } from '../lib/jobs/types.ts';
 import { QUEUE_URL_PROPERTIES } from '../lib/queue/work-queues.ts';
 import { tablePropertyName } from '../lib/store/dynamodb/tables.ts';
 import { ServiceApi } from './constructs/api.ts';
+import { ApiKeys } from './constructs/api-keys.ts';
 import { ServiceData } from './constructs/data.ts';
 import { pascalCase } from './constructs/names.ts';
 import { WorkQueues } from './constructs/queues.ts';
@@ -34,7 +35,15 @@ export interface ConductorStackProps extends StackProps {
   gates: Gates;
   /** The capabilities to deploy; defaults to CAPABILITIES. Those whose gate is off are left out. */
   capabilities?: readonly Capability[];
+  /**
+   * `key` (the default): the API requires a token from POST /api/token with an application key, the
+   * first of which the stack creates in Secrets Manager. `none`: the spec's open API (`-c auth=none`),
+   * with a warning at synth.
+   */
+  auth?: ApiAuthMode;
 }
+
+export type ApiAuthMode = 'key' | 'none';
 
 /** The description of a job's or consumer's function; tests find the function by it. */
 export function backgroundDescription(work: { name: string; summary: string }): string {
@@ -43,6 +52,8 @@ export function backgroundDescription(work: { name: string; summary: string }): 
 
 interface FunctionSpec extends Omit<ServiceFunctionProps, 'environment'> {
   grants: FunctionGrants;
+  /** Service properties beyond those its grants give. */
+  properties?: Record<string, string>;
 }
 
 export class ConductorStack extends Stack {
@@ -61,12 +72,24 @@ export class ConductorStack extends Stack {
     const consumers = CONSUMERS.filter((consumer) => gateOn(consumer, props.gates));
     this.queues = new WorkQueues(this, 'Queues', { consumers });
 
+    const apiKeys = (props.auth ?? 'key') === 'key' ? new ApiKeys(this, 'ApiKeys') : undefined;
+    if (!apiKeys) {
+      Annotations.of(this).addWarningV2(
+        'conductor:auth-none',
+        'auth=none: the API is open to anyone who can reach its URL, and INLINE tasks run their JavaScript. Deploy without -c auth=none to require keys.',
+      );
+    }
+
     for (const capability of enabledGroups(props.capabilities ?? CAPABILITIES, props.gates)) {
       const fn = this.serviceFunction(`${pascalCase(capability.name)}Function`, {
         entry: `functions/${capability.name}.ts`,
         description: `Conductor route group '${capability.name}'`,
         grants: capability.grants,
+        assets: capability.assets,
+        // Every route group checks tokens itself (the router), so answers keep the error body.
+        properties: apiKeys?.properties(),
       });
+      apiKeys?.grantRead(fn);
       api.addRoutes(capability.name, capability.apiRoutes, fn);
     }
 
@@ -75,6 +98,13 @@ export class ConductorStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'Base URL of the Conductor API' });
     new CfnOutput(this, 'FilesBucketName', { value: this.data.bucket.bucketName });
+    if (apiKeys) {
+      new CfnOutput(this, 'ApiKeySecretName', {
+        value: apiKeys.secret.secretName,
+        description:
+          'Secrets Manager secret of the API keys: its id and secret are the SDKs keyId and keySecret',
+      });
+    }
     for (const [tableId, table] of this.data.tables) {
       new CfnOutput(this, `${pascalCase(tableId)}TableName`, { value: table.tableName });
     }
@@ -124,8 +154,11 @@ export class ConductorStack extends Stack {
 
   /** A function with exactly the tables and queues it is granted, and told the names of those only. */
   private serviceFunction(id: string, spec: FunctionSpec): ServiceFunction {
-    const { grants, ...props } = spec;
-    const fn = new ServiceFunction(this, id, { ...props, environment: this.serviceEnvironment(grants) });
+    const { grants, properties, ...props } = spec;
+    const fn = new ServiceFunction(this, id, {
+      ...props,
+      environment: this.serviceEnvironment(grants, properties),
+    });
     for (const { table, access } of grants.tables) this.data.grantTable(fn, table, access);
     for (const queue of grants.sends) this.queues.grantSend(fn, queue);
     if (grants.payloads) this.data.grantPayloads(fn, grants.payloads);
@@ -140,8 +173,12 @@ export class ConductorStack extends Stack {
    * the environment, limits where a function may send. Only properties that exist in properties.ts: a typo, or a
    * table the service cannot be told the name of, fails the synth.
    */
-  private serviceEnvironment({ tables, sends, payloads }: FunctionGrants): Record<string, string> {
+  private serviceEnvironment(
+    { tables, sends, payloads }: FunctionGrants,
+    extra: Record<string, string> = {},
+  ): Record<string, string> {
     const properties: Record<string, string> = {
+      ...extra,
       'service.store': 'dynamodb',
       'service.log.format': 'json',
       'service.dynamodb.region': this.region,

@@ -45,6 +45,16 @@ export interface FunctionGrants {
   payloads?: TableAccess;
 }
 
+/**
+ * Files of an npm package a capability reads at run time (not code esbuild would bundle): the CDK
+ * bundling copies them into `into/` beside the function's code.
+ */
+export interface FunctionAssets {
+  package: string;
+  files: readonly string[];
+  into: string;
+}
+
 /** The capability's own stores, built by whichever store backend the host chose. */
 export interface StoreFactories<S extends object> {
   memory(): S;
@@ -93,6 +103,8 @@ export interface Capability<S extends object = object> {
   readonly apiRoutes: readonly string[];
   /** What the capability's function may touch on AWS. */
   readonly grants: FunctionGrants;
+  /** Package files its function reads at run time (Swagger UI's, for the system capability). */
+  readonly assets?: FunctionAssets;
 }
 
 /** The stores one capability contributes (its `S`), `{}` when it has none of its own. */

@@ -4,6 +4,7 @@
  * access is the health check's read of the definitions table.
  */
 import type { Capability } from '../capability.ts';
+import { BUNDLED_DIR, SWAGGER_UI_FILES } from '../http/openapi/swagger-ui.ts';
 import { apiDocsRoutes } from '../http/routes/api-docs.ts';
 import { systemRoutes } from '../http/routes/system.ts';
 import { DEFINITIONS_TABLE } from '../store/dynamodb/tables.ts';
@@ -33,5 +34,7 @@ export const systemCapability: Capability = {
     'GET /api-docs',
     'GET /swagger-ui/{file}',
   ],
+  // Swagger UI's page, scripts and styles, read by lib/http/openapi/swagger-ui.ts.
+  assets: { package: 'swagger-ui-dist', files: Object.keys(SWAGGER_UI_FILES), into: BUNDLED_DIR },
   grants: { tables: [{ table: DEFINITIONS_TABLE, access: 'read' }], sends: [] },
 };
