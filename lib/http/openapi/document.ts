@@ -23,8 +23,7 @@ const ERROR_ANSWER = {
 export function openApiDocument(routes: readonly RouteDef[], info: DocumentInfo): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
-    const item = (paths[route.path] ??= {});
-    item[route.method.toLowerCase()] = operation(route, info);
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation(route, info) };
   }
   return {
     openapi: '3.1.0',
