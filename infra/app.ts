@@ -4,13 +4,14 @@
  * default of its property in lib/config/properties.ts, as the service itself would. The search
  * backend likewise: `-c searchBackend=opensearch` (default `store`), and operations options:
  * `-c alarmEmail=… -c apiRateLimit=… -c apiBurstLimit=… -c reserveConcurrency=false`.
+ * Authentication is on unless `-c auth=none`.
  */
 import { App } from 'aws-cdk-lib';
 import { GATES, type GateName, PROPERTIES } from '../lib/config/properties.ts';
 import { parseEventSource } from '../lib/events/sources.ts';
 import { DEFAULT_API_LIMITS } from './constructs/api-stage.ts';
 import { parseEventSinkTarget } from './constructs/event-sources.ts';
-import { ConductorStack, type Gates, type SearchBackend } from './stack.ts';
+import { type ApiAuthMode, ConductorStack, type Gates, type SearchBackend } from './stack.ts';
 
 const app = new App();
 
@@ -25,6 +26,7 @@ new ConductorStack(app, typeof stackName === 'string' ? stackName : 'ConductorSe
     agents: gateFromContext(app, 'agents'),
   } satisfies Gates,
   searchBackend: searchBackendFromContext(app),
+  auth: authFromContext(app),
   properties: propertiesFromContext(app),
   operations: {
     alarmEmail: stringFromContext(app, 'alarmEmail'),
@@ -98,6 +100,14 @@ function booleanFromContext(app: App, key: string): boolean | undefined {
   if (value === true || value === 'true') return true;
   if (value === false || value === 'false') return false;
   throw new Error(`Context '${key}' must be true or false, got '${String(value)}'`);
+}
+
+/** `-c auth=none` deploys the open API; absent or `key`, keys are required. */
+function authFromContext(app: App): ApiAuthMode {
+  const value: unknown = app.node.tryGetContext('auth');
+  if (value === undefined || value === 'key') return 'key';
+  if (value === 'none') return 'none';
+  throw new Error(`Context 'auth' must be key or none, got '${String(value)}'`);
 }
 
 /** `-c <gate>Enabled=true|false`; `-c` gives strings, cdk.json context may give booleans. */

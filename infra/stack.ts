@@ -8,7 +8,7 @@
  * properties from properties.ts, so a new capability, job or consumer is picked up here with no
  * edit; what each function may touch is declared in its descriptor.
  */
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
@@ -28,6 +28,7 @@ import { QUEUE_URL_PROPERTIES } from '../lib/queue/work-queues.ts';
 import { tablePropertyName } from '../lib/store/dynamodb/tables.ts';
 import { ALARM_DEFAULTS, ServiceAlarms } from './constructs/alarms.ts';
 import { ServiceApi } from './constructs/api.ts';
+import { ApiKeys } from './constructs/api-keys.ts';
 import { type ApiStageLimits, ApiStageSettings, DEFAULT_API_LIMITS } from './constructs/api-stage.ts';
 import { ServiceData } from './constructs/data.ts';
 import { type EventSinkTarget, EventSources, grantEventSinks } from './constructs/event-sources.ts';
@@ -61,7 +62,15 @@ export interface ConductorStackProps extends StackProps {
   properties?: Readonly<Record<string, string>>;
   /** Alarms, limits and concurrency (README "Operations"); each has a default. */
   operations?: OperationsOptions;
+  /**
+   * `key` (the default): the API requires a token from POST /api/token with an application key, the
+   * first of which the stack creates in Secrets Manager. `none`: the spec's open API (`-c auth=none`),
+   * with a warning at synth.
+   */
+  auth?: ApiAuthMode;
 }
+
+export type ApiAuthMode = 'key' | 'none';
 
 export type SearchBackend = 'store' | 'opensearch';
 
@@ -102,6 +111,8 @@ export function backgroundDescription(work: { name: string; summary: string }): 
 interface FunctionSpec extends Omit<ServiceFunctionProps, 'environment'> {
   grants: FunctionGrants;
   aws?: AwsDeployment;
+  /** Service properties beyond those its grants give. */
+  properties?: Record<string, string>;
 }
 
 export class ConductorStack extends Stack {
@@ -139,13 +150,25 @@ export class ConductorStack extends Stack {
     new ApiStageSettings(this, 'ApiStage', api.httpApi, this.operations.apiLimits ?? DEFAULT_API_LIMITS);
     this.alarms.api(api.httpApi);
 
+    const apiKeys = (props.auth ?? 'key') === 'key' ? new ApiKeys(this, 'ApiKeys') : undefined;
+    if (!apiKeys) {
+      Annotations.of(this).addWarningV2(
+        'conductor:auth-none',
+        'auth=none: the API is open to anyone who can reach its URL, and INLINE tasks run their JavaScript. Deploy without -c auth=none to require keys.',
+      );
+    }
+
     for (const capability of enabledGroups(props.capabilities ?? CAPABILITIES, props.gates)) {
       const fn = this.serviceFunction(`${pascalCase(capability.name)}Function`, {
         entry: `functions/${capability.name}.ts`,
         description: `Conductor route group '${capability.name}'`,
         grants: capability.grants,
         aws: capability.aws,
+        assets: capability.assets,
+        // Every route group checks tokens itself (the router), so answers keep the error body.
+        properties: apiKeys?.properties(),
       });
+      apiKeys?.grantRead(fn);
       api.addRoutes(capability.name, capability.apiRoutes, fn);
     }
 
@@ -176,6 +199,13 @@ export class ConductorStack extends Stack {
     });
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'Base URL of the Conductor API' });
     new CfnOutput(this, 'FilesBucketName', { value: this.data.bucket.bucketName });
+    if (apiKeys) {
+      new CfnOutput(this, 'ApiKeySecretName', {
+        value: apiKeys.secret.secretName,
+        description:
+          'Secrets Manager secret of the API keys: its id and secret are the SDKs keyId and keySecret',
+      });
+    }
     for (const [tableId, table] of this.data.tables) {
       new CfnOutput(this, `${pascalCase(tableId)}TableName`, { value: table.tableName });
     }
@@ -302,8 +332,11 @@ export class ConductorStack extends Stack {
 
   /** A function with exactly the tables and queues it is granted, and told the names of those only. */
   private serviceFunction(id: string, spec: FunctionSpec): ServiceFunction {
-    const { grants, aws, ...props } = spec;
-    const fn = new ServiceFunction(this, id, { ...props, environment: this.serviceEnvironment(grants, aws) });
+    const { grants, aws, properties, ...props } = spec;
+    const fn = new ServiceFunction(this, id, {
+      ...props,
+      environment: this.serviceEnvironment(grants, aws, properties),
+    });
     if (aws?.objects) this.data.grantObjects(fn, aws.objects.prefix, aws.objects.actions);
     for (const { table, access } of grants.tables) this.data.grantTable(fn, table, access);
     for (const queue of grants.sends) this.queues.grantSend(fn, queue);
@@ -326,9 +359,11 @@ export class ConductorStack extends Stack {
   private serviceEnvironment(
     { tables, sends, payloads, search }: FunctionGrants,
     aws?: AwsDeployment,
+    extra: Record<string, string> = {},
   ): Record<string, string> {
     const properties: Record<string, string> = {
       ...this.properties,
+      ...extra,
       ...aws?.properties({
         bucket: this.data.bucket.bucketName,
         region: this.region,

@@ -16,6 +16,7 @@ import type { DecisionQueue } from './queue/ports.ts';
 import type { WorkQueueName, WorkQueues } from './queue/work-queues.ts';
 import type { Engine } from './runtime/engine.ts';
 import type { SearchIndex } from './search/ports.ts';
+import type { ApiAuth } from './security/api-auth.ts';
 import type { DocumentClient } from './store/dynamodb/index.ts';
 import type { TableNames, TableSpec } from './store/dynamodb/tables.ts';
 import type { Stores } from './store/ports.ts';
@@ -51,6 +52,16 @@ export interface FunctionGrants {
   search?: TableAccess;
 }
 
+/**
+ * Files of an npm package a capability reads at run time (not code esbuild would bundle): the CDK
+ * bundling copies them into `into/` beside the function's code.
+ */
+export interface FunctionAssets {
+  package: string;
+  files: readonly string[];
+  into: string;
+}
+
 /** The capability's own stores, built by whichever store backend the host chose. */
 export interface StoreFactories<S extends object> {
   memory(): S;
@@ -74,6 +85,13 @@ export interface ServiceContext<S extends object = object> {
   /** The work queues routes send to (schedule fires). */
   workQueues: WorkQueues;
   scripts: ScriptEvaluator;
+  /**
+   * Every route of every enabled capability, as the local host serves them (a Lambda's router holds
+   * only its own group's): what the OpenAPI document walks.
+   */
+  routeTable(): readonly RouteDef[];
+  /** API authentication (open unless service.security.enabled): the router checks, POST /api/token issues. */
+  auth: ApiAuth;
   version: string;
   /** An external search index (OpenSearch) that answers search; absent: search reads the store. */
   searchIndex?: SearchIndex;
@@ -115,6 +133,8 @@ export interface Capability<S extends object = object> {
   readonly grants: FunctionGrants;
   /** Bucket access and properties of its function on AWS, when it needs any. */
   readonly aws?: AwsDeployment;
+  /** Package files its function reads at run time (Swagger UI's, for the system capability). */
+  readonly assets?: FunctionAssets;
 }
 
 /** The stores one capability contributes (its `S`), `{}` when it has none of its own. */

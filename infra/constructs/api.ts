@@ -21,7 +21,8 @@ export class ServiceApi extends Construct {
       corsPreflight: {
         allowOrigins: ['*'],
         allowMethods: [CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.PUT, CorsHttpMethod.DELETE],
-        allowHeaders: ['content-type'],
+        // X-Authorization carries the token when authentication is on (lib/security).
+        allowHeaders: ['content-type', 'x-authorization'],
       },
     });
   }

@@ -11,6 +11,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { type ICommandHooks, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import type { FunctionAssets } from '../../lib/capability.ts';
 
 /** The repository root: entries, package-lock.json and tsconfig.json are found from here. */
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -45,6 +46,8 @@ export interface ServiceFunctionProps {
   scriptWorker?: boolean;
   /** Most concurrent executions, reserved from the account's pool; unreserved when absent. */
   reservedConcurrentExecutions?: number;
+  /** Package files shipped beside the function's code (lib/capability.ts FunctionAssets). */
+  assets?: FunctionAssets;
 }
 
 export class ServiceFunction extends NodejsFunction {
@@ -89,7 +92,7 @@ export class ServiceFunction extends NodejsFunction {
         keepNames: true,
         // The Node 22 runtime ships AWS SDK v3; bundling it again only slows cold starts.
         externalModules: ['@aws-sdk/*'],
-        commandHooks: props.scriptWorker ? scriptWorkerHooks : undefined,
+        commandHooks: withAssets(props.scriptWorker ? scriptWorkerHooks : undefined, props.assets),
       },
     });
   }
@@ -142,4 +145,30 @@ function quickJsWasmPath(): string {
   const fromProject = createRequire(resolve(PROJECT_ROOT, 'package.json'));
   const fromQuickJs = createRequire(fromProject.resolve('quickjs-emscripten'));
   return relative(PROJECT_ROOT, fromQuickJs.resolve('@jitl/quickjs-wasmfile-release-sync/wasm'));
+}
+
+/**
+ * Adds to `hooks` the copying of a package's files into a folder beside the bundle (esbuild bundles
+ * code, not the files a module reads at run time, such as Swagger UI's).
+ */
+function withAssets(
+  hooks: ICommandHooks | undefined,
+  assets: FunctionAssets | undefined,
+): ICommandHooks | undefined {
+  if (!assets) return hooks;
+  const fromProject = createRequire(resolve(PROJECT_ROOT, 'package.json'));
+  const packageDir = relative(PROJECT_ROOT, dirname(fromProject.resolve(`${assets.package}/package.json`)));
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir, outputDir) => [
+      ...(hooks?.afterBundling(inputDir, outputDir) ?? []),
+      ['mkdir', '-p', `${outputDir}/${assets.into}`].map(quote).join(' '),
+      ...assets.files.map((file) =>
+        ['cp', `${inputDir}/${packageDir}/${file}`, `${outputDir}/${assets.into}/${file}`]
+          .map(quote)
+          .join(' '),
+      ),
+    ],
+  };
 }

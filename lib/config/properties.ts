@@ -331,6 +331,38 @@ const DECLARED = [
     description:
       'EVENT tasks may publish to sqs:<queue> and eventbridge:<bus> sinks with the AWS SDK default credentials (always on in Lambda)',
   },
+  // API authentication (lib/security): off by default, as the spec's API is open
+  {
+    name: 'service.security.enabled',
+    type: bool,
+    default: false,
+    description:
+      'Require a token (POST /api/token with an application key) in X-Authorization on every API route but health, version and the API document',
+  },
+  {
+    name: 'service.security.keys[n].id',
+    type: str,
+    description: 'Application key id (keyId of the SDKs; unique)',
+  },
+  {
+    name: 'service.security.keys[n].secret',
+    type: str,
+    description:
+      'Application key secret (keySecret of the SDKs; at least 16 characters); it also signs the tokens issued to the key',
+  },
+  {
+    name: 'service.security.token-ttl',
+    type: { kind: 'duration' },
+    default: 3600,
+    description:
+      'Lifetime of an issued token (seconds, or with a unit); the SDKs fetch a new one every 36 minutes',
+  },
+  {
+    name: 'service.security.keys-secret',
+    type: str,
+    description:
+      'AWS: Secrets Manager secret holding the keys as {"id","secret"} or a list of them (set by the CDK stack); read instead of service.security.keys',
+  },
   {
     name: 'service.workflow-message-queue.enabled',
     type: bool,

@@ -14,6 +14,7 @@ import {
   QUOTE_LIMIT,
   TooManyRequestsError,
   TransientError,
+  UnauthorizedError,
   UriTooLongError,
   ValidationError,
 } from '../model/errors.ts';
@@ -21,6 +22,7 @@ import { json } from './responses.ts';
 
 const statusByType: ReadonlyArray<[new (...args: never[]) => Error, number]> = [
   [ValidationError, 400],
+  [UnauthorizedError, 401],
   [ForbiddenError, 403],
   [NotFoundError, 404],
   [MethodNotAllowedError, 405],
@@ -38,6 +40,8 @@ export interface ErrorBody {
   instance: string;
   retryable: boolean;
   validationErrors?: { path: string; message: string; invalidValue?: unknown }[];
+  /** On a 401 for a token: EXPIRED_TOKEN or INVALID_TOKEN, which the SDKs answer with a new token. */
+  error?: string;
 }
 
 export function statusOf(error: unknown): number {
@@ -64,6 +68,7 @@ export function errorResponse(error: unknown, instance: string, logger: Logger, 
     instance,
     retryable: error instanceof Error && 'retryable' in error ? Boolean(error.retryable) : false,
   };
+  if (error instanceof UnauthorizedError && error.code) body.error = error.code;
   if (error instanceof ValidationError && error.validationErrors.length > 0) {
     body.validationErrors = error.validationErrors.slice(0, MAX_FIELD_ERRORS).map((e) => ({
       ...e,

@@ -7,6 +7,7 @@
  */
 import type { Logger } from '../log/logger.ts';
 import { MethodNotAllowedError, NotFoundError, quote, ValidationError } from '../model/errors.ts';
+import type { ApiAuth } from '../security/api-auth.ts';
 import { loggableTarget } from './access-log.ts';
 import type { BodyContract, PathParams, RequestContract, ResponseType } from './contract.ts';
 import {
@@ -17,6 +18,7 @@ import {
   compileContract,
 } from './contract-validation.ts';
 import { errorResponse } from './error-response.ts';
+import type { ResponseModel } from './openapi/models.ts';
 import { bodyStream, parseJsonBody, QueryParams, bodyText as readBody } from './request.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -61,6 +63,10 @@ export interface RouteDef<Path extends string = string> {
    * unread and do not apply service.server.max-body-bytes; the handler enforces its own limit.
    */
   rawBody?: boolean;
+  /** The model a successful answer holds, for the OpenAPI document (lib/http/openapi/models.ts). */
+  returns?: ResponseModel;
+  /** Needs no token even with `service.security.enabled` (health, version, token, API document). */
+  open?: boolean;
   handler: RouteHandler<PathParams<Path>>;
 }
 
@@ -96,6 +102,8 @@ export interface RouterOptions {
   instance: string;
   /** Deepest JSON nesting of a body (service.server.max-json-depth); DEFAULT_MAX_JSON_DEPTH when absent. */
   maxJsonDepth?: number;
+  /** Checks the token of every route not declared `open` (lib/security/api-auth.ts); none: all open. */
+  auth?: ApiAuth;
 }
 
 /**
@@ -181,6 +189,7 @@ export class Router {
         bodyText ??= readBody(request);
         return bodyText;
       };
+      if (!endpoint.route.open) await this.options.auth?.authenticate(request);
       checkPath(endpoint, params);
       const ctx: RouteContext = {
         request,

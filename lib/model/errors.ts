@@ -40,6 +40,20 @@ export class VersionConflictError extends ConflictError {
   override readonly retryable = true;
 }
 
+/**
+ * The request carries no valid credential (401). `code` is the Orkes token error code the SDKs read
+ * from the error body's `error` field: on EXPIRED_TOKEN or INVALID_TOKEN they fetch a new token and
+ * retry once (reference/sdk-map.md "Auth").
+ */
+export class UnauthorizedError extends DomainError {
+  constructor(
+    message: string,
+    readonly code?: 'EXPIRED_TOKEN' | 'INVALID_TOKEN',
+  ) {
+    super(message);
+  }
+}
+
 /** The caller may not do this to this resource (403). */
 export class ForbiddenError extends DomainError {}
 

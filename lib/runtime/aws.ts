@@ -6,6 +6,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { S3Client } from '@aws-sdk/client-s3';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import type {
@@ -46,6 +47,8 @@ import {
 } from '../queue/work-queues.ts';
 import { OpenSearchIndex } from '../search/opensearch/opensearch-index.ts';
 import { SignedOpenSearchHttp } from '../search/opensearch/signed-http.ts';
+import type { KeySource } from '../security/api-keys.ts';
+import { secretsManagerKeys } from '../security/secrets-manager.ts';
 import { type ExecutionStreamRecord, executionChangesOf } from '../store/dynamodb/execution-changes.ts';
 import { dynamoSession } from '../store/dynamodb/index.ts';
 import { LocalRunWatcher } from '../workflows/progress.ts';
@@ -108,6 +111,7 @@ export function awsServices(): Promise<Services> {
         initialMs: config.number('service.tasks.poll.reread-initial'),
         maxMs: config.number('service.tasks.poll.reread-max'),
       }),
+      apiKeys: apiKeysFrom(config),
     });
   })();
   return services;
@@ -189,6 +193,14 @@ function eventQueueFrom(config: ServiceConfig): WorkQueue<EventMessage> {
   const url = config.string(QUEUE_URL_PROPERTIES.events);
   if (url === undefined) return unwiredWorkQueue('events');
   return new SqsWorkQueue(new SQSClient({}), { name: 'events', url, type: 'standard' }, randomIds, 'event');
+}
+
+/** The API keys in the stack's Secrets Manager secret, where the stack gave its name (security on). */
+function apiKeysFrom(config: ServiceConfig): KeySource | undefined {
+  const secret = config.string('service.security.keys-secret');
+  return secret === undefined
+    ? undefined
+    : secretsManagerKeys(new SecretsManagerClient({}), secret, systemClock);
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { ConfigError, loadConfig } from '../config/load.ts';
 import { startLocalServer } from './local.ts';
+import { StartError } from './start-errors.ts';
 
 function configFileArg(argv: string[]): string | undefined {
   const at = argv.indexOf('--config');
@@ -46,6 +47,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof StartError) {
+    complain(error.message);
+    process.exit(1);
+  }
   complain(`Failed to start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

@@ -27,11 +27,12 @@ import type { PayloadStore } from '../payloads/ports.ts';
 import { LocalDecisionQueue } from '../queue/local.ts';
 import { LocalWorkQueue } from '../queue/local-work-queue.ts';
 import type { ScheduleFireMessage } from '../queue/work-queues.ts';
-import { dynamoClient, startEmbeddedDynamo } from '../store/dynamodb/embedded.ts';
+import { dynamoClient, StoreLockedError, startEmbeddedDynamo } from '../store/dynamodb/embedded.ts';
 import { dynamoSession } from '../store/dynamodb/index.ts';
 import { jobDepsOf } from './job-deps.ts';
 import { createRouter } from './router.ts';
 import { createServices, type Services } from './services.ts';
+import { dataDirectoryInUse, listenFailure } from './start-errors.ts';
 import {
   createDynamoStores,
   createMemoryStores,
@@ -71,7 +72,11 @@ export async function createLocalStores(config: ServiceConfig, logger: Logger): 
   }
   const dataDir = resolve(config.requireString('service.local.data-dir'), 'dynamodb');
   mkdirSync(dataDir, { recursive: true });
-  const embedded = await startEmbeddedDynamo({ path: dataDir });
+  const embedded = await startEmbeddedDynamo({ path: dataDir }).catch((error: unknown) => {
+    throw error instanceof StoreLockedError
+      ? dataDirectoryInUse(resolve(config.requireString('service.local.data-dir')))
+      : error;
+  });
   logger.info('embedded store started', { dataDir });
   const session = dynamoSession(embedded.client(), () => embedded.close());
   await ensureTables(session, tables);
@@ -168,11 +173,13 @@ export async function startLocalServer(
     nodeHandler({ router, logger, instance, maxBodyBytes: config.number('service.server.max-body-bytes') }),
   );
   server.on('clientError', clientErrorHandler(instance));
+  const listenPort = config.number('service.server.port');
+  const listenHost = config.requireString('service.server.host');
   try {
-    await listen(server, config.number('service.server.port'), config.requireString('service.server.host'));
+    await listen(server, listenPort, listenHost);
   } catch (error) {
     await release();
-    throw error;
+    throw listenFailure(error, listenHost, listenPort);
   }
   const { port } = server.address() as AddressInfo;
   const host = config.requireString('service.server.host');

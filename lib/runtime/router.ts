@@ -20,6 +20,7 @@ export function createRouter(services: Services, only?: readonly string[]): Rout
     logger: services.logger,
     instance: services.config.requireString('service.instance-id'),
     maxJsonDepth: services.config.number('service.server.max-json-depth'),
+    auth: services.auth,
   });
   for (const capability of enabledCapabilities(services.config)) {
     if (only && !only.includes(capability.name)) continue;

@@ -8,6 +8,7 @@ import type { ServiceConfig } from '../config/service-config.ts';
 import type { ScriptEvaluator } from '../engine/script/evaluator.ts';
 import { eventProcessorOf } from '../events/capability.ts';
 import type { EventPublisher } from '../events/sinks.ts';
+import type { RouteDef } from '../http/router.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Metrics } from '../log/metrics.ts';
 import { MetadataService } from '../metadata/service.ts';
@@ -31,10 +32,13 @@ import { schemaRegistryOf } from '../schemas/capability.ts';
 import { RegistryEnforcer } from '../schemas/enforcer.ts';
 import { assertSchemaStorage } from '../schemas/storage-check.ts';
 import type { SearchIndex } from '../search/ports.ts';
+import { apiAuthOf } from '../security/api-auth.ts';
+import type { KeySource } from '../security/api-keys.ts';
 import { retainingPollData } from '../tasks/poll-data-retention.ts';
 import type { RunWatcher } from '../workflows/progress.ts';
 import { retainingExecutions } from '../workflows/retention.ts';
 import { createEngine } from './engine.ts';
+import { enabledCapabilities } from './router.ts';
 import type { ServiceStores } from './stores.ts';
 import { bounded, localEventQueue, localSystemTaskQueue } from './system-task-pool.ts';
 import { SERVICE_VERSION } from './version.ts';
@@ -78,6 +82,8 @@ export interface ServiceDeps {
   events?: WorkQueue<EventMessage>;
   /** Adapters of the outside sinks EVENT tasks may publish to (sqs:, eventbridge:). */
   eventPublishers?: { sqs?: EventPublisher; eventbridge?: EventPublisher };
+  /** The API keys, where the host keeps them outside the configuration (Secrets Manager on AWS). */
+  apiKeys?: KeySource;
 }
 
 export function createServices(deps: ServiceDeps): Services {
@@ -144,6 +150,7 @@ export function createServices(deps: ServiceDeps): Services {
     bounded(config.number('service.http-task.concurrency'), (message) => engine.systemTasks.run(message)),
   );
   const workQueues = deps.workQueues ?? { schedules: unwiredWorkQueue('schedules') };
+  let routeTable: readonly RouteDef[] | undefined;
   const services: Services = {
     ...deps,
     stores,
@@ -153,6 +160,11 @@ export function createServices(deps: ServiceDeps): Services {
     engine,
     localSystemTasks,
     localEvents,
+    auth: apiAuthOf(config, deps.clock, deps.apiKeys),
+    routeTable: () => {
+      routeTable ??= enabledCapabilities(config).flatMap((capability) => capability.routes(services));
+      return routeTable;
+    },
     version: SERVICE_VERSION,
   };
   if (localEvents) {

@@ -240,7 +240,8 @@ function checkAdmin(ctx: RouteContext, token: string | undefined): void {
     );
   }
   const header = ctx.request.headers;
-  const given = header.get('x-authorization') ?? header.get('authorization')?.replace(/^Bearer\s+/i, '');
+  // Authorization first: with service.security.enabled, X-Authorization carries the API token.
+  const given = header.get('authorization')?.replace(/^Bearer\s+/i, '') ?? header.get('x-authorization');
   const a = Buffer.from(given ?? '');
   const b = Buffer.from(token);
   if (a.length !== b.length || !timingSafeEqual(a, b)) {

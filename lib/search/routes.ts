@@ -48,6 +48,7 @@ const searchRoute = (path: string, summary: string, answer: (params: SearchParam
     summary,
     request: { query: searchQuery },
     responds: 'application/json',
+    returns: 'SearchResult',
     handler: async (ctx) => json(await answer(paramsOfRequest(ctx))),
   });
 

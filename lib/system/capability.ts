@@ -1,21 +1,40 @@
 /**
- * The system capability: health (with and without the /api prefix) and the version. Its only data
+ * The system capability: health (with and without the /api prefix), the version, the API document
+ * and Swagger UI and, with security on, the token route. Its only data
  * access is the health check's read of the definitions table.
  */
 import type { Capability } from '../capability.ts';
+import { BUNDLED_DIR, SWAGGER_UI_FILES } from '../http/openapi/swagger-ui.ts';
+import { apiDocsRoutes } from '../http/routes/api-docs.ts';
 import { systemRoutes } from '../http/routes/system.ts';
 import { DEFINITIONS_TABLE } from '../store/dynamodb/tables.ts';
 
 export const systemCapability: Capability = {
   name: 'system',
   tables: [],
-  routes: (services) =>
-    systemRoutes({
+  routes: (services) => [
+    ...systemRoutes({
       version: services.version,
+      auth: services.auth,
       checkHealth: async () => {
         await services.stores.taskDefs.get('__health_check__');
       },
     }),
-  apiRoutes: ['GET /health', 'GET /api/health', 'GET /api/version'],
+    ...apiDocsRoutes(() => services.routeTable(), {
+      version: services.version,
+      secured: services.auth.enabled,
+    }),
+  ],
+  // POST /api/token always reaches the function, which answers 404 while security is off.
+  apiRoutes: [
+    'GET /health',
+    'GET /api/health',
+    'GET /api/version',
+    'POST /api/token',
+    'GET /api-docs',
+    'GET /swagger-ui/{file}',
+  ],
+  // Swagger UI's page, scripts and styles, read by lib/http/openapi/swagger-ui.ts.
+  assets: { package: 'swagger-ui-dist', files: Object.keys(SWAGGER_UI_FILES), into: BUNDLED_DIR },
   grants: { tables: [{ table: DEFINITIONS_TABLE, access: 'read' }], sends: [] },
 };

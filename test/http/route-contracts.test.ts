@@ -3,6 +3,7 @@
  * before the handler runs, answering with the same error bodies the hand-written checks gave; and
  * every route of every group carries a summary and schemas that compile.
  */
+
 import { Ajv } from 'ajv';
 import { describe, expect, it, vi } from 'vitest';
 import { integerValue, type JsonSchema, paramsOf, pathParams, stringValue } from '../../lib/http/contract.ts';
@@ -15,6 +16,7 @@ import { workflowRoutes } from '../../lib/http/routes/workflows.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
 import type { MetadataService } from '../../lib/metadata/service.ts';
 import type { Engine } from '../../lib/runtime/engine.ts';
+import { OPEN_API } from '../../lib/security/api-auth.ts';
 
 const orders = route({
   method: 'POST',
@@ -173,7 +175,7 @@ describe('contract checks in the router', () => {
 function everyRoute(): RouteDef[] {
   const engine = {} as Engine;
   return [
-    ...systemRoutes({ version: '0', checkHealth: async () => {} }),
+    ...systemRoutes({ version: '0', checkHealth: async () => {}, auth: { ...OPEN_API, enabled: true } }),
     ...metadataRoutes({} as MetadataService),
     ...workflowRoutes(engine),
     ...taskRoutes(engine),

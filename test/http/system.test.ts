@@ -2,12 +2,14 @@
  * System routes over both transports (health, version), the routes the official SDK probes, and the
  * feature gates: a gated-off group has no routes, so its paths answer 404 with the error body.
  */
+
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Router } from '../../lib/http/router.ts';
 import { systemRoutes } from '../../lib/http/routes/system.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
 import { SERVICE_VERSION } from '../../lib/runtime/version.ts';
+import { OPEN_API } from '../../lib/security/api-auth.ts';
 import { errorBody, useTestServer } from '../helpers/server.ts';
 
 const packageVersion = (
@@ -85,6 +87,7 @@ describe('health when the store does not answer', () => {
         checkHealth: async () => {
           throw new Error('store down');
         },
+        auth: OPEN_API,
       }),
     );
     const response = await router.handle(new Request('http://local/api/health'));

@@ -262,7 +262,7 @@ describe('ConductorStack with the default gates', () => {
       CorsConfiguration: {
         AllowOrigins: ['*'],
         AllowMethods: Match.arrayWith(['GET', 'POST', 'PUT', 'DELETE']),
-        AllowHeaders: ['content-type'],
+        AllowHeaders: ['content-type', 'x-authorization'],
       },
     });
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { StageName: '$default', AutoDeploy: true });

@@ -1,14 +1,19 @@
 /**
  * Service-level routes: health (with and without the /api prefix, as the SDK's legacy check uses
- * `/health`) and the version, answered as plain text (the Conductor UI shows it in its footer).
+ * `/health`) and the version, answered as plain text (the Conductor UI shows it in its footer), all
+ * open with security on; and, only with security on, POST /api/token (lib/security/api-auth.ts),
+ * whose absence (404) tells the SDKs the server has no auth.
  */
+import type { ApiAuth } from '../../security/api-auth.ts';
+import { objectBody, stringValue } from '../contract.ts';
 import { json, text } from '../responses.ts';
-import type { RouteDef } from '../router.ts';
+import { type RouteDef, route } from '../router.ts';
 
 export interface SystemInfo {
   version: string;
   /** Checks the store answers; throws when it does not. */
   checkHealth(): Promise<void>;
+  auth: ApiAuth;
 }
 
 export function systemRoutes(info: SystemInfo): RouteDef[] {
@@ -20,12 +25,14 @@ export function systemRoutes(info: SystemInfo): RouteDef[] {
       return json({ healthy: false, healthResults: [], suppressedHealthResults: [] }, 503);
     }
   };
-  return [
+  const routes: RouteDef[] = [
     {
       method: 'GET',
       path: '/health',
       summary: 'Health check (legacy path used by the SDK)',
       responds: 'application/json',
+      returns: 'Health',
+      open: true,
       handler: health,
     },
     {
@@ -33,6 +40,8 @@ export function systemRoutes(info: SystemInfo): RouteDef[] {
       path: '/api/health',
       summary: 'Health check: 503 when the store does not answer',
       responds: 'application/json',
+      returns: 'Health',
+      open: true,
       handler: health,
     },
     {
@@ -40,7 +49,42 @@ export function systemRoutes(info: SystemInfo): RouteDef[] {
       path: '/api/version',
       summary: 'The service version',
       responds: 'text/plain',
+      open: true,
       handler: () => text(info.version),
     },
   ];
+  if (info.auth.enabled) routes.push(tokenRoute(info.auth));
+  return routes;
 }
+
+interface TokenRequest {
+  keyId: string;
+  keySecret: string;
+}
+
+const tokenRoute = (auth: ApiAuth) =>
+  route({
+    method: 'POST',
+    path: '/api/token',
+    summary: 'Exchange an application key for a short-lived token to send in X-Authorization',
+    request: {
+      body: {
+        title: 'GenerateTokenRequest',
+        required: true,
+        schema: {
+          ...objectBody('An application key (service.security.keys[n])', {
+            keyId: { ...stringValue('The key id'), minLength: 1, maxLength: 256 },
+            keySecret: { ...stringValue('The key secret'), minLength: 1, maxLength: 1024 },
+          }),
+          required: ['keyId', 'keySecret'],
+        },
+      },
+    },
+    responds: 'application/json',
+    returns: 'TokenResponse',
+    open: true,
+    handler: async (ctx) => {
+      const { keyId, keySecret } = (await ctx.json()) as TokenRequest;
+      return json({ token: await auth.token(keyId, keySecret) });
+    },
+  });

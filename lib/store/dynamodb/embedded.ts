@@ -4,6 +4,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ClassicLevel } from 'classic-level';
 import dynalite from 'dynalite';
 
 export interface EmbeddedDynamo {
@@ -12,8 +13,12 @@ export interface EmbeddedDynamo {
   close(): Promise<void>;
 }
 
+/** The on-disk store at `path` is open in another process (or in this one). */
+export class StoreLockedError extends Error {}
+
 /** Starts dynalite; `path` keeps data on disk, none keeps it in memory. */
 export async function startEmbeddedDynamo(options: { path?: string } = {}): Promise<EmbeddedDynamo> {
+  if (options.path !== undefined) await assertUnlocked(options.path);
   const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0, path: options.path });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -39,4 +44,21 @@ export function dynamoClient(endpoint: string, region = 'us-east-1'): DynamoDBCl
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     maxAttempts: 3,
   });
+}
+
+/**
+ * LevelDB allows one process per directory (its LOCK file). dynalite opens the store in the
+ * background and answers every request with "Database is closed" when that fails; opening it here
+ * first (then closing it) turns a store held by another server into one clear error.
+ */
+async function assertUnlocked(path: string): Promise<void> {
+  const probe = new ClassicLevel(path);
+  try {
+    await probe.open();
+  } catch (error) {
+    const cause = (error as { cause?: { code?: unknown } }).cause;
+    if (cause?.code === 'LEVEL_LOCKED') throw new StoreLockedError(`The store at ${path} is locked`);
+    throw error;
+  }
+  await probe.close();
 }

@@ -37,6 +37,7 @@ const list = (metadata: MetadataService) =>
     path: '/api/metadata/taskdefs',
     summary: 'List task definitions',
     responds: 'application/json',
+    returns: 'TaskDef[]',
     handler: async () => json(await metadata.listTaskDefs()),
   });
 
@@ -47,6 +48,7 @@ const get = (metadata: MetadataService) =>
     summary: 'Read a task definition',
     request: { params: taskTypeParam },
     responds: 'application/json',
+    returns: 'TaskDef',
     handler: async (ctx) => json(await metadata.getTaskDef(ctx.param('taskType'))),
   });
 

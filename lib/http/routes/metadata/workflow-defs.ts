@@ -60,6 +60,7 @@ const list = (metadata: MetadataService) =>
       }),
     },
     responds: 'application/json',
+    returns: 'WorkflowDef[]',
     handler: async (ctx) =>
       json(
         await metadata.listWorkflowDefs({
@@ -107,6 +108,7 @@ const get = (metadata: MetadataService) =>
       query: paramsOf({ version: integerValue({ minimum: 1 }, 'The version') }),
     },
     responds: 'application/json',
+    returns: 'WorkflowDef',
     handler: async (ctx) =>
       json(await metadata.getWorkflowDef(ctx.param('name'), ctx.query.optionalInt('version'))),
   });

@@ -34,6 +34,7 @@ const pollOne = (tasks: TaskService) =>
     summary: 'Poll for one task of a type (204 when none is ready)',
     request: { params: taskTypeParam, query: paramsOf(pollerQuery) },
     responds: 'application/json',
+    returns: 'Task',
     handler: async (ctx) => {
       const [task] = await tasks.poll(ctx.param('taskType'), pollOptions(ctx.query, 1, 0));
       return task ? json(toApiTask(task)) : noContent();
@@ -54,6 +55,7 @@ const pollBatch = (tasks: TaskService) =>
       }),
     },
     responds: 'application/json',
+    returns: 'Task[]',
     handler: async (ctx) => {
       const timeout = ctx.query.int('timeout', 100);
       if (timeout > MAX_LONG_POLL_MS) {

@@ -14,6 +14,7 @@ const getTask = (tasks: TaskService) =>
     summary: 'Read one task',
     request: { params: taskIdParam },
     responds: 'application/json',
+    returns: 'Task',
     handler: async (ctx) => json(toApiTask(await tasks.getTask(ctx.param('taskId')))),
   });
 

@@ -56,6 +56,7 @@ const get = (reader: WorkflowReader) =>
       }),
     },
     responds: 'application/json',
+    returns: 'Workflow',
     handler: async (ctx) =>
       json(await reader.get(ctx.param('workflowId'), ctx.query.bool('includeTasks', true))),
   });

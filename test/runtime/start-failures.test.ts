@@ -1,0 +1,103 @@
+/**
+ * `npm start` (lib/runtime/local-main.ts) as a person meets it, as a real process: a data directory
+ * another server holds, or a port already taken, stops the start with one sentence naming the
+ * directory or the port, and exit code 1 (no stack trace).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configOf } from '../../lib/config/load.ts';
+import { silentLogger } from '../../lib/log/logger.ts';
+import { type LocalServer, startLocalServer } from '../../lib/runtime/local.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const scratch = mkdtempSync(join(tmpdir(), 'conductor-start-'));
+
+afterAll(() => {
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** Runs `npm start`'s command with only these service properties, from an empty directory. */
+function start(
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !key.startsWith('SERVICE_') && key !== 'PORT'),
+  );
+  return new Promise((done, fail) => {
+    const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), [join(ROOT, 'lib/runtime/local-main.ts')], {
+      cwd: scratch,
+      env: { ...clean, NODE_NO_WARNINGS: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    // A start that does not fail would serve forever: stop it, and let the assertions say so.
+    const timer = setTimeout(() => child.kill('SIGTERM'), 45_000);
+    child.on('error', fail);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('npm start', () => {
+  describe('on a data directory another server holds', () => {
+    const dataDir = join(scratch, 'held-data');
+    let holder: LocalServer;
+
+    beforeAll(async () => {
+      holder = await startLocalServer(
+        configOf({ 'service.local.data-dir': dataDir, 'service.server.port': 0 }),
+        { logger: silentLogger },
+      );
+    });
+
+    afterAll(async () => {
+      await holder.close();
+    });
+
+    it('stops with one sentence naming the directory, and exit code 1', async () => {
+      const result = await start({ SERVICE_LOCAL_DATA_DIR: dataDir, SERVICE_SERVER_PORT: '0' });
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim().split('\n')).toEqual([
+        `The data directory ${dataDir} is already in use by another server: stop that server, or set service.local.data-dir to another directory.`,
+      ]);
+      // The holder is unharmed.
+      expect((await fetch(`${holder.url}/api/health`)).status).toBe(200);
+    });
+  });
+
+  describe('on a port already taken', () => {
+    let taken: Server;
+    let port: number;
+
+    beforeAll(async () => {
+      taken = createServer();
+      await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
+      port = (taken.address() as { port: number }).port;
+    });
+
+    afterAll(async () => {
+      await new Promise((done) => taken.close(done));
+    });
+
+    it('stops with one sentence naming the port, and exit code 1', async () => {
+      const result = await start({ SERVICE_STORE: 'memory', SERVICE_SERVER_PORT: String(port) });
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim().split('\n')).toEqual([
+        `Port ${port} on 127.0.0.1 is already in use: stop the process using it, or set service.server.port (or PORT) to another port.`,
+      ]);
+    });
+  });
+});

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { configOf } from '../../lib/config/load.ts';
+import { ManualClock } from '../../lib/model/clock.ts';
+import { UnauthorizedError } from '../../lib/model/errors.ts';
+import { apiAuthOf } from '../../lib/security/api-auth.ts';
+import { configuredKeys, keysFromSecretString } from '../../lib/security/api-keys.ts';
+import { issueToken, verifyToken } from '../../lib/security/tokens.ts';
+
+const first = { id: 'app-1', secret: 'first-secret-0123456789' };
+const second = { id: 'app-2', secret: 'second-secret-0123456789' };
+const HOUR = 3_600_000;
+const now = Date.UTC(2026, 0, 1);
+
+function codeOf(action: () => unknown): string | undefined {
+  try {
+    action();
+  } catch (error) {
+    if (error instanceof UnauthorizedError) return error.code ?? 'none';
+    throw error;
+  }
+  return undefined;
+}
+
+describe('tokens', () => {
+  it('verify as the key they were issued to until they expire', () => {
+    const token = issueToken(second, now, HOUR);
+    expect(verifyToken(token, [first, second], now + HOUR - 1000)).toBe('app-2');
+    expect(codeOf(() => verifyToken(token, [first, second], now + HOUR))).toBe('EXPIRED_TOKEN');
+  });
+
+  it('stop verifying once their key is removed (rotation revokes at once)', () => {
+    const token = issueToken(first, now, HOUR);
+    expect(codeOf(() => verifyToken(token, [second], now))).toBe('INVALID_TOKEN');
+  });
+
+  it('refuse a changed claim, a forged signature and garbage', () => {
+    const token = issueToken(first, now, HOUR);
+    const [header, payload, sig] = token.split('.') as [string, string, string];
+    const longer = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), exp: 9e9 }),
+    ).toString('base64url');
+    const otherKeySig = issueToken({ id: 'app-1', secret: 'someone-elses-secret-000' }, now, HOUR).split(
+      '.',
+    )[2];
+    for (const bad of [
+      `${header}.${longer}.${sig}`,
+      `${header}.${payload}.${otherKeySig}`,
+      `${header}.${payload}.`,
+      'not-a-token',
+      '',
+      'a.b.c',
+    ]) {
+      expect(codeOf(() => verifyToken(bad, [first, second], now))).toBe('INVALID_TOKEN');
+    }
+  });
+});
+
+describe('keys', () => {
+  it('are read from service.security.keys[n] in order', () => {
+    const config = configOf({
+      'service.security.keys[1].id': second.id,
+      'service.security.keys[1].secret': second.secret,
+      'service.security.keys[0].id': first.id,
+      'service.security.keys[0].secret': first.secret,
+    });
+    expect(configuredKeys(config)).toEqual([first, second]);
+  });
+
+  it('refuse a short secret, a missing id and a repeated id', () => {
+    expect(() => keysFromSecretString(JSON.stringify({ id: 'a', secret: 'short' }), 'secret')).toThrow(
+      /at least 16 characters/,
+    );
+    expect(() => keysFromSecretString(JSON.stringify({ secret: first.secret }), 'secret')).toThrow(/no id/);
+    expect(() => keysFromSecretString(JSON.stringify([first, first]), 'secret')).toThrow(/used twice/);
+    expect(() => keysFromSecretString('{', 'secret')).toThrow(/not JSON/);
+  });
+
+  it('come from a secret as one key or a list of them', () => {
+    expect(keysFromSecretString(JSON.stringify(first), 's')).toEqual([first]);
+    expect(keysFromSecretString(JSON.stringify([second, first]), 's')).toEqual([second, first]);
+  });
+
+  it('are required when security is enabled', () => {
+    expect(() => apiAuthOf(configOf({ 'service.security.enabled': true }), new ManualClock())).toThrow(
+      /needs at least one key/,
+    );
+  });
+});
+
+describe('the token exchange', () => {
+  const clock = new ManualClock(now);
+  const auth = apiAuthOf(
+    configOf({
+      'service.security.enabled': true,
+      'service.security.token-ttl': '10m',
+      'service.security.keys[0].id': first.id,
+      'service.security.keys[0].secret': first.secret,
+      'service.security.keys[1].id': second.id,
+      'service.security.keys[1].secret': second.secret,
+    }),
+    clock,
+  );
+  const withToken = (token: string) =>
+    new Request('http://x/api/x', { headers: { 'x-authorization': token } });
+
+  it('issues a token to any configured key, valid for token-ttl', async () => {
+    const token = await auth.token(second.id, second.secret);
+    await expect(auth.authenticate(withToken(token))).resolves.toBeUndefined();
+    clock.advance(10 * 60_000);
+    await expect(auth.authenticate(withToken(token))).rejects.toMatchObject({ code: 'EXPIRED_TOKEN' });
+  });
+
+  it('refuses a wrong secret, another key s secret and an unknown id', async () => {
+    await expect(auth.token(first.id, 'wrong-secret-0123456789')).rejects.toThrow('Invalid key id or secret');
+    await expect(auth.token(first.id, second.secret)).rejects.toThrow(UnauthorizedError);
+    await expect(auth.token('nobody', first.secret)).rejects.toThrow(UnauthorizedError);
+  });
+
+  it('refuses a request without a token', async () => {
+    await expect(auth.authenticate(new Request('http://x/api/x'))).rejects.toThrow(/Missing token/);
+  });
+});
