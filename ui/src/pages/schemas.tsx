@@ -1,0 +1,8 @@
+/** Schemas: placeholder. */
+export default function SchemasPage() {
+  return (
+    <section>
+      <h1>Schemas</h1>
+    </section>
+  );
+}

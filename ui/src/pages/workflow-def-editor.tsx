@@ -1,0 +1,8 @@
+/** Workflow definition: placeholder. */
+export default function WorkflowDefEditorPage() {
+  return (
+    <section>
+      <h1>Workflow definition</h1>
+    </section>
+  );
+}
