@@ -36,7 +36,16 @@ export function isStale(): boolean {
 
 export async function buildUi(logLevel: 'info' | 'warn' = 'warn'): Promise<void> {
   const { build } = await import('vite');
-  await build({ configFile: join(UI_DIR, 'vite.config.ts'), logLevel });
+  // Vite takes React's build flavour from NODE_ENV when it is set: under vitest (NODE_ENV=test)
+  // that would ship React's development build. The UI is always built for production.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ configFile: join(UI_DIR, 'vite.config.ts'), logLevel, mode: 'production' });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
 }
 
 export async function ensureUiBuilt(): Promise<boolean> {

@@ -4,10 +4,10 @@
  * so the suites share one browser process. A missing browser fails the run with the command that
  * installs it; it never skips (.ci/run installs it with apt-get).
  */
-import { existsSync } from 'node:fs';
 import { type BrowserServer, chromium } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
 import { ensureUiBuilt } from '../../ui/build.ts';
+import { CHROMIUM_ARGS, chromiumPath } from './chromium.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,31 +16,12 @@ declare module 'vitest' {
   }
 }
 
-const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/lib/chromium/chromium'];
-
-export function chromiumPath(): string {
-  const configured = process.env.CHROMIUM_PATH;
-  const found = configured ? [configured] : CANDIDATES;
-  const path = found.find((candidate) => existsSync(candidate));
-  if (!path) {
-    throw new Error(
-      `Chromium not found (looked for ${found.join(', ')}). The browser tests need Debian's chromium: ` +
-        'run `sudo apt-get install -y chromium` (or set CHROMIUM_PATH).',
-    );
-  }
-  return path;
-}
-
 let server: BrowserServer | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
   const executablePath = chromiumPath();
   await ensureUiBuilt();
-  server = await chromium.launchServer({
-    executablePath,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
-  });
+  server = await chromium.launchServer({ executablePath, headless: true, args: CHROMIUM_ARGS });
   project.provide('browserWsEndpoint', server.wsEndpoint());
 }
 

@@ -9,6 +9,7 @@ import { api } from '../api/client.ts';
 import { schemaExists } from '../api/schemas.ts';
 import { useConfirm } from '../components/confirm.tsx';
 import { ErrorMessage } from '../components/error-message.tsx';
+import { usePaged } from '../components/pager.tsx';
 import { useLoad } from '../components/use-load.ts';
 import { formatTime, schemaRows } from '../logic/schema-rows.ts';
 import { paths } from '../paths.ts';
@@ -20,6 +21,7 @@ export default function SchemasPage() {
   const [dialog, confirm] = useConfirm();
   const navigate = useNavigate();
   const rows = data ? schemaRows(data) : [];
+  const { visible, pager } = usePaged(rows, 'Schemas');
 
   const remove = async (name: string) => {
     if (!(await confirm(`Delete schema ${name} and all its versions?`, 'Delete'))) return;
@@ -52,44 +54,51 @@ export default function SchemasPage() {
       )}
       {data && rows.length === 0 && <p className="muted">No schemas yet.</p>}
       {rows.length > 0 && (
-        <table aria-label="Schemas">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Type</th>
-              <th>Latest version</th>
-              <th>Versions</th>
-              <th>Created</th>
-              <th>Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.name}>
-                <td>
-                  <Link to={paths.schema(row.name)}>{row.name}</Link>
-                </td>
-                <td>{row.type}</td>
-                <td>{row.latestVersion}</td>
-                <td>{row.versionCount}</td>
-                <td>{formatTime(row.createTime)}</td>
-                <td className="toolbar">
-                  <button type="button" onClick={() => setCloning(row.name)} aria-label={`Clone ${row.name}`}>
-                    Clone
-                  </button>
-                  <button
-                    type="button"
-                    className="danger"
-                    onClick={() => void remove(row.name)}
-                    aria-label={`Delete ${row.name}`}
-                  >
-                    Delete
-                  </button>
-                </td>
+        <>
+          {pager}
+          <table aria-label="Schemas">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Type</th>
+                <th>Latest version</th>
+                <th>Versions</th>
+                <th>Created</th>
+                <th>Actions</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {visible.map((row) => (
+                <tr key={row.name}>
+                  <td>
+                    <Link to={paths.schema(row.name)}>{row.name}</Link>
+                  </td>
+                  <td>{row.type}</td>
+                  <td>{row.latestVersion}</td>
+                  <td>{row.versionCount}</td>
+                  <td>{formatTime(row.createTime)}</td>
+                  <td className="toolbar">
+                    <button
+                      type="button"
+                      onClick={() => setCloning(row.name)}
+                      aria-label={`Clone ${row.name}`}
+                    >
+                      Clone
+                    </button>
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() => void remove(row.name)}
+                      aria-label={`Delete ${row.name}`}
+                    >
+                      Delete
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
       )}
       {dialog}
     </section>

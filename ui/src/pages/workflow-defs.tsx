@@ -3,6 +3,7 @@ import { useDeferredValue, useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../api/client.ts';
 import { ErrorMessage } from '../components/error-message.tsx';
+import { usePaged } from '../components/pager.tsx';
 import { useLoad } from '../components/use-load.ts';
 import { formatTime } from '../logic/schema-rows.ts';
 import { paths } from '../paths.ts';
@@ -16,6 +17,7 @@ export default function WorkflowDefsPage() {
   const rows = (data ?? [])
     .filter((def) => wanted === '' || def.name.toLowerCase().includes(wanted))
     .sort((a, b) => a.name.localeCompare(b.name) || b.version - a.version);
+  const { visible, pager } = usePaged(rows, 'Workflow definitions');
   return (
     <section>
       <h1>Workflow definitions</h1>
@@ -37,28 +39,31 @@ export default function WorkflowDefsPage() {
       <ErrorMessage error={error} />
       {data && data.length === 0 && <p className="muted">No workflow definitions yet.</p>}
       {rows.length > 0 && (
-        <table aria-label="Workflow definitions">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Version</th>
-              <th>Description</th>
-              <th>Updated</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((def) => (
-              <tr key={`${def.name}/${def.version}`}>
-                <td>
-                  <Link to={paths.workflowDef(def.name, def.version)}>{def.name}</Link>
-                </td>
-                <td>{def.version}</td>
-                <td>{def.description ?? ''}</td>
-                <td>{formatTime(def.updateTime ?? def.createTime ?? 0)}</td>
+        <>
+          {pager}
+          <table aria-label="Workflow definitions">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Version</th>
+                <th>Description</th>
+                <th>Updated</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {visible.map((def) => (
+                <tr key={`${def.name}/${def.version}`}>
+                  <td>
+                    <Link to={paths.workflowDef(def.name, def.version)}>{def.name}</Link>
+                  </td>
+                  <td>{def.version}</td>
+                  <td>{def.description ?? ''}</td>
+                  <td>{formatTime(def.updateTime ?? def.createTime ?? 0)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
       )}
     </section>
   );
