@@ -6,7 +6,8 @@
  * the capability list (lib/capabilities.ts), background work from lib/jobs (JOBS, one function
  * and EventBridge rule each; CONSUMERS, one function, queue and dead-letter queue each), and
  * properties from properties.ts, so a new capability, job or consumer is picked up here with no
- * edit; what each function may touch is declared in its descriptor.
+ * edit; what each function may touch is declared in its descriptor. The management UI is served
+ * by CloudFront from S3 on the same origin as the API (infra/constructs/ui.ts).
  */
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
@@ -26,6 +27,7 @@ import { ServiceData } from './constructs/data.ts';
 import { pascalCase } from './constructs/names.ts';
 import { WorkQueues } from './constructs/queues.ts';
 import { ServiceFunction, type ServiceFunctionProps } from './constructs/service-function.ts';
+import { ManagementUi } from './constructs/ui.ts';
 
 /** On/off per gated feature (SPEC.md item 7); keys match GATES in lib/config/properties.ts. */
 export type Gates = Record<GateName, boolean>;
@@ -34,6 +36,8 @@ export interface ConductorStackProps extends StackProps {
   gates: Gates;
   /** The capabilities to deploy; defaults to CAPABILITIES. Those whose gate is off are left out. */
   capabilities?: readonly Capability[];
+  /** A built management UI to serve as it is (default: ui/dist, built first when stale). */
+  uiDir?: string;
 }
 
 /** The description of a job's or consumer's function; tests find the function by it. */
@@ -72,6 +76,8 @@ export class ConductorStack extends Stack {
 
     for (const consumer of consumers) this.consumer(consumer);
     for (const job of JOBS.filter((j) => gateOn(j, props.gates))) this.job(job);
+
+    new ManagementUi(this, 'Ui', { api: api.httpApi, dir: props.uiDir });
 
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'Base URL of the Conductor API' });
     new CfnOutput(this, 'FilesBucketName', { value: this.data.bucket.bucketName });
