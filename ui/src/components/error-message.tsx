@@ -1,4 +1,4 @@
-/** An API (or any) error shown in words, announced to screen readers. */
+/** Outcomes shown in words and announced to screen readers: an API (or any) error, a success. */
 import { describeError } from '../api/client.ts';
 
 export function ErrorMessage({ error }: { error: unknown }) {
@@ -7,5 +7,14 @@ export function ErrorMessage({ error }: { error: unknown }) {
     <div className="error" role="alert">
       {describeError(error)}
     </div>
+  );
+}
+
+export function Success({ message }: { message: string | undefined }) {
+  if (!message) return null;
+  return (
+    <p className="success" role="status">
+      {message}
+    </p>
   );
 }

@@ -5,7 +5,7 @@
  * inline edit or preview buttons: no UI plugin supplies them.
  */
 import { useId } from 'react';
-import { type Registry, type SchemaRef, unregistered } from '../logic/schema-ref.ts';
+import { type Registry, refOf, type SchemaField, type SchemaRef, unregistered } from '../logic/schema-ref.ts';
 
 export interface SchemaPickerProps {
   label: string;
@@ -64,6 +64,32 @@ export function SchemaPicker({ label, value, onChange, registry, flagUnregistere
           </span>
         )}
       </div>
+    </>
+  );
+}
+
+/** The input- and output-schema pickers of one form, reading and writing `holder`'s two fields. */
+export function SchemaPickers(props: {
+  /** The labels of the input and output pickers. */
+  labels: readonly [string, string];
+  holder: Record<string, unknown> | undefined;
+  onChange: (field: SchemaField, ref: SchemaRef | undefined) => void;
+  registry: Registry;
+  flagUnregistered: boolean;
+}) {
+  const fields = ['inputSchema', 'outputSchema'] as const;
+  return (
+    <>
+      {fields.map((field, i) => (
+        <SchemaPicker
+          key={field}
+          label={props.labels[i] as string}
+          value={refOf(props.holder, field)}
+          onChange={(ref) => props.onChange(field, ref)}
+          registry={props.registry}
+          flagUnregistered={props.flagUnregistered}
+        />
+      ))}
     </>
   );
 }

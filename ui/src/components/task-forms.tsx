@@ -6,12 +6,11 @@
 
 import { parseJsonObject, prettyJson } from '../logic/json-text.ts';
 import type { Registry } from '../logic/schema-ref.ts';
-import { refOf } from '../logic/schema-ref.ts';
 import { type Task, taskSchemaHolder, withTaskSchema } from '../logic/workflow-def.ts';
 import { CheckboxField, TextField } from './fields.tsx';
 import { JsonObjectField } from './json-object-field.tsx';
 import { LazyJsonEditor } from './lazy-json-editor.tsx';
-import { SchemaPicker } from './schema-picker.tsx';
+import { SchemaPickers } from './schema-picker.tsx';
 
 export function TaskForm(props: { task: Task; registry: Registry; onChange: (task: Task) => void }) {
   const { task, onChange } = props;
@@ -51,19 +50,12 @@ export function TaskForm(props: { task: Task; registry: Registry; onChange: (tas
             value={task.inputParameters}
             onChange={(inputParameters) => onChange({ ...task, inputParameters })}
           />
-          <SchemaPicker
-            label="Task input schema"
-            value={refOf(holder, 'inputSchema')}
-            onChange={(ref) => onChange(withTaskSchema(task, 'inputSchema', ref))}
+          <SchemaPickers
+            labels={['Task input schema', 'Task output schema']}
+            holder={holder}
+            onChange={(field, ref) => onChange(withTaskSchema(task, field, ref))}
             registry={props.registry}
-            flagUnregistered
-          />
-          <SchemaPicker
-            label="Task output schema"
-            value={refOf(holder, 'outputSchema')}
-            onChange={(ref) => onChange(withTaskSchema(task, 'outputSchema', ref))}
-            registry={props.registry}
-            flagUnregistered
+            flagUnregistered={true}
           />
         </div>
       </fieldset>

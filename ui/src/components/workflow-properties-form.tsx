@@ -1,8 +1,8 @@
 /** The Workflow Properties form, with the workflow's input- and output-schema pickers (flagged when unregistered). */
 import type { WorkflowDef } from '../api/routes.ts';
-import { type Registry, refOf, withRef } from '../logic/schema-ref.ts';
+import { type Registry, withRef } from '../logic/schema-ref.ts';
 import { CheckboxField, NumberField, SelectField, TextField } from './fields.tsx';
-import { SchemaPicker } from './schema-picker.tsx';
+import { SchemaPickers } from './schema-picker.tsx';
 
 export function WorkflowPropertiesForm(props: {
   def: WorkflowDef;
@@ -61,19 +61,12 @@ export function WorkflowPropertiesForm(props: {
           value={def.failureWorkflow}
           onChange={(failureWorkflow) => set({ failureWorkflow })}
         />
-        <SchemaPicker
-          label="Workflow input schema"
-          value={refOf(def, 'inputSchema')}
-          onChange={(ref) => onChange(withRef(def, 'inputSchema', ref))}
+        <SchemaPickers
+          labels={['Workflow input schema', 'Workflow output schema']}
+          holder={def}
+          onChange={(field, ref) => onChange(withRef(def, field, ref))}
           registry={props.registry}
-          flagUnregistered
-        />
-        <SchemaPicker
-          label="Workflow output schema"
-          value={refOf(def, 'outputSchema')}
-          onChange={(ref) => onChange(withRef(def, 'outputSchema', ref))}
-          registry={props.registry}
-          flagUnregistered
+          flagUnregistered={true}
         />
         <CheckboxField
           label="Enforce schema"

@@ -11,7 +11,7 @@ import { api } from '../api/client.ts';
 import type { SchemaRecord } from '../api/routes.ts';
 import { schemaExists } from '../api/schemas.ts';
 import { useConfirm } from '../components/confirm.tsx';
-import { ErrorMessage } from '../components/error-message.tsx';
+import { ErrorMessage, Success } from '../components/error-message.tsx';
 import { LazyJsonEditor } from '../components/lazy-json-editor.tsx';
 import { useLoad } from '../components/use-load.ts';
 import { parseJsonObject, prettyJson } from '../logic/json-text.ts';
@@ -91,6 +91,14 @@ function Editor(props: {
     if (!parsed.ok) throw new Error(`The schema is not valid JSON: ${parsed.message}`);
     return parsed.value as Record<string, unknown>;
   };
+  /** The shown record with the editor's body (version ignored by the server on a new version). */
+  const edited = (existing: SchemaRecord) => ({
+    name: existing.name,
+    version: existing.version,
+    type: existing.type,
+    data: data(),
+    externalRef: existing.externalRef,
+  });
 
   const register = () =>
     run(async () => {
@@ -108,18 +116,12 @@ function Editor(props: {
 
   const save = (existing: SchemaRecord) =>
     run(async () => {
-      const body = data();
+      data(); // invalid JSON is refused before the confirmation
       if (!(await confirm(`Overwrite version ${existing.version} of ${existing.name}?`, 'Save')))
         return undefined;
       await api('POST /api/schema', {
         query: { newVersion: false },
-        body: {
-          name: existing.name,
-          version: existing.version,
-          type: existing.type,
-          data: body,
-          externalRef: existing.externalRef,
-        },
+        body: edited(existing),
       });
       await props.reload();
       return `Saved version ${existing.version}`;
@@ -127,16 +129,9 @@ function Editor(props: {
 
   const saveAsNew = (existing: SchemaRecord) =>
     run(async () => {
-      const body = data();
       await api('POST /api/schema', {
         query: { newVersion: true },
-        body: {
-          name: existing.name,
-          version: existing.version,
-          type: existing.type,
-          data: body,
-          externalRef: existing.externalRef,
-        },
+        body: edited(existing),
       });
       const latest = await api('GET /api/schema/{name}', { params: { name: existing.name } });
       void navigate(paths.schema(existing.name, latest.version));
@@ -258,11 +253,7 @@ function Editor(props: {
         </p>
       )}
       <ErrorMessage error={error} />
-      {done && (
-        <p className="success" role="status">
-          {done}
-        </p>
-      )}
+      <Success message={done} />
       <LazyJsonEditor value={text} onChange={setText} readOnly={!editable} label="Schema JSON" />
       {dialog}
     </section>

@@ -7,12 +7,12 @@ import { type FormEvent, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api } from '../api/client.ts';
 import type { TaskDef } from '../api/routes.ts';
-import { ErrorMessage } from '../components/error-message.tsx';
+import { ErrorMessage, Success } from '../components/error-message.tsx';
 import { CheckboxField, NumberField, SelectField, TextField } from '../components/fields.tsx';
-import { SchemaPicker } from '../components/schema-picker.tsx';
+import { SchemaPickers } from '../components/schema-picker.tsx';
 import { useLoad } from '../components/use-load.ts';
 import { useRegistry } from '../components/use-registry.ts';
-import { refOf, withRef } from '../logic/schema-ref.ts';
+import { withRef } from '../logic/schema-ref.ts';
 import { paths } from '../paths.ts';
 
 const NEW_TASK_DEF: TaskDef = {
@@ -126,17 +126,10 @@ function TaskDefForm({ initial, isNew }: { initial: TaskDef; isNew: boolean }) {
               onChange={(v) => set({ timeoutPolicy: v as TaskDef['timeoutPolicy'] })}
             />
             <TextField label="Owner email" value={def.ownerEmail} onChange={(v) => set({ ownerEmail: v })} />
-            <SchemaPicker
-              label="Input schema"
-              value={refOf(def, 'inputSchema')}
-              onChange={(ref) => setDef((current) => withRef(current, 'inputSchema', ref))}
-              registry={registry.data ?? new Map()}
-              flagUnregistered={false}
-            />
-            <SchemaPicker
-              label="Output schema"
-              value={refOf(def, 'outputSchema')}
-              onChange={(ref) => setDef((current) => withRef(current, 'outputSchema', ref))}
+            <SchemaPickers
+              labels={['Input schema', 'Output schema']}
+              holder={def}
+              onChange={(field, ref) => setDef((current) => withRef(current, field, ref))}
               registry={registry.data ?? new Map()}
               flagUnregistered={false}
             />
@@ -153,11 +146,7 @@ function TaskDefForm({ initial, isNew }: { initial: TaskDef; isNew: boolean }) {
           </button>
         </div>
         <ErrorMessage error={error ?? registry.error} />
-        {saved && (
-          <p className="success" role="status">
-            {saved}
-          </p>
-        )}
+        <Success message={saved} />
       </form>
     </section>
   );

@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api } from '../api/client.ts';
 import type { WorkflowDef } from '../api/routes.ts';
-import { ErrorMessage } from '../components/error-message.tsx';
+import { ErrorMessage, Success } from '../components/error-message.tsx';
 import { LazyJsonEditor } from '../components/lazy-json-editor.tsx';
 import { TaskForm } from '../components/task-forms.tsx';
 import { useLoad } from '../components/use-load.ts';
@@ -95,11 +95,7 @@ function Editor({ initial, isNew }: { initial: WorkflowDef; isNew: boolean }) {
         )}
       </div>
       <ErrorMessage error={error ?? registry.error} />
-      {saved && (
-        <p className="success" role="status">
-          {saved}
-        </p>
-      )}
+      <Success message={saved} />
       <div className="split">
         <div>
           <WorkflowPropertiesForm
