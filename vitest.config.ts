@@ -34,7 +34,23 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'node', include: ['test/**/*.test.ts'], provide: { transport: 'node' } },
+        test: {
+          name: 'node',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/ui/browser/**'],
+          provide: { transport: 'node' },
+        },
+      },
+      // Browser end-to-end tests of the UI: one shared Chromium (test/ui/global-setup.ts), and the
+      // UI built first when ui/dist is stale.
+      {
+        extends: true,
+        test: {
+          name: 'ui',
+          include: ['test/ui/browser/**/*.test.ts'],
+          globalSetup: ['test/ui/global-setup.ts'],
+          provide: { transport: 'node' },
+        },
       },
       {
         extends: true,

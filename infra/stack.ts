@@ -6,7 +6,8 @@
  * the capability list (lib/capabilities.ts), background work from lib/jobs (JOBS, one function
  * and EventBridge rule each; CONSUMERS, one function, queue and dead-letter queue each), and
  * properties from properties.ts, so a new capability, job or consumer is picked up here with no
- * edit; what each function may touch is declared in its descriptor.
+ * edit; what each function may touch is declared in its descriptor. The management UI is served
+ * by CloudFront from S3 on the same origin as the API (infra/constructs/ui.ts).
  */
 import { Annotations, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
@@ -36,6 +37,7 @@ import { pascalCase } from './constructs/names.ts';
 import { WorkQueues } from './constructs/queues.ts';
 import { collectionNameOf, SearchCollection } from './constructs/search-collection.ts';
 import { ServiceFunction, type ServiceFunctionProps } from './constructs/service-function.ts';
+import { ManagementUi } from './constructs/ui.ts';
 
 /** On/off per gated feature (SPEC.md item 7); keys match GATES in lib/config/properties.ts. */
 export type Gates = Record<GateName, boolean>;
@@ -68,6 +70,8 @@ export interface ConductorStackProps extends StackProps {
    * with a warning at synth.
    */
   auth?: ApiAuthMode;
+  /** A built management UI to serve as it is (default: ui/dist, built first when stale). */
+  uiDir?: string;
 }
 
 export type ApiAuthMode = 'key' | 'none';
@@ -197,6 +201,8 @@ export class ConductorStack extends Stack {
       value: this.alarms.topic.topicArn,
       description: 'SNS topic of the Conductor alarms: subscribe to it to be told',
     });
+    new ManagementUi(this, 'Ui', { api: api.httpApi, dir: props.uiDir });
+
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'Base URL of the Conductor API' });
     new CfnOutput(this, 'FilesBucketName', { value: this.data.bucket.bucketName });
     if (apiKeys) {

@@ -102,6 +102,13 @@ const DECLARED = [
     description: 'Deepest nesting of arrays and objects in a JSON body; deeper gets 400 before parsing',
   },
   {
+    name: 'service.ui.dir',
+    type: str,
+    default: 'ui/dist',
+    description:
+      'Built management UI the local server serves at / (relative to the working directory; empty turns it off)',
+  },
+  {
     name: 'service.instance-id',
     type: str,
     description: 'Identifies this node in error bodies (`instance`); defaults to the host name',

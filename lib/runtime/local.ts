@@ -2,7 +2,8 @@
  * Composition root of the local host: one process serving every route group over node:http, with
  * the embedded on-disk store by default (data survives restarts), the in-memory store by flag, or
  * any DynamoDB endpoint. Background work runs in process: decides and wake-up timers on the local
- * decision queue, periodic jobs (lib/jobs) on the local job runner. Later: the UI.
+ * decision queue, periodic jobs (lib/jobs) on the local job runner. The built management UI
+ * (`service.ui.dir`) is served at `/` beside the API.
  */
 
 import { mkdirSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { defaultEventBridgePublisher } from '../events/adapters/eventbridge.ts';
 import { defaultSqsEventPublisher } from '../events/adapters/sqs.ts';
 import { PARSER_MAX_HEADER_BYTES } from '../http/edge.ts';
 import { clientErrorHandler, nodeHandler } from '../http/node-adapter.ts';
+import { staticSite } from '../http/static-site.ts';
 import { JOBS } from '../jobs/index.ts';
 import { LocalJobRunner } from '../jobs/local-runner.ts';
 import { scheduleFire } from '../jobs/schedule-fire.ts';
@@ -168,9 +170,17 @@ export async function startLocalServer(
   jobs = runner;
   await runner.start();
   const instance = config.requireString('service.instance-id');
+  const apiHandler = nodeHandler({
+    router,
+    logger,
+    instance,
+    maxBodyBytes: config.number('service.server.max-body-bytes'),
+  });
+  const uiDir = config.string('service.ui.dir');
+  const ui = uiDir && staticSite({ dir: uiDir, routePaths: router.routes().map((r) => r.path) });
   const server = createServer(
     { keepAliveTimeout: 5000, maxHeaderSize: PARSER_MAX_HEADER_BYTES },
-    nodeHandler({ router, logger, instance, maxBodyBytes: config.number('service.server.max-body-bytes') }),
+    ui ? (req, res) => ui(req, res) || apiHandler(req, res) : apiHandler,
   );
   server.on('clientError', clientErrorHandler(instance));
   const listenPort = config.number('service.server.port');

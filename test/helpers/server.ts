@@ -49,7 +49,13 @@ export async function startTestServer(
   overrides: Record<string, string | number | boolean> = {},
   options: TestServerOptions = {},
 ): Promise<TestServer> {
-  const config = configOf({ 'service.store': 'memory', 'service.server.port': 0, ...overrides });
+  // No UI unless a suite asks for it (test/ui/browser.ts): API suites see only the API.
+  const config = configOf({
+    'service.store': 'memory',
+    'service.server.port': 0,
+    'service.ui.dir': '',
+    ...overrides,
+  });
   const logger = options.logger ?? silentLogger;
   const server = await startLocalServer(config, { logger, clock: options.clock });
   const close = () => server.close();

@@ -1,0 +1,93 @@
+/**
+ * Serves the built management UI (ui/dist) from the local host at `/`, beside the API: a GET or
+ * HEAD for a file under the directory answers that file; any other path without a file extension
+ * answers index.html, so the UI's client-side routes survive a reload (SPA fallback). Paths under
+ * `/api` and the paths of every other route (`/health`) are never answered here, so the UI cannot
+ * shadow the API. On AWS, CloudFront and S3 do this job (infra/constructs/ui.ts).
+ */
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, join, resolve, sep } from 'node:path';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+  '.map': 'application/json',
+};
+
+export interface StaticSiteOptions {
+  /** The built UI; nothing is served when it has no index.html. */
+  dir: string;
+  /** Paths of routes outside `/api` that must reach the router (e.g. `/health`). */
+  routePaths: readonly string[];
+}
+
+/** `(req, res) => handled`: true when the UI answers the request, false when the API should. */
+export type StaticSite = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+export function isApiPath(pathname: string, routePaths: readonly string[]): boolean {
+  return pathname === '/api' || pathname.startsWith('/api/') || routePaths.includes(pathname);
+}
+
+export function staticSite(options: StaticSiteOptions): StaticSite | undefined {
+  const root = resolve(options.dir);
+  const index = join(root, 'index.html');
+  if (!existsSync(index)) return undefined;
+  return (req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://ui').pathname);
+    } catch {
+      return false;
+    }
+    if (isApiPath(pathname, options.routePaths) || pathname.includes('\0')) return false;
+    const file = resolve(root, `.${pathname}`);
+    // `..` segments are resolved away by URL parsing; this also refuses anything that escapes.
+    if (file !== root && !file.startsWith(root + sep)) return false;
+    if (isFile(file)) {
+      send(res, req.method, file, pathname.startsWith('/assets/'));
+      return true;
+    }
+    if (extname(pathname) !== '') {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'content-length': '10' });
+      res.end(req.method === 'HEAD' ? undefined : 'Not found\n');
+      return true;
+    }
+    send(res, req.method, index, false);
+    return true;
+  };
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function send(res: ServerResponse, method: string, file: string, hashed: boolean): void {
+  const size = statSync(file).size;
+  res.writeHead(200, {
+    'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+    'content-length': String(size),
+    // Built assets carry a content hash in their names; index.html must always be revalidated.
+    'cache-control': hashed ? 'public, max-age=31536000, immutable' : 'no-cache',
+    'x-content-type-options': 'nosniff',
+  });
+  if (method === 'HEAD') {
+    res.end();
+    return;
+  }
+  createReadStream(file)
+    .on('error', () => res.destroy())
+    .pipe(res);
+}

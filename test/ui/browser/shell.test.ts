@@ -1,0 +1,45 @@
+// The UI shell in a real browser: served at `/` beside `/api`, client routes survive a reload,
+// and the API is never shadowed by the UI.
+import { describe, expect, it } from 'vitest';
+import { useBrowser } from '../browser.ts';
+
+describe('the management UI shell', () => {
+  const ui = useBrowser();
+
+  it('opens at / on the workflow definitions, with Definitions, Schemas, Executions and Schedules in the navigation', async () => {
+    const { page } = ui;
+    await page.goto(ui.url);
+    await page.waitForURL(/\/definitions\/workflows$/);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    const links = await nav.getByRole('link').allTextContents();
+    expect(links).toEqual(['Workflows', 'Tasks', 'Schemas', 'Executions', 'Schedules']);
+    await expect.poll(() => nav.textContent()).toContain('Definitions');
+    await ui.shot('shell-home');
+  });
+
+  it('serves a client route on reload (SPA fallback) and navigates from the sidebar', async () => {
+    const { page } = ui;
+    await page.goto(`${ui.url}/schemas`);
+    await page.getByRole('heading', { name: 'Schemas', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Executions' }).click();
+    await page.waitForURL(/\/executions$/);
+    await page.getByRole('heading', { name: 'Executions', level: 1 }).waitFor();
+    await ui.shot('shell-navigation');
+  });
+
+  it('leaves /api to the API: an unknown API path is the JSON 404, not the UI', async () => {
+    const api = await fetch(`${ui.url}/api/no-such-route`);
+    expect(api.status).toBe(404);
+    expect(api.headers.get('content-type')).toContain('application/json');
+    expect(((await api.json()) as { status: number }).status).toBe(404);
+    const health = await fetch(`${ui.url}/health`);
+    expect(health.headers.get('content-type')).toContain('application/json');
+    const page = await fetch(`${ui.url}/definitions/tasks`);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(await page.text()).toContain('<div id="root">');
+    const missingAsset = await fetch(`${ui.url}/assets/nothing.js`);
+    expect(missingAsset.status).toBe(404);
+    await ui.page.goto(`${ui.url}/api/version`);
+    await ui.shot('shell-api-not-shadowed');
+  });
+});

@@ -1,0 +1,64 @@
+/** Task definitions: one row each, linking to the Task Definition form. */
+import { Link } from 'react-router';
+import { api } from '../api/client.ts';
+import { ErrorMessage } from '../components/error-message.tsx';
+import { usePaged } from '../components/pager.tsx';
+import { useLoad } from '../components/use-load.ts';
+import { paths } from '../paths.ts';
+
+export default function TaskDefsPage() {
+  const { data, error, loading } = useLoad('task-defs', () => api('GET /api/metadata/taskdefs'));
+  const rows = [...(data ?? [])].sort((a, b) => a.name.localeCompare(b.name));
+  const { visible, pager } = usePaged(rows, 'Task definitions');
+  return (
+    <section>
+      <h1>Task definitions</h1>
+      <div className="toolbar">
+        <Link className="button primary" to={paths.newTaskDef}>
+          New task definition
+        </Link>
+        <span className="spacer" />
+        {loading && <span aria-busy="true">Loading…</span>}
+      </div>
+      <ErrorMessage error={error} />
+      {data && rows.length === 0 && <p className="muted">No task definitions yet.</p>}
+      {rows.length > 0 && (
+        <>
+          {pager}
+          <table aria-label="Task definitions">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Description</th>
+                <th>Retries</th>
+                <th>Timeout (s)</th>
+                <th>Input schema</th>
+                <th>Output schema</th>
+              </tr>
+            </thead>
+            <tbody>
+              {visible.map((def) => (
+                <tr key={def.name}>
+                  <td>
+                    <Link to={paths.taskDef(def.name)}>{def.name}</Link>
+                  </td>
+                  <td>{def.description ?? ''}</td>
+                  <td>{def.retryCount}</td>
+                  <td>{def.timeoutSeconds}</td>
+                  <td>{schemaLabel(def.inputSchema)}</td>
+                  <td>{schemaLabel(def.outputSchema)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </section>
+  );
+}
+
+function schemaLabel(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return '';
+  const { name, version } = value as { name?: unknown; version?: unknown };
+  return typeof name === 'string' ? `${name}${typeof version === 'number' ? ` v${version}` : ''}` : '';
+}

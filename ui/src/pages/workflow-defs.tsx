@@ -1,0 +1,70 @@
+/** Workflow definitions: every stored version, filterable by name, each linking to its editor. */
+import { useDeferredValue, useState } from 'react';
+import { Link } from 'react-router';
+import { api } from '../api/client.ts';
+import { ErrorMessage } from '../components/error-message.tsx';
+import { usePaged } from '../components/pager.tsx';
+import { useLoad } from '../components/use-load.ts';
+import { formatTime } from '../logic/schema-rows.ts';
+import { paths } from '../paths.ts';
+
+export default function WorkflowDefsPage() {
+  const { data, error, loading } = useLoad('workflow-defs', () =>
+    api('GET /api/metadata/workflow', { query: { short: true } }),
+  );
+  const [filter, setFilter] = useState('');
+  const wanted = useDeferredValue(filter.trim().toLowerCase());
+  const rows = (data ?? [])
+    .filter((def) => wanted === '' || def.name.toLowerCase().includes(wanted))
+    .sort((a, b) => a.name.localeCompare(b.name) || b.version - a.version);
+  const { visible, pager } = usePaged(rows, 'Workflow definitions');
+  return (
+    <section>
+      <h1>Workflow definitions</h1>
+      <div className="toolbar">
+        <Link className="button primary" to={paths.newWorkflowDef}>
+          New workflow definition
+        </Link>
+        <label htmlFor="workflow-filter">Filter by name</label>
+        <input
+          id="workflow-filter"
+          type="search"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+        />
+        <span className="spacer" />
+        {loading && <span aria-busy="true">Loading…</span>}
+        {data && <span className="muted">{rows.length} shown</span>}
+      </div>
+      <ErrorMessage error={error} />
+      {data && data.length === 0 && <p className="muted">No workflow definitions yet.</p>}
+      {rows.length > 0 && (
+        <>
+          {pager}
+          <table aria-label="Workflow definitions">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Version</th>
+                <th>Description</th>
+                <th>Updated</th>
+              </tr>
+            </thead>
+            <tbody>
+              {visible.map((def) => (
+                <tr key={`${def.name}/${def.version}`}>
+                  <td>
+                    <Link to={paths.workflowDef(def.name, def.version)}>{def.name}</Link>
+                  </td>
+                  <td>{def.version}</td>
+                  <td>{def.description ?? ''}</td>
+                  <td>{formatTime(def.updateTime ?? def.createTime ?? 0)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </section>
+  );
+}
