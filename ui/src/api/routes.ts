@@ -4,10 +4,39 @@
  * every key here is a registered route, so a renamed server route breaks the build, not the page.
  * Response and body types come from the server's own model.
  */
-import type { TaskDef, WorkflowDef } from '../../../lib/model/definitions.ts';
-import type { SchemaInput, SchemaRecord } from '../../../lib/schemas/model.ts';
 
-export type { SchemaInput, SchemaRecord, TaskDef, WorkflowDef };
+import type { ApiTask, ApiWorkflow } from '../../../lib/model/api.ts';
+import type { TaskDef, WorkflowDef } from '../../../lib/model/definitions.ts';
+import type { WorkflowSchedule } from '../../../lib/scheduler/model.ts';
+import type { SchemaInput, SchemaRecord } from '../../../lib/schemas/model.ts';
+import type { WorkflowSummary } from '../../../lib/search/summaries.ts';
+import type { TaskExecLog } from '../../../lib/store/ports.ts';
+
+export type {
+  ApiTask,
+  ApiWorkflow,
+  SchemaInput,
+  SchemaRecord,
+  TaskDef,
+  TaskExecLog,
+  WorkflowDef,
+  WorkflowSchedule,
+  WorkflowSummary,
+};
+
+/** A page of search hits (SearchResult). */
+export interface SearchResult<T> {
+  totalHits: number;
+  results: T[];
+}
+
+/** What the Run Workflow form sends (a StartWorkflowRequest). */
+export interface StartWorkflowRequest {
+  name: string;
+  version?: number;
+  input?: Record<string, unknown>;
+  correlationId?: string;
+}
 
 export const API_ROUTES = [
   'GET /api/schema',
@@ -27,6 +56,25 @@ export const API_ROUTES = [
   'PUT /api/metadata/taskdefs',
   'DELETE /api/metadata/taskdefs/{taskType}',
   'GET /api/version',
+  // Executions (pages/executions/).
+  'GET /api/workflow/search',
+  'GET /api/workflow/{workflowId}',
+  'POST /api/workflow',
+  'PUT /api/workflow/{workflowId}/pause',
+  'PUT /api/workflow/{workflowId}/resume',
+  'POST /api/workflow/{workflowId}/retry',
+  'POST /api/workflow/{workflowId}/restart',
+  'POST /api/workflow/{workflowId}/rerun',
+  'DELETE /api/workflow/{workflowId}',
+  'GET /api/tasks/{taskId}/log',
+  // Schedules (pages/schedules/).
+  'GET /api/scheduler/schedules',
+  'GET /api/scheduler/schedules/{name}',
+  'POST /api/scheduler/schedules',
+  'DELETE /api/scheduler/schedules/{name}',
+  'PUT /api/scheduler/schedules/{name}/pause',
+  'PUT /api/scheduler/schedules/{name}/resume',
+  'GET /api/scheduler/nextFewSchedules',
 ] as const;
 
 export type RouteKey = (typeof API_ROUTES)[number];
@@ -60,6 +108,43 @@ export interface RouteTypes {
   'PUT /api/metadata/taskdefs': { query: never; body: TaskDef; response: unknown };
   'DELETE /api/metadata/taskdefs/{taskType}': { query: never; body: never; response: undefined };
   'GET /api/version': { query: never; body: never; response: string };
+  'GET /api/workflow/search': {
+    query: { start?: number; size?: number; sort?: string; freeText?: string; query?: string };
+    body: never;
+    response: SearchResult<WorkflowSummary>;
+  };
+  'GET /api/workflow/{workflowId}': { query: { includeTasks?: Bool }; body: never; response: ApiWorkflow };
+  'POST /api/workflow': { query: never; body: StartWorkflowRequest; response: string };
+  'PUT /api/workflow/{workflowId}/pause': { query: never; body: never; response: undefined };
+  'PUT /api/workflow/{workflowId}/resume': { query: never; body: never; response: undefined };
+  'POST /api/workflow/{workflowId}/retry': {
+    query: { resumeSubworkflowTasks?: Bool };
+    body: never;
+    response: undefined;
+  };
+  'POST /api/workflow/{workflowId}/restart': {
+    query: { useLatestDefinitions?: Bool };
+    body: never;
+    response: undefined;
+  };
+  'POST /api/workflow/{workflowId}/rerun': {
+    query: never;
+    body: { workflowInput?: Record<string, unknown>; reRunFromTaskId?: string };
+    response: string;
+  };
+  'DELETE /api/workflow/{workflowId}': { query: { reason?: string }; body: never; response: undefined };
+  'GET /api/tasks/{taskId}/log': { query: never; body: never; response: TaskExecLog[] };
+  'GET /api/scheduler/schedules': { query: never; body: never; response: WorkflowSchedule[] };
+  'GET /api/scheduler/schedules/{name}': { query: never; body: never; response: WorkflowSchedule };
+  'POST /api/scheduler/schedules': { query: never; body: WorkflowSchedule; response: unknown };
+  'DELETE /api/scheduler/schedules/{name}': { query: never; body: never; response: undefined };
+  'PUT /api/scheduler/schedules/{name}/pause': { query: never; body: never; response: undefined };
+  'PUT /api/scheduler/schedules/{name}/resume': { query: never; body: never; response: undefined };
+  'GET /api/scheduler/nextFewSchedules': {
+    query: { cronExpression: string; scheduleStartTime?: number; scheduleEndTime?: number; limit?: number };
+    body: never;
+    response: number[];
+  };
 }
 
 /** `{name}` segments of a path literal, as the values to put in them. */

@@ -1,0 +1,227 @@
+/**
+ * The schedule editor (`/schedules/new`, `/schedules/edit/{name}`): the schedule's fields, a
+ * preview of its next five run times from `GET /api/scheduler/nextFewSchedules` (refreshed as the
+ * cron expression changes; a bad expression shows the service's message), Save and Delete.
+ */
+import { type FormEvent, useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { api } from '../../api/client.ts';
+import type { WorkflowSchedule } from '../../api/routes.ts';
+import { ErrorMessage } from '../../components/error-message.tsx';
+import { useLoad } from '../../components/use-load.ts';
+import {
+  formOf,
+  hasManyCrons,
+  inZone,
+  NEW_SCHEDULE,
+  type ScheduleForm,
+  scheduleOf,
+} from './schedule-form.ts';
+
+export default function ScheduleEditor() {
+  const name = useParams().name;
+  const navigate = useNavigate();
+  const existing = useLoad(
+    name ?? '(new)',
+    async (): Promise<WorkflowSchedule | undefined> =>
+      name === undefined ? undefined : api('GET /api/scheduler/schedules/{name}', { params: { name } }),
+  );
+  const [form, setForm] = useState<ScheduleForm>(NEW_SCHEDULE);
+  const [problems, setProblems] = useState<string[]>([]);
+  const [failure, setFailure] = useState<unknown>();
+  const [saved, setSaved] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  useEffect(() => {
+    if (existing.data) setForm(formOf(existing.data));
+  }, [existing.data]);
+  const cron = form.cronExpression.trim();
+  const preview = useLoad(`${cron}|${form.zoneId}`, () =>
+    cron === ''
+      ? Promise.resolve([] as number[])
+      : api('GET /api/scheduler/nextFewSchedules', { query: { cronExpression: cron, limit: 5 } }),
+  );
+  const defs = useLoad('defs', () => api('GET /api/metadata/workflow', { query: { short: true } }));
+
+  const set = <K extends keyof ScheduleForm>(key: K, value: ScheduleForm[K]) => {
+    setSaved(false);
+    setForm({ ...form, [key]: value });
+  };
+  const text = (
+    key:
+      | 'name'
+      | 'cronExpression'
+      | 'zoneId'
+      | 'workflowName'
+      | 'workflowVersion'
+      | 'correlationId'
+      | 'description',
+  ) => ({
+    value: form[key],
+    onChange: (e: { target: { value: string } }) => set(key, e.target.value),
+  });
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    const result = scheduleOf(form, existing.data);
+    if (!result.ok) {
+      setProblems(result.problems);
+      return;
+    }
+    setProblems([]);
+    setFailure(undefined);
+    try {
+      await api('POST /api/scheduler/schedules', { body: result.schedule });
+      setSaved(true);
+      if (name === undefined)
+        void navigate(`/schedules/edit/${encodeURIComponent(result.schedule.name)}`, { replace: true });
+      else await existing.reload();
+    } catch (error) {
+      setFailure(error);
+    }
+  };
+  const remove = async () => {
+    setConfirmDelete(false);
+    try {
+      await api('DELETE /api/scheduler/schedules/{name}', { params: { name: form.name } });
+      void navigate('/schedules');
+    } catch (error) {
+      setFailure(error);
+    }
+  };
+
+  if (existing.error) {
+    return (
+      <section>
+        <h1>Schedule</h1>
+        <ErrorMessage error={existing.error} />
+        <Link to="/schedules">Back to schedules</Link>
+      </section>
+    );
+  }
+  const many = hasManyCrons(existing.data);
+  return (
+    <section>
+      <div className="toolbar">
+        <h1>{name === undefined ? 'New schedule' : `Schedule ${name}`}</h1>
+        <span className="spacer" />
+        <Link to="/schedules">Back to schedules</Link>
+      </div>
+      <div className="split">
+        <form className="stacked-form" onSubmit={save} aria-label="Schedule">
+          <label>
+            Name
+            <input required readOnly={name !== undefined} {...text('name')} />
+          </label>
+          <label>
+            Cron expression (seconds first, Spring syntax)
+            <input required readOnly={many} {...text('cronExpression')} />
+          </label>
+          {many && (
+            <p className="notice">
+              This schedule has {existing.data?.cronSchedules?.length} cron expressions; the form shows the
+              first and keeps them all.
+            </p>
+          )}
+          <label>
+            Time zone
+            <input readOnly={many} {...text('zoneId')} />
+          </label>
+          <label>
+            Workflow name
+            <input required list="schedule-workflow-names" {...text('workflowName')} />
+          </label>
+          <datalist id="schedule-workflow-names">
+            {[...new Set((defs.data ?? []).map((d) => d.name))].map((n) => (
+              <option key={n} value={n} />
+            ))}
+          </datalist>
+          <label>
+            Workflow version (empty: the latest)
+            <input inputMode="numeric" {...text('workflowVersion')} />
+          </label>
+          <label>
+            Input (JSON object)
+            <textarea
+              rows={6}
+              spellCheck={false}
+              value={form.input}
+              onChange={(e) => set('input', e.target.value)}
+            />
+          </label>
+          <label>
+            Correlation id
+            <input {...text('correlationId')} />
+          </label>
+          <label>
+            Description
+            <input {...text('description')} />
+          </label>
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={form.runCatchupScheduleInstances}
+              onChange={(e) => set('runCatchupScheduleInstances', e.target.checked)}
+            />
+            Run missed fire times (catch-up)
+          </label>
+          <label className="checkbox">
+            <input type="checkbox" checked={form.paused} onChange={(e) => set('paused', e.target.checked)} />
+            Paused
+          </label>
+          {problems.length > 0 && (
+            <ul className="error" role="alert">
+              {problems.map((p) => (
+                <li key={p}>{p}</li>
+              ))}
+            </ul>
+          )}
+          <ErrorMessage error={failure} />
+          {saved && (
+            <p className="success" role="status">
+              Saved.
+            </p>
+          )}
+          <div className="toolbar">
+            <button type="submit" className="primary">
+              Save
+            </button>
+            {name !== undefined && (
+              <button type="button" className="danger" onClick={() => setConfirmDelete(true)}>
+                Delete
+              </button>
+            )}
+          </div>
+          {confirmDelete && (
+            <dialog open aria-label="Delete the schedule">
+              <p>Delete the schedule {form.name}? It stops firing.</p>
+              <div className="toolbar">
+                <button type="button" className="danger" onClick={() => void remove()}>
+                  Delete
+                </button>
+                <button type="button" onClick={() => setConfirmDelete(false)}>
+                  Cancel
+                </button>
+              </div>
+            </dialog>
+          )}
+        </form>
+        <aside aria-label="Next runs">
+          <h2>Next runs</h2>
+          <ErrorMessage error={preview.error} />
+          {preview.data && preview.data.length === 0 && !preview.error && (
+            <p className="muted">No run times.</p>
+          )}
+          {preview.data && preview.data.length > 0 && (
+            <ol className="next-runs">
+              {preview.data.map((ms) => (
+                <li key={ms}>
+                  <time dateTime={new Date(ms).toISOString()}>{inZone(ms, form.zoneId || 'UTC')}</time>
+                </li>
+              ))}
+            </ol>
+          )}
+        </aside>
+      </div>
+    </section>
+  );
+}

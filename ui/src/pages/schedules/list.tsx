@@ -1,0 +1,97 @@
+/**
+ * The schedules list: one row per schedule (name linking to the editor, workflow, cron, zone,
+ * state, next run) with Pause and Resume in the row.
+ */
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { api } from '../../api/client.ts';
+import type { WorkflowSchedule } from '../../api/routes.ts';
+import { ErrorMessage } from '../../components/error-message.tsx';
+import { useLoad } from '../../components/use-load.ts';
+import { inZone } from './schedule-form.ts';
+
+const cronOf = (s: WorkflowSchedule) =>
+  (s.cronSchedules?.length ?? 0) > 0
+    ? (s.cronSchedules ?? []).map((c) => c.cronExpression).join('; ')
+    : (s.cronExpression ?? '');
+const zoneOf = (s: WorkflowSchedule) => s.cronSchedules?.[0]?.zoneId ?? s.zoneId ?? 'UTC';
+
+export default function SchedulesList() {
+  const schedules = useLoad('schedules', () => api('GET /api/scheduler/schedules'));
+  const [failure, setFailure] = useState<unknown>();
+  const [busy, setBusy] = useState<string>();
+
+  const toggle = async (schedule: WorkflowSchedule) => {
+    setBusy(schedule.name);
+    setFailure(undefined);
+    try {
+      const params = { name: schedule.name };
+      if (schedule.paused) await api('PUT /api/scheduler/schedules/{name}/resume', { params });
+      else await api('PUT /api/scheduler/schedules/{name}/pause', { params });
+      await schedules.reload();
+    } catch (error) {
+      setFailure(error);
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
+  const rows = [...(schedules.data ?? [])].sort((a, b) => a.name.localeCompare(b.name));
+  return (
+    <section>
+      <div className="toolbar">
+        <h1>Schedules</h1>
+        <span className="spacer" />
+        <Link className="button primary" to="/schedules/new">
+          New schedule
+        </Link>
+      </div>
+      <ErrorMessage error={failure ?? schedules.error} />
+      {schedules.loading && !schedules.data ? <p aria-busy="true">Loading…</p> : null}
+      {schedules.data && rows.length === 0 && <p className="muted">No schedules yet.</p>}
+      {rows.length > 0 && (
+        <table aria-label="Schedules">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Workflow</th>
+              <th>Cron</th>
+              <th>Zone</th>
+              <th>State</th>
+              <th>Next run</th>
+              <th>
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((s) => (
+              <tr key={s.name} data-schedule={s.name}>
+                <td>
+                  <Link to={`/schedules/edit/${encodeURIComponent(s.name)}`}>{s.name}</Link>
+                </td>
+                <td>{String((s.startWorkflowRequest as { name?: string }).name ?? '')}</td>
+                <td>
+                  <code>{cronOf(s)}</code>
+                </td>
+                <td>{zoneOf(s)}</td>
+                <td>{s.paused ? `Paused${s.pausedReason ? ` (${s.pausedReason})` : ''}` : 'Active'}</td>
+                <td>{s.nextRunTime && !s.paused ? inZone(s.nextRunTime, zoneOf(s)) : '—'}</td>
+                <td>
+                  <button
+                    type="button"
+                    disabled={busy === s.name}
+                    onClick={() => void toggle(s)}
+                    aria-label={`${s.paused ? 'Resume' : 'Pause'} ${s.name}`}
+                  >
+                    {s.paused ? 'Resume' : 'Pause'}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
