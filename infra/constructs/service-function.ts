@@ -72,11 +72,8 @@ export class ServiceFunction extends NodejsFunction {
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       // X-Ray: one trace per invocation (Lambda's own segments; SQS passes the trace on to consumers).
       tracing: Tracing.ACTIVE,
-      environment: {
-        ...props.environment,
-        // Stack traces point into the TypeScript sources rather than the minified bundle.
-        NODE_OPTIONS: '--enable-source-maps',
-      },
+      // No source maps ship (the bundle keeps its function names), so no --enable-source-maps.
+      environment: props.environment,
       bundling: {
         forceDockerBundling: false,
         format: OutputFormat.ESM,
