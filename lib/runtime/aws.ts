@@ -47,8 +47,8 @@ import {
 } from '../queue/work-queues.ts';
 import { OpenSearchIndex } from '../search/opensearch/opensearch-index.ts';
 import { SignedOpenSearchHttp } from '../search/opensearch/signed-http.ts';
+import { secretsManagerKeys } from '../security/adapters/secrets-manager.ts';
 import type { KeySource } from '../security/api-keys.ts';
-import { secretsManagerKeys } from '../security/secrets-manager.ts';
 import { type ExecutionStreamRecord, executionChangesOf } from '../store/dynamodb/execution-changes.ts';
 import { dynamoSession } from '../store/dynamodb/index.ts';
 import { LocalRunWatcher } from '../workflows/progress.ts';

@@ -6,7 +6,7 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/model/clock.ts';
-import { REFRESH_MS, secretsManagerKeys } from '../../lib/security/secrets-manager.ts';
+import { REFRESH_MS, secretsManagerKeys } from '../../lib/security/adapters/secrets-manager.ts';
 
 const first = { id: 'key-1', secret: 'first-secret-0123456789' };
 const second = { id: 'key-2', secret: 'second-secret-0123456789' };

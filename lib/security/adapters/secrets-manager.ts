@@ -5,8 +5,8 @@
  * a failed refresh keeps serving the keys already read.
  */
 import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import type { Clock } from '../model/clock.ts';
-import { type ApiKey, type KeySource, keysFromSecretString } from './api-keys.ts';
+import type { Clock } from '../../model/clock.ts';
+import { type ApiKey, type KeySource, keysFromSecretString } from '../api-keys.ts';
 
 /** How long keys read from the secret are used before it is read again. */
 export const REFRESH_MS = 5 * 60_000;
