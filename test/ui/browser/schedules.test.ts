@@ -76,5 +76,9 @@ describe('the schedules pages', () => {
       startWorkflowRequest: { name: workflow, input: { region: 'eu' } },
     });
     await ui.shot('schedules-editor');
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.waitForURL(/\/schedules$/);
+    await expect(schedule(name)).rejects.toThrow(/404/);
   });
 });

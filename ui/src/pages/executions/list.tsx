@@ -8,6 +8,7 @@ import { Link, useSearchParams } from 'react-router';
 import { api } from '../../api/client.ts';
 import { ErrorMessage } from '../../components/error-message.tsx';
 import { useLoad } from '../../components/use-load.ts';
+import { useWorkflowDefs, WorkflowNameOptions } from '../../components/workflow-names.tsx';
 import {
   type ExecutionFilters,
   filtersFromUrl,
@@ -26,7 +27,7 @@ export default function ExecutionsList() {
   const found = useLoad(search.toString(), () =>
     api('GET /api/workflow/search', { query: searchParamsOf(applied) }),
   );
-  const names = useLoad('names', () => api('GET /api/metadata/workflow', { query: { short: true } }));
+  const names = useWorkflowDefs();
 
   const apply = (filters: ExecutionFilters) => {
     setDraft(filters);
@@ -57,11 +58,7 @@ export default function ExecutionsList() {
           Workflow type
           <input list="workflow-names" {...field('workflowType')} />
         </label>
-        <datalist id="workflow-names">
-          {[...new Set((names.data ?? []).map((d) => d.name))].map((name) => (
-            <option key={name} value={name} />
-          ))}
-        </datalist>
+        <WorkflowNameOptions id="workflow-names" defs={names.data} />
         <label>
           Status
           <select {...field('status')}>

@@ -7,13 +7,13 @@ import { type FormEvent, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../api/client.ts';
 import { ErrorMessage } from '../../components/error-message.tsx';
-import { useLoad } from '../../components/use-load.ts';
+import { useWorkflowDefs, WorkflowNameOptions } from '../../components/workflow-names.tsx';
 import { parseObject } from './json-input.ts';
 
 export default function RunWorkflowForm() {
   const [search] = useSearchParams();
   const navigate = useNavigate();
-  const defs = useLoad('defs', () => api('GET /api/metadata/workflow', { query: { short: true } }));
+  const defs = useWorkflowDefs();
   const [name, setName] = useState(search.get('name') ?? '');
   const [version, setVersion] = useState('');
   const [input, setInput] = useState('{\n  \n}');
@@ -53,11 +53,7 @@ export default function RunWorkflowForm() {
           Workflow name
           <input list="run-workflow-names" required value={name} onChange={(e) => setName(e.target.value)} />
         </label>
-        <datalist id="run-workflow-names">
-          {[...new Set((defs.data ?? []).map((d) => d.name))].map((n) => (
-            <option key={n} value={n} />
-          ))}
-        </datalist>
+        <WorkflowNameOptions id="run-workflow-names" defs={defs.data} />
         <label>
           Version
           <select value={version} onChange={(e) => setVersion(e.target.value)}>

@@ -7,8 +7,10 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api } from '../../api/client.ts';
 import type { WorkflowSchedule } from '../../api/routes.ts';
+import { useConfirm } from '../../components/confirm.tsx';
 import { ErrorMessage } from '../../components/error-message.tsx';
 import { useLoad } from '../../components/use-load.ts';
+import { useWorkflowDefs, WorkflowNameOptions } from '../../components/workflow-names.tsx';
 import {
   formOf,
   hasManyCrons,
@@ -30,7 +32,7 @@ export default function ScheduleEditor() {
   const [problems, setProblems] = useState<string[]>([]);
   const [failure, setFailure] = useState<unknown>();
   const [saved, setSaved] = useState(false);
-  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [confirmDialog, confirm] = useConfirm();
   useEffect(() => {
     if (existing.data) setForm(formOf(existing.data));
   }, [existing.data]);
@@ -40,7 +42,7 @@ export default function ScheduleEditor() {
       ? Promise.resolve([] as number[])
       : api('GET /api/scheduler/nextFewSchedules', { query: { cronExpression: cron, limit: 5 } }),
   );
-  const defs = useLoad('defs', () => api('GET /api/metadata/workflow', { query: { short: true } }));
+  const defs = useWorkflowDefs();
 
   const set = <K extends keyof ScheduleForm>(key: K, value: ScheduleForm[K]) => {
     setSaved(false);
@@ -80,7 +82,7 @@ export default function ScheduleEditor() {
     }
   };
   const remove = async () => {
-    setConfirmDelete(false);
+    if (!(await confirm(`Delete the schedule ${form.name}? It stops firing.`, 'Delete'))) return;
     try {
       await api('DELETE /api/scheduler/schedules/{name}', { params: { name: form.name } });
       void navigate('/schedules');
@@ -130,11 +132,7 @@ export default function ScheduleEditor() {
             Workflow name
             <input required list="schedule-workflow-names" {...text('workflowName')} />
           </label>
-          <datalist id="schedule-workflow-names">
-            {[...new Set((defs.data ?? []).map((d) => d.name))].map((n) => (
-              <option key={n} value={n} />
-            ))}
-          </datalist>
+          <WorkflowNameOptions id="schedule-workflow-names" defs={defs.data} />
           <label>
             Workflow version (empty: the latest)
             <input inputMode="numeric" {...text('workflowVersion')} />
@@ -186,24 +184,12 @@ export default function ScheduleEditor() {
               Save
             </button>
             {name !== undefined && (
-              <button type="button" className="danger" onClick={() => setConfirmDelete(true)}>
+              <button type="button" className="danger" onClick={() => void remove()}>
                 Delete
               </button>
             )}
           </div>
-          {confirmDelete && (
-            <dialog open aria-label="Delete the schedule">
-              <p>Delete the schedule {form.name}? It stops firing.</p>
-              <div className="toolbar">
-                <button type="button" className="danger" onClick={() => void remove()}>
-                  Delete
-                </button>
-                <button type="button" onClick={() => setConfirmDelete(false)}>
-                  Cancel
-                </button>
-              </div>
-            </dialog>
-          )}
+          {confirmDialog}
         </form>
         <aside aria-label="Next runs">
           <h2>Next runs</h2>
