@@ -52,8 +52,9 @@ export function staticSite(options: StaticSiteOptions): StaticSite | undefined {
     const file = resolve(root, `.${pathname}`);
     // `..` segments are resolved away by URL parsing; this also refuses anything that escapes.
     if (file !== root && !file.startsWith(root + sep)) return false;
-    if (isFile(file)) {
-      send(res, req.method, file, pathname.startsWith('/assets/'));
+    const size = fileSize(file);
+    if (size !== undefined) {
+      send(res, req.method, file, size, pathname.startsWith('/assets/'));
       return true;
     }
     if (extname(pathname) !== '') {
@@ -61,21 +62,24 @@ export function staticSite(options: StaticSiteOptions): StaticSite | undefined {
       res.end(req.method === 'HEAD' ? undefined : 'Not found\n');
       return true;
     }
-    send(res, req.method, index, false);
+    const indexSize = fileSize(index);
+    if (indexSize === undefined) return false;
+    send(res, req.method, index, indexSize, false);
     return true;
   };
 }
 
-function isFile(path: string): boolean {
+/** The size of a regular file, read with one stat; undefined for anything else or nothing. */
+function fileSize(path: string): number | undefined {
   try {
-    return statSync(path).isFile();
+    const stat = statSync(path);
+    return stat.isFile() ? stat.size : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-function send(res: ServerResponse, method: string, file: string, hashed: boolean): void {
-  const size = statSync(file).size;
+function send(res: ServerResponse, method: string, file: string, size: number, hashed: boolean): void {
   res.writeHead(200, {
     'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
     'content-length': String(size),
