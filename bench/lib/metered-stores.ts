@@ -4,7 +4,7 @@
  */
 import type { TaskDef, WorkflowDef } from '../../lib/model/definitions.ts';
 import type { TaskRecord, WorkflowRecord } from '../../lib/model/execution.ts';
-import { taskItem, workflowItem } from '../../lib/store/dynamodb/execution-items.ts';
+import { taskItem, taskShapeOf, workflowItem } from '../../lib/store/dynamodb/execution-items.ts';
 import { QUEUE_SHARDS, queueItem, readyKey } from '../../lib/store/dynamodb/queue.ts';
 import type {
   ExecutionStore,
@@ -18,10 +18,16 @@ import type {
 } from '../../lib/store/ports.ts';
 import type { StoreMeter } from './store-meter.ts';
 
+/** A snapshot's name is a sha256 in base64url: 43 characters. */
+const SNAPSHOT_HASH = 'x'.repeat(43);
+
 export function meteredExecutions(m: StoreMeter, inner: ExecutionStore): ExecutionStore {
   const sizes = m.sizes;
-  const wfSize = (r: WorkflowRecord) => (sizes ? itemBytes(workflowItem(r)) : 0);
-  const taskSize = (t: TaskRecord) => (sizes ? itemBytes(taskItem(t)) : 0);
+  // Items as the DynamoDB adapter writes them: the definition and the workflow task named by the
+  // hash of their snapshot (lib/store/dynamodb/snapshots.ts), stored once per process and shape.
+  const wfSize = (r: WorkflowRecord) => (sizes ? itemBytes(workflowItem(r, SNAPSHOT_HASH)) : 0);
+  const taskSize = (t: TaskRecord) =>
+    sizes ? itemBytes(taskItem(t, taskShapeOf(t) ? SNAPSHOT_HASH : undefined)) : 0;
   return {
     createWorkflow: async (record) => {
       const t = m.call('executions.createWorkflow');

@@ -1,15 +1,14 @@
-/**
- * What the search index holds: one document per run and one per task row, with the search field
- * names of evaluate.ts (the same documents the in-process filter reads), plus `text` (what a bare
- * free-text term matches) and a run's `expiresAt` (retention). A change of the executions table
- * becomes an index operation: a put indexes the document again, a removal (a delete, a rerun
- * dropping task rows, or TTL expiry) deletes it.
- */
-import type { TaskRecord, WorkflowRecord } from '../model/execution.ts';
 import type { ExecutionChange, IndexOp } from './ports.ts';
-import { taskDoc, taskText, workflowDoc, workflowText } from './summaries.ts';
+import {
+  type RunFields,
+  type TaskFields,
+  taskDoc,
+  taskText,
+  workflowDoc,
+  workflowText,
+} from './summaries.ts';
 
-export function workflowIndexDoc(record: WorkflowRecord): Record<string, unknown> {
+export function workflowIndexDoc(record: RunFields): Record<string, unknown> {
   return {
     ...workflowDoc(record),
     text: workflowText(record),
@@ -17,7 +16,7 @@ export function workflowIndexDoc(record: WorkflowRecord): Record<string, unknown
   };
 }
 
-export function taskIndexDoc(task: TaskRecord): Record<string, unknown> {
+export function taskIndexDoc(task: TaskFields): Record<string, unknown> {
   return { ...taskDoc(task), text: taskText(task) };
 }
 

@@ -1,13 +1,6 @@
-/**
- * The search index port: an external index of runs and task rows (OpenSearch, fed from the
- * executions table's change stream) that answers the same parsed query the store planner answers.
- * It returns ids and an exact count only; the records themselves are read from the execution store
- * by id, so what a search shows is what the store holds (retention, removals) and no second copy of
- * a record's shape exists. The writer side is what the indexer (lib/jobs/search-indexer.ts) feeds.
- */
-import type { TaskRecord, WorkflowRecord } from '../model/execution.ts';
 import type { SortKey } from './planner.ts';
 import type { FreeText, QueryExpr } from './query-ast.ts';
+import type { RunFields, TaskFields } from './summaries.ts';
 
 export interface SearchIndexQuery {
   expr?: QueryExpr;
@@ -38,8 +31,8 @@ export interface SearchIndex {
 
 /** One change of the executions table, as its change stream reports it (lib/store/dynamodb). */
 export type ExecutionChange =
-  | { kind: 'workflow'; workflowId: string; record?: WorkflowRecord }
-  | { kind: 'task'; workflowId: string; taskId: string; record?: TaskRecord };
+  | { kind: 'workflow'; workflowId: string; record?: RunFields }
+  | { kind: 'task'; workflowId: string; taskId: string; record?: TaskFields };
 
 /** A document to (re)index, or to delete (no `doc`). */
 export interface IndexOp {

@@ -5,6 +5,11 @@
 import type { TaskRecord, WorkflowRecord } from '../model/execution.ts';
 import type { SearchDoc } from './evaluate.ts';
 
+/** What a run's search document is made of: its own fields, not its tasks or definition. */
+export type RunFields = Omit<WorkflowRecord, 'tasks' | 'workflowDefinition'>;
+/** What a task's search document is made of: its own fields, not its workflow task. */
+export type TaskFields = Omit<TaskRecord, 'workflowTask'>;
+
 const iso = (ms: number): string | undefined => (ms > 0 ? new Date(ms).toISOString() : undefined);
 const ended = (status: string) => status !== 'RUNNING' && status !== 'PAUSED';
 
@@ -105,7 +110,7 @@ export function taskSummary(t: TaskRecord): TaskSummary {
   };
 }
 
-export function workflowDoc(r: WorkflowRecord): SearchDoc {
+export function workflowDoc(r: RunFields): SearchDoc {
   const done = ended(r.status) && r.endTime > 0;
   return {
     workflowId: r.workflowId,
@@ -124,7 +129,7 @@ export function workflowDoc(r: WorkflowRecord): SearchDoc {
   };
 }
 
-export function taskDoc(t: TaskRecord): SearchDoc {
+export function taskDoc(t: TaskFields): SearchDoc {
   return {
     taskId: t.taskId,
     taskType: t.taskType,
@@ -147,7 +152,7 @@ export function taskDoc(t: TaskRecord): SearchDoc {
 }
 
 /** The text a bare free-text term is matched against (evaluate.ts; the OpenSearch `text` field). */
-export const workflowText = (r: WorkflowRecord): string =>
+export const workflowText = (r: RunFields): string =>
   [
     r.workflowId,
     r.workflowName,
@@ -158,7 +163,7 @@ export const workflowText = (r: WorkflowRecord): string =>
     JSON.stringify(r.output),
   ].join(' ');
 
-export const taskText = (t: TaskRecord): string =>
+export const taskText = (t: TaskFields): string =>
   [
     t.taskId,
     t.taskType,

@@ -83,12 +83,17 @@ const frozen = new WeakSet<object>();
  * would fail loudly instead of corrupting other readers.
  */
 export function freezeDefinition(def: WorkflowDef): WorkflowDef {
-  const visit = (value: unknown): void => {
-    if (typeof value !== 'object' || value === null || frozen.has(value)) return;
-    frozen.add(value);
-    for (const child of Object.values(value)) visit(child);
-    Object.freeze(value);
+  return freezeDeeply(def);
+}
+
+/** Freezes a value and everything it holds (freezeDefinition), once per object. */
+export function freezeDeeply<T>(value: T): T {
+  const visit = (node: unknown): void => {
+    if (typeof node !== 'object' || node === null || frozen.has(node)) return;
+    frozen.add(node);
+    for (const child of Object.values(node)) visit(child);
+    Object.freeze(node);
   };
-  visit(def);
-  return def;
+  visit(value);
+  return value;
 }

@@ -118,11 +118,19 @@ describe('run record codec', () => {
     expect(() => workflowItem(huge)).toThrow(/more than a DynamoDB item holds \(400 KB\)/);
   });
 
-  it('keeps a small record plain on DynamoDB', () => {
-    const small: WorkflowRecord = { ...forked, input: {}, tasks: forked.tasks.slice(0, 1) };
-    const item = workflowItem(small);
+  it('keeps a record that fits one write unit plain on DynamoDB, and deflates one that does not', () => {
+    const small: WorkflowRecord = { ...forked, input: {}, output: {}, tasks: [] };
+    const item = workflowItem(small, 'snapshot-hash');
     expect(item.bodyZ).toBeUndefined();
-    expect(typeof item.body).toBe('string');
-    expect(runOf(item)).toEqual(small);
+    expect(String(item.body).length).toBeLessThanOrEqual(DEFLATE_OVER);
+    expect(runOf(item, small.workflowDefinition)).toEqual(small);
+
+    const branches = forked.tasks.filter((t) => t.referenceTaskName.startsWith('_crunch_'));
+    const five: WorkflowRecord = { ...small, tasks: branches.slice(0, 5) };
+    expect(encodeRun(five, { withoutDefinition: true }).length).toBeGreaterThan(DEFLATE_OVER);
+    const deflated = workflowItem(five, 'snapshot-hash');
+    expect(deflated.body).toBeUndefined();
+    expect((deflated.bodyZ as Uint8Array).byteLength).toBeLessThanOrEqual(1024);
+    expect(runOf(deflated, five.workflowDefinition)).toEqual(five);
   });
 });

@@ -6,9 +6,9 @@
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { TaskRecord } from '../../model/execution.ts';
 import type { ExecutionChange } from '../../search/ports.ts';
-import { bodyOf, runOf, TASK_PREFIX, WORKFLOW_SK } from './execution-items.ts';
+import type { TaskFields } from '../../search/summaries.ts';
+import { bodyOf, runFieldsOf, TASK_PREFIX, WORKFLOW_SK } from './execution-items.ts';
 
 /** The part of a DynamoDB Streams record read here (aws-lambda's DynamoDBRecord has this shape). */
 export interface ExecutionStreamRecord {
@@ -30,11 +30,12 @@ export function executionChangeOf(record: ExecutionStreamRecord): ExecutionChang
   const image = record.eventName === 'REMOVE' ? undefined : record.dynamodb?.NewImage;
   const item = image ? plain(image) : undefined;
   if (sk === WORKFLOW_SK) {
-    return { kind: 'workflow', workflowId: pk, record: item ? runOf(item) : undefined };
+    return { kind: 'workflow', workflowId: pk, record: item ? runFieldsOf(item) : undefined };
   }
   if (sk.startsWith(TASK_PREFIX)) {
     const taskId = sk.slice(TASK_PREFIX.length);
-    return { kind: 'task', workflowId: pk, taskId, record: item ? bodyOf<TaskRecord>(item) : undefined };
+    // A row's workflow task may be a snapshot (`wt`); its search document does not need it.
+    return { kind: 'task', workflowId: pk, taskId, record: item ? bodyOf<TaskFields>(item) : undefined };
   }
   return undefined;
 }

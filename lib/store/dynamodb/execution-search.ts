@@ -21,8 +21,9 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TaskRecord, WorkflowRecord, WorkflowStatus } from '../../model/execution.ts';
 import type { RunIndexRead, RunIndexRow } from '../ports.ts';
 import { isMissingIndex } from './errors.ts';
-import { bodyOf, runOf, startDaysBetween, TASK_PREFIX, WORKFLOW_SK, workflowKey } from './execution-items.ts';
+import { startDaysBetween, TASK_PREFIX, WORKFLOW_SK, workflowKey } from './execution-items.ts';
 import { batchGet, type Item, queryAll, scanAll } from './paging.ts';
+import type { ExecutionCodec } from './snapshots.ts';
 
 /**
  * byStartDay queries in flight at once for one search: one day's shards. More gains little on
@@ -132,21 +133,20 @@ async function runsByStartDay(
 export async function workflowsById(
   client: DynamoDBDocumentClient,
   table: string,
+  codec: ExecutionCodec,
   ids: readonly string[],
 ): Promise<WorkflowRecord[]> {
   const unique = [...new Set(ids)];
   const items = await batchGet(client, table, unique.map(workflowKey), 'workflow search');
-  const byId = new Map(items.map((item) => [String(item.pk), item]));
-  return unique.flatMap((id) => {
-    const item = byId.get(id);
-    return item ? [runOf(item)] : [];
-  });
+  const byId = new Map<string, Item>(items.map((item) => [String(item.pk), item]));
+  return codec.runs(unique.flatMap((id): Item[] => (byId.has(id) ? [byId.get(id) as Item] : [])));
 }
 
 /** Task rows of the given types: byTaskType (KEYS_ONLY) per type, then the rows (BatchGet). */
 export async function tasksOfTypes(
   client: DynamoDBDocumentClient,
   table: string,
+  codec: ExecutionCodec,
   types: readonly string[],
 ): Promise<TaskRecord[]> {
   const pages = await Promise.all(
@@ -164,12 +164,13 @@ export async function tasksOfTypes(
     ),
   );
   const keys = pages.flat().map((item) => ({ pk: item.pk, sk: item.sk }));
-  return (await batchGet(client, table, keys, 'task search')).map((item) => bodyOf<TaskRecord>(item));
+  return codec.tasks(await batchGet(client, table, keys, 'task search'));
 }
 
 export async function scanTasks(
   client: DynamoDBDocumentClient,
   table: string,
+  codec: ExecutionCodec,
   ids?: readonly string[],
 ): Promise<TaskRecord[]> {
   if (ids) {
@@ -186,7 +187,7 @@ export async function scanTasks(
         ),
       ),
     );
-    return pages.flat().map((item) => bodyOf<TaskRecord>(item));
+    return codec.tasks(pages.flat());
   }
   const items = await scanAll(
     client,
@@ -197,5 +198,5 @@ export async function scanTasks(
     },
     'task search',
   );
-  return items.map((item) => bodyOf<TaskRecord>(item));
+  return codec.tasks(items);
 }

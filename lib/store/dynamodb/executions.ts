@@ -25,18 +25,16 @@ import {
   logItem,
   logPk,
   matchesQuery,
-  runOf,
   TASK_PREFIX,
-  taskItem,
   taskKey,
   WAKE_SHARDS,
   WORKFLOW_SK,
   type WorkflowQuery,
-  workflowItem,
   workflowKey,
 } from './execution-items.ts';
 import { runIndex, scanTasks, tasksOfTypes, workflowsById } from './execution-search.ts';
 import { batchDelete, batchGet, batchPut, type Item, queryAll } from './paging.ts';
+import { ExecutionCodec } from './snapshots.ts';
 
 /** Logs of this many tasks are looked up at once when a run or some of its rows are removed. */
 const LOG_LOOKUP_CONCURRENCY = 8;
@@ -49,17 +47,21 @@ export class DynamoExecutionStore implements ExecutionStore {
   /** Orders logs appended by this process within one millisecond. */
   private logCounter = 0;
 
+  private readonly codec: ExecutionCodec;
+
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly table: string,
-  ) {}
+  ) {
+    this.codec = new ExecutionCodec(client, table);
+  }
 
   async createWorkflow(record: WorkflowRecord): Promise<void> {
     try {
       await this.client.send(
         new PutCommand({
           TableName: this.table,
-          Item: workflowItem(record),
+          Item: await this.codec.workflowItem(record),
           // The id must be new: a start that runs twice converges on the first run.
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
@@ -105,14 +107,14 @@ export class DynamoExecutionStore implements ExecutionStore {
     const result = await this.client
       .send(new GetCommand({ TableName: this.table, Key: workflowKey(workflowId), ConsistentRead: true }))
       .catch((e: unknown) => translate(e, 'workflow get'));
-    return result.Item ? runOf(result.Item) : undefined;
+    return result.Item ? this.codec.run(result.Item) : undefined;
   }
 
   async commitWorkflow(record: WorkflowRecord, expectedRev: number): Promise<void> {
     // Optimistic concurrency: the record is replaced only if nobody committed since it was read
     // (it also fails when the run was removed meanwhile).
     await this.putAtRev(
-      workflowItem(record),
+      await this.codec.workflowItem(record),
       expectedRev,
       `Workflow ${record.workflowId} changed concurrently (expected rev ${expectedRev})`,
       'workflow commit',
@@ -156,7 +158,7 @@ export class DynamoExecutionStore implements ExecutionStore {
     // A worker update and a decide may race on one row; the loser re-reads instead of
     // overwriting (it also fails when the row was deleted meanwhile).
     await this.putAtRev(
-      taskItem(task),
+      await this.codec.taskItem(task),
       expectedRev,
       `Task ${task.taskId} changed concurrently (expected rev ${expectedRev})`,
       'task update',
@@ -190,19 +192,22 @@ export class DynamoExecutionStore implements ExecutionStore {
     const result = await this.client
       .send(new GetCommand({ TableName: this.table, Key: taskKey(workflowId, taskId), ConsistentRead: true }))
       .catch((e: unknown) => translate(e, 'task get'));
-    return result.Item ? bodyOf<TaskRecord>(result.Item) : undefined;
+    return result.Item ? this.codec.task(result.Item) : undefined;
   }
 
   async getTasks(workflowId: string, taskIds: readonly string[]): Promise<TaskRecord[]> {
     const keys = [...new Set(taskIds)].map((id) => taskKey(workflowId, id));
     const found = new Map<string, TaskRecord>();
-    for (const item of await batchGet(this.client, this.table, keys, 'task batch get')) {
-      const task = bodyOf<TaskRecord>(item);
-      found.set(task.taskId, task);
-    }
+    const items = await batchGet(this.client, this.table, keys, 'task batch get');
+    for (const task of await this.codec.tasks(items)) found.set(task.taskId, task);
+    // An id asked for twice gets a copy the second time: callers may change what they get.
+    const given = new Set<string>();
     return taskIds.flatMap((id) => {
       const task = found.get(id);
-      return task ? [structuredClone(task)] : [];
+      if (!task) return [];
+      if (given.has(id)) return [structuredClone(task)];
+      given.add(id);
+      return [task];
     });
   }
 
@@ -234,7 +239,7 @@ export class DynamoExecutionStore implements ExecutionStore {
       },
       'task list',
     );
-    return items.map((item) => bodyOf<TaskRecord>(item)).sort((a, b) => a.seq - b.seq);
+    return (await this.codec.tasks(items)).sort((a, b) => a.seq - b.seq);
   }
 
   async deleteTasks(workflowId: string, taskIds: readonly string[]): Promise<void> {
@@ -276,9 +281,7 @@ export class DynamoExecutionStore implements ExecutionStore {
       'workflow find',
     );
     const keys = [...new Set(matches.map((item) => String(item.pk)))].map(workflowKey);
-    const records = (await batchGet(this.client, this.table, keys, 'workflow find')).map((item) =>
-      runOf(item),
-    );
+    const records = await this.codec.runs(await batchGet(this.client, this.table, keys, 'workflow find'));
     return records.sort((a, b) => a.createTime - b.createTime);
   }
 
@@ -296,9 +299,7 @@ export class DynamoExecutionStore implements ExecutionStore {
       'workflow find',
     );
     const keys = [...new Set(matches.map((item) => String(item.pk)))].map(workflowKey);
-    const records = (await batchGet(this.client, this.table, keys, 'workflow find')).map((item) =>
-      runOf(item),
-    );
+    const records = await this.codec.runs(await batchGet(this.client, this.table, keys, 'workflow find'));
     return records.filter((r) => matchesQuery(r, query)).sort((a, b) => a.createTime - b.createTime);
   }
 
@@ -307,20 +308,22 @@ export class DynamoExecutionStore implements ExecutionStore {
   }
 
   getWorkflowsById(workflowIds: readonly string[]): Promise<WorkflowRecord[]> {
-    return workflowsById(this.client, this.table, workflowIds);
+    return workflowsById(this.client, this.table, this.codec, workflowIds);
   }
 
   scanTasks(workflowIds?: readonly string[]): Promise<TaskRecord[]> {
-    return scanTasks(this.client, this.table, workflowIds);
+    return scanTasks(this.client, this.table, this.codec, workflowIds);
   }
 
   async tasksOfTypes(taskTypes: readonly string[]): Promise<TaskRecord[]> {
     try {
-      return await tasksOfTypes(this.client, this.table, taskTypes);
+      return await tasksOfTypes(this.client, this.table, this.codec, taskTypes);
     } catch (error) {
       // A table from before the byTaskType index (an old local data directory): scan and filter.
       if (!isMissingIndex(error, 'byTaskType')) throw error;
-      return (await scanTasks(this.client, this.table)).filter((t) => taskTypes.includes(t.taskType));
+      return (await scanTasks(this.client, this.table, this.codec)).filter((t) =>
+        taskTypes.includes(t.taskType),
+      );
     }
   }
 
@@ -408,7 +411,7 @@ export class DynamoExecutionStore implements ExecutionStore {
         await this.client.send(
           new PutCommand({
             TableName: this.table,
-            Item: taskItem(task),
+            Item: await this.codec.taskItem(task),
             // Idempotent create: a decide re-run after a crash must not clobber a row a worker has
             // polled or completed since; it adopts the stored row instead.
             ConditionExpression: 'attribute_not_exists(pk)',

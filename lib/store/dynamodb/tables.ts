@@ -14,12 +14,17 @@
  *
  * executions (runs, their task rows and the tasks' logs; adapter: executions.ts):
  *   workflow   pk = "<workflowId>"       sk = "WF"
- *              body, rev (N), workflowName, createTime (N), status, workflowVersion (N), correlationId?,
+ *              body (bodyZ, deflated, when over 1 KB), def (the hash of its definition snapshot),
+ *              rev (N), workflowName, createTime (N), status, workflowVersion (N), correlationId?,
  *              correlationKey = sha256("<workflowName>\0<correlationId>") only with a correlation id,
               startDay = "<yyyy-mm-dd of createTime, UTC>#<0..3, hash of the workflow id>",
  *              wakeShard = "W0".."W7" (hash of the workflow id) and wakeAt (N) only while wakeAt > 0
  *   task row   pk = "<workflowId>"       sk = "T#<taskId>"
- *              body, rev (N), taskId, seq (N), taskType, scheduledTime (N)
+ *              body, wt? (the hash of its workflow task's snapshot), rev (N), taskId, seq (N), taskType,
+ *              scheduledTime (N)
+ *   snapshot   pk = "SNAP#<sha256 of body, base64url>"   sk = "SNAP"
+ *              body: a run's definition or a row's workflow task (without its reference name), stored
+ *              once by content before any item names it, never changed (snapshots.ts); in no index
  *   task log   pk = "LOG#<taskId>"       sk = "<createdTime, 13 digits>#<counter, 10 digits>#<random>"
  *              body
  *   `body` is the record as a JSON string; the other attributes exist for keys, indexes and
