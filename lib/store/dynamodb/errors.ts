@@ -3,6 +3,7 @@
  * the caller's business (the adapter decides what it means); throttling and service trouble are
  * transient and retryable.
  */
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { TransientError } from '../../model/errors.ts';
 
 const TRANSIENT = new Set([
@@ -41,4 +42,25 @@ export function isMissingIndex(error: unknown, index = 'byCorrelation'): boolean
     /index/i.test(error.message) &&
     error.message.includes(index)
   );
+}
+
+/**
+ * Creates an item unless one with its key exists (a conditional PutItem on `attribute_not_exists(pk)`):
+ * true when this call created it, false when it was there already. Other failures are translated.
+ */
+export async function putIfAbsent(
+  client: DynamoDBDocumentClient,
+  table: string,
+  item: Record<string, unknown>,
+  operation: string,
+): Promise<boolean> {
+  try {
+    await client.send(
+      new PutCommand({ TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    translate(error, operation);
+  }
 }

@@ -16,7 +16,7 @@ import { ConflictError, VersionConflictError } from '../../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
 import { mapLimited } from '../../model/map-limited.ts';
 import type { ExecutionStore, IdempotencyClaim, RunIndexRead, RunIndexRow, TaskExecLog } from '../ports.ts';
-import { isConditionFailure, isMissingIndex, translate } from './errors.ts';
+import { isConditionFailure, isMissingIndex, putIfAbsent, translate } from './errors.ts';
 import {
   bodyOf,
   byNameQuery,
@@ -57,19 +57,10 @@ export class DynamoExecutionStore implements ExecutionStore {
   }
 
   async createWorkflow(record: WorkflowRecord): Promise<void> {
-    try {
-      await this.client.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: await this.codec.workflowItem(record),
-          // The id must be new: a start that runs twice converges on the first run.
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-    } catch (error) {
-      if (isConditionFailure(error)) throw new ConflictError(`Workflow ${record.workflowId} already exists`);
-      translate(error, 'workflow create');
-    }
+    // The id must be new: a start that runs twice converges on the first run.
+    const item = await this.codec.workflowItem(record);
+    if (!(await putIfAbsent(this.client, this.table, item, 'workflow create')))
+      throw new ConflictError(`Workflow ${record.workflowId} already exists`);
   }
 
   async claimIdempotencyKey(claim: IdempotencyClaim): Promise<string | undefined> {
@@ -407,20 +398,10 @@ export class DynamoExecutionStore implements ExecutionStore {
 
   private async createTask(task: TaskRecord): Promise<TaskRecord> {
     for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
-      try {
-        await this.client.send(
-          new PutCommand({
-            TableName: this.table,
-            Item: await this.codec.taskItem(task),
-            // Idempotent create: a decide re-run after a crash must not clobber a row a worker has
-            // polled or completed since; it adopts the stored row instead.
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
-        );
+      // Idempotent create: a decide re-run after a crash must not clobber a row a worker has
+      // polled or completed since; it adopts the stored row instead.
+      if (await putIfAbsent(this.client, this.table, await this.codec.taskItem(task), 'task create'))
         return structuredClone(task);
-      } catch (error) {
-        if (!isConditionFailure(error)) translate(error, 'task create');
-      }
       const existing = await this.getTask(task.workflowInstanceId, task.taskId);
       if (existing) return existing;
       // Deleted between the failed put and the read (a concurrent rerun): try to create it again.

@@ -13,7 +13,7 @@ import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/li
 import type { FileRecord } from '../../files/model.ts';
 import type { FileStore } from '../../files/ports.ts';
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
-import { isConditionFailure, translate } from './errors.ts';
+import { isConditionFailure, putIfAbsent, translate } from './errors.ts';
 import { type TableSpec, TTL_ATTRIBUTE } from './tables.ts';
 
 export const FILES_TABLE: TableSpec = {
@@ -41,18 +41,8 @@ export class DynamoFileStore implements FileStore {
   ) {}
 
   async create(record: FileRecord): Promise<void> {
-    try {
-      await this.client.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: itemOf(record),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-    } catch (error) {
-      if (isConditionFailure(error)) throw new ConflictError(`File ${record.fileId} already exists`);
-      translate(error, 'file create');
-    }
+    if (!(await putIfAbsent(this.client, this.table, itemOf(record), 'file create')))
+      throw new ConflictError(`File ${record.fileId} already exists`);
   }
 
   async get(fileId: string): Promise<FileRecord | undefined> {

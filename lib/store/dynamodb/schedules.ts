@@ -30,7 +30,7 @@ import {
 import { VersionConflictError } from '../../model/errors.ts';
 import type { ScheduleExecution, ScheduleRecord } from '../../scheduler/model.ts';
 import type { SchedulerState, ScheduleStore } from '../../scheduler/ports.ts';
-import { isConditionFailure, translate } from './errors.ts';
+import { isConditionFailure, putIfAbsent, translate } from './errors.ts';
 import { type Item, queryAll } from './paging.ts';
 import { type TableSpec, TTL_ATTRIBUTE } from './tables.ts';
 
@@ -134,18 +134,8 @@ export class DynamoScheduleStore implements ScheduleStore {
   }
 
   async claimExecution(execution: ScheduleExecution): Promise<ScheduleExecution | undefined> {
-    try {
-      await this.client.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: this.executionItem(execution),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-      return undefined;
-    } catch (error) {
-      if (!isConditionFailure(error)) translate(error, 'schedule execution claim');
-    }
+    const item = this.executionItem(execution);
+    if (await putIfAbsent(this.client, this.table, item, 'schedule execution claim')) return undefined;
     return this.getExecution(execution.executionId);
   }
 

@@ -20,7 +20,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { SchemaRecord } from '../../schemas/model.ts';
 import type { SchemaStore } from '../../schemas/ports.ts';
-import { isConditionFailure, translate } from './errors.ts';
+import { putIfAbsent, translate } from './errors.ts';
 import { batchDelete, queryAll, scanAll } from './paging.ts';
 import { type TableSpec, TTL_ATTRIBUTE } from './tables.ts';
 
@@ -54,20 +54,8 @@ export class DynamoSchemaStore implements SchemaStore {
       .catch((e: unknown) => translate(e, 'schema put'));
   }
 
-  async create(record: SchemaRecord): Promise<boolean> {
-    try {
-      await this.client.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: itemOf(record),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      translate(error, 'schema create');
-    }
+  create(record: SchemaRecord): Promise<boolean> {
+    return putIfAbsent(this.client, this.table, itemOf(record), 'schema create');
   }
 
   async get(name: string, version?: number): Promise<SchemaRecord | undefined> {

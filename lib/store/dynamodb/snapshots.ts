@@ -12,11 +12,11 @@
  * consistently, so a reader that sees the name always finds the snapshot.
  */
 import { createHash } from 'node:crypto';
-import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { WorkflowDef } from '../../model/definitions.ts';
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
 import { freezeDeeply } from '../run-codec.ts';
-import { isConditionFailure, translate } from './errors.ts';
+import { putIfAbsent, translate } from './errors.ts';
 import {
   bodyOf,
   runOf,
@@ -62,20 +62,8 @@ export class Snapshots {
         new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true, ProjectionExpression: 'pk' }),
       )
       .catch((e: unknown) => translate(e, 'snapshot read'));
-    if (!stored.Item) {
-      try {
-        await this.client.send(
-          new PutCommand({
-            TableName: this.table,
-            Item: { ...key, body: json },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
-        );
-      } catch (error) {
-        // Stored meanwhile by another process: the same content under the same name.
-        if (!isConditionFailure(error)) translate(error, 'snapshot write');
-      }
-    }
+    // Stored meanwhile by another process (the put finds it): the same content under the same name.
+    if (!stored.Item) await putIfAbsent(this.client, this.table, { ...key, body: json }, 'snapshot write');
     this.keep(hash, freezeDeeply(JSON.parse(json) as object));
     return hash;
   }
