@@ -85,6 +85,15 @@ export class LocalWorkQueue<M> implements WorkQueue<M> {
     return this.ungrouped.size > 0 || [...this.lanes.values()].some((lane) => lane.running !== undefined);
   }
 
+  /**
+   * Resolves when the group has no message running or waiting; at once while it waits for a retry
+   * (paused) or has nothing at all.
+   */
+  async settled(groupId: string): Promise<void> {
+    for (let lane = this.lanes.get(groupId); lane?.running; lane = this.lanes.get(groupId))
+      await lane.running;
+  }
+
   /** Resolves when no message is being handled (delayed ones and paused groups aside). */
   async idle(): Promise<void> {
     while (true) {

@@ -65,7 +65,10 @@ export class LocalDecisionQueue implements DecisionQueue {
     this.timers.set(workflowId, { at, timer });
   }
 
-  /** Resolves when no decide is running or pending. */
+  settled(workflowId: string): Promise<void> {
+    return this.decisions.settled(workflowId);
+  }
+
   /** Whether a decide is running now. */
   busy(): boolean {
     return this.decisions.busy();

@@ -30,4 +30,10 @@ export interface DecisionQueue {
   request(workflowId: string, delayMs?: number): Promise<void>;
   /** Arms (or re-arms) a wake-up at an absolute time; 0 clears it. */
   wakeAt(workflowId: string, at: number): Promise<void>;
+  /**
+   * Resolves once this process has no decide of the run running or waiting (one waiting for its
+   * retry aside). Where decides run elsewhere (SQS) it resolves at once: nobody waits on another
+   * machine.
+   */
+  settled(workflowId: string): Promise<void>;
 }

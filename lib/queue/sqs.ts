@@ -38,6 +38,11 @@ export class SqsDecisionQueue implements DecisionQueue {
     this.timers = new SqsWorkQueue(client, { name: 'timers', url: urls.timers, type: 'standard' }, ids, WHAT);
   }
 
+  /** Decides run in the decider function, never in this process. */
+  settled(_workflowId: string): Promise<void> {
+    return Promise.resolve();
+  }
+
   async request(workflowId: string, delayMs = 0): Promise<void> {
     if (delayMs > 0) {
       await this.delayed(workflowId, delayMs);

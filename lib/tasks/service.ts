@@ -146,6 +146,22 @@ export class TaskService {
     return { claimed, held };
   }
 
+  /**
+   * Waits, at most `withinMs`, until this process has no decide of the run running or waiting:
+   * update-v2 then also finds the task its own update made the decider schedule (a loop's next
+   * iteration, the next task of a chain of one type). Where decides run elsewhere (SQS) it returns
+   * at once.
+   */
+  async decided(workflowId: string, withinMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeUp = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, withinMs);
+      timer.unref();
+    });
+    await Promise.race([this.deps.decisions.settled(workflowId), timeUp]);
+    clearTimeout(timer);
+  }
+
   /** POST /api/tasks. Returns the task id. */
   async update(result: TaskResult): Promise<TaskRecord | undefined> {
     const { executions } = this.deps;

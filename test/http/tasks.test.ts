@@ -217,6 +217,54 @@ describe('POST /api/tasks/update-v2', () => {
     expect(next.taskId).not.toBe(first.taskId);
   });
 
+  it("answers the task its own update made the decider schedule: a loop's next iteration", async () => {
+    const loop = uniqueName('loop');
+    const body = uniqueName('body');
+    await api.registerWorkflow({
+      name: loop,
+      version: 1,
+      tasks: [
+        {
+          name: 'loop',
+          taskReferenceName: 'loop',
+          type: 'DO_WHILE',
+          loopCondition: '$.loop.iteration < 3',
+          loopOver: [{ name: body, taskReferenceName: 'step', type: 'SIMPLE' }],
+        },
+      ],
+    });
+    // A first run warms the server's script sandbox (its first loopCondition starts a worker
+    // thread, which takes longer than update-v2 waits for a decide).
+    const warm = await api.start(loop);
+    for (let n = 0; n < 3; n++) await api.update(await api.pollEventually(body, 'loop-worker'), 'COMPLETED');
+    await api.workflowEventually(warm, 'COMPLETED');
+
+    const id = await api.start(loop);
+    let task = await api.pollEventually(body, 'loop-worker');
+    const handed: string[] = [task.referenceTaskName];
+    // One update-v2 per iteration and no poll in between: each answer is the next iteration.
+    for (let n = 1; n < 3; n++) {
+      const response = await api.send('POST', '/api/tasks/update-v2', {
+        taskId: task.taskId,
+        workflowInstanceId: id,
+        status: 'COMPLETED',
+        workerId: 'loop-worker',
+      });
+      task = await expectJson<ApiTask>(response);
+      handed.push(task.referenceTaskName);
+      expect(task).toMatchObject({ workflowInstanceId: id, status: 'IN_PROGRESS', workerId: 'loop-worker' });
+    }
+    expect(handed).toEqual(['step__1', 'step__2', 'step__3']);
+    await expectNoContent(
+      await api.send('POST', '/api/tasks/update-v2', {
+        taskId: task.taskId,
+        workflowInstanceId: id,
+        status: 'COMPLETED',
+      }),
+    );
+    await api.workflowEventually(id, 'COMPLETED');
+  });
+
   it('answers 204 when no other task of the type is waiting', async () => {
     const wf = await chained();
     await api.start(wf.name);

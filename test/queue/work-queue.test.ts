@@ -1,5 +1,6 @@
 // The work-queue contract against the local adapter (manual timers) and the SQS adapter (a fake
 // SQS client and broker at the adapter's edge, delivering through the consumers' batch loop).
+import { describe, expect, it } from 'vitest';
 import { consumeBatch } from '../../lib/jobs/batch.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
 import { ManualClock } from '../../lib/model/clock.ts';
@@ -81,4 +82,43 @@ workQueueContract('SQS', async (type, handle) => {
     redeliveryMs: REDELIVERY_MS,
     close: async () => {},
   };
+});
+
+describe('LocalWorkQueue.settled', () => {
+  it('waits for the group’s running message and the one that arrived meanwhile, and no other group', async () => {
+    const handled: string[] = [];
+    const gates = new Map<string, () => void>();
+    const queue = new LocalWorkQueue<{ id: string }>({
+      name: 'settle',
+      type: 'fifo',
+      logger: silentLogger,
+      coalesce: true,
+    });
+    queue.register(
+      (message) =>
+        new Promise<void>((resolve) => {
+          gates.set(message.id, () => {
+            handled.push(message.id);
+            resolve();
+          });
+        }),
+    );
+    await queue.send({ id: 'a1' }, { groupId: 'a' });
+    await queue.send({ id: 'a2' }, { groupId: 'a' });
+    await queue.send({ id: 'b1' }, { groupId: 'b' });
+    let settled = false;
+    const waiting = queue.settled('a').then(() => {
+      settled = true;
+    });
+    gates.get('a1')?.();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    gates.get('a2')?.();
+    await waiting;
+    expect(handled).toEqual(['a1', 'a2']);
+    // Group b still runs; a group with nothing in it is settled at once.
+    await queue.settled('nothing-here');
+    gates.get('b1')?.();
+    await queue.close();
+  });
 });

@@ -28,6 +28,11 @@ export class SimulatedDecisionQueue implements DecisionQueue {
     else this.wakeups.delete(workflowId);
   }
 
+  /** Decides run when the simulation drains them, never behind a caller's back. */
+  settled(_workflowId: string): Promise<void> {
+    return Promise.resolve();
+  }
+
   /** The next decide to run, removed from the pending set; undefined when none is pending. */
   next(): string | undefined {
     const [first] = this.pending;

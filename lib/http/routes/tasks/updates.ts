@@ -21,6 +21,12 @@ import type { TaskRouteDeps } from './progress.ts';
 
 /** Statuses after which update-v2 hands the worker its next task. */
 const FINISHED_FOR_WORKER = ['COMPLETED', 'FAILED', 'FAILED_WITH_TERMINAL_ERROR', 'CANCELED'];
+/**
+ * How long update-v2 waits for an in-process decide of the updated run before it looks for the
+ * next task: a decide takes about a millisecond, and one that schedules a task of the same type (a
+ * loop's next iteration) then hands it over in the same answer instead of a poll later.
+ */
+const DECIDE_WAIT_MS = 50;
 
 const byRefParams: ParamsSchema = pathParams({
   workflowId: stringValue('The run'),
@@ -53,6 +59,7 @@ const updateV2 = ({ tasks }: TaskRouteDeps) =>
       const result = parseTaskResult(await ctx.json());
       const updated = await tasks.update(result);
       if (!updated || !FINISHED_FOR_WORKER.includes(updated.status)) return noContent();
+      await tasks.decided(updated.workflowInstanceId, DECIDE_WAIT_MS);
       const [next] = await tasks.poll(updated.taskType, {
         workerId: result.workerId ?? updated.workerId,
         domain: updated.domain,
