@@ -52,6 +52,11 @@ interface Lane<M> {
   waiting: Delivery<M>[];
   /** Its last message failed: the group waits for that message's next attempt, as on SQS FIFO. */
   paused: boolean;
+  /** Messages taken into the lane, and of those, handled (settled()). */
+  accepted: number;
+  handled: number;
+  /** settled() callers, each waiting until `handled` reaches its target. */
+  settling: { target: number; resolve: () => void }[];
 }
 
 export class LocalWorkQueue<M> implements WorkQueue<M> {
@@ -86,12 +91,15 @@ export class LocalWorkQueue<M> implements WorkQueue<M> {
   }
 
   /**
-   * Resolves when the group has no message running or waiting; at once while it waits for a retry
-   * (paused) or has nothing at all.
+   * Resolves once every message of the group sent so far has been handled (a coalesced one by the
+   * message that covers it), not waiting for later ones; at once while the group waits for a retry
+   * (paused) or has nothing running.
    */
-  async settled(groupId: string): Promise<void> {
-    for (let lane = this.lanes.get(groupId); lane?.running; lane = this.lanes.get(groupId))
-      await lane.running;
+  settled(groupId: string): Promise<void> {
+    const lane = this.lanes.get(groupId);
+    if (!lane?.running || lane.handled >= lane.accepted) return Promise.resolve();
+    const target = lane.accepted;
+    return new Promise((resolve) => lane.settling.push({ target, resolve }));
   }
 
   /** Resolves when no message is being handled (delayed ones and paused groups aside). */
@@ -130,7 +138,14 @@ export class LocalWorkQueue<M> implements WorkQueue<M> {
       this.ungrouped.add(run);
       return;
     }
-    const lane = this.lanes.get(groupId) ?? { running: undefined, waiting: [], paused: false };
+    const lane = this.lanes.get(groupId) ?? {
+      running: undefined,
+      waiting: [],
+      paused: false,
+      accepted: 0,
+      handled: 0,
+      settling: [],
+    };
     this.lanes.set(groupId, lane);
     if (this.options.coalesce && lane.waiting.length > 0) {
       // The waiting message covers this one. If it waits for a retry, this request is that retry.
@@ -138,14 +153,18 @@ export class LocalWorkQueue<M> implements WorkQueue<M> {
       return;
     }
     lane.waiting.push(delivery);
+    lane.accepted += 1;
     if (!lane.running && !lane.paused) this.run(lane, groupId);
   }
 
   private run(lane: Lane<M>, groupId: string): void {
     lane.running = (async () => {
       for (let next = lane.waiting.shift(); next; next = this.closed ? undefined : lane.waiting.shift()) {
-        if (await this.attempt(next, groupId)) continue;
-        if (this.exhausted(next, groupId)) continue;
+        if ((await this.attempt(next, groupId)) || this.exhausted(next, groupId)) {
+          lane.handled += 1;
+          this.settle(lane, false);
+          continue;
+        }
         lane.waiting.unshift({ ...next, attempt: next.attempt + 1 });
         lane.paused = true;
         this.after(this.options.retryDelayMs ?? 1000, () => {
@@ -154,8 +173,19 @@ export class LocalWorkQueue<M> implements WorkQueue<M> {
         break;
       }
       lane.running = undefined;
+      // Paused or drained: nobody waits for a retry or for nothing.
+      this.settle(lane, true);
       if (lane.waiting.length === 0 && !lane.paused) this.lanes.delete(groupId);
     })();
+  }
+
+  private settle(lane: Lane<M>, all: boolean): void {
+    const still = lane.settling.filter(({ target, resolve }) => {
+      if (!all && lane.handled < target) return true;
+      resolve();
+      return false;
+    });
+    lane.settling = still;
   }
 
   private resume(lane: Lane<M>, groupId: string): void {

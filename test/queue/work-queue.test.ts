@@ -85,7 +85,7 @@ workQueueContract('SQS', async (type, handle) => {
 });
 
 describe('LocalWorkQueue.settled', () => {
-  it('waits for the group’s running message and the one that arrived meanwhile, and no other group', async () => {
+  it('waits for the messages of the group sent so far, not for later ones or other groups', async () => {
     const handled: string[] = [];
     const gates = new Map<string, () => void>();
     const queue = new LocalWorkQueue<{ id: string }>({
@@ -103,22 +103,30 @@ describe('LocalWorkQueue.settled', () => {
           });
         }),
     );
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
     await queue.send({ id: 'a1' }, { groupId: 'a' });
     await queue.send({ id: 'a2' }, { groupId: 'a' });
+    // Coalesced into a2, which covers it.
+    await queue.send({ id: 'a2-again' }, { groupId: 'a' });
     await queue.send({ id: 'b1' }, { groupId: 'b' });
     let settled = false;
     const waiting = queue.settled('a').then(() => {
       settled = true;
     });
     gates.get('a1')?.();
-    await new Promise((resolve) => setImmediate(resolve));
+    await turn();
     expect(settled).toBe(false);
+    // Sent after the call: not waited for.
+    await queue.send({ id: 'a3' }, { groupId: 'a' });
     gates.get('a2')?.();
     await waiting;
     expect(handled).toEqual(['a1', 'a2']);
-    // Group b still runs; a group with nothing in it is settled at once.
+    // A group with nothing in it is settled at once; group b still runs meanwhile.
     await queue.settled('nothing-here');
+    await turn();
+    gates.get('a3')?.();
     gates.get('b1')?.();
     await queue.close();
+    expect(handled).toEqual(['a1', 'a2', 'a3', 'b1']);
   });
 });
