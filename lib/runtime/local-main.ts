@@ -28,6 +28,10 @@ async function main(): Promise<void> {
     throw error;
   }
   const server = await startLocalServer(config);
+  // The script sandbox starts its worker thread on first use (about half a second): start it now,
+  // in the background, so the first INLINE task, SWITCH expression or DO_WHILE condition does not
+  // wait for it. A failure here is the first evaluation's to report, not the start's.
+  server.services.scripts.evaluate('true', {}).catch(() => undefined);
   say(`Conductor-compatible service listening on ${server.url} (API at ${server.url}/api)`);
   say(
     `Store: ${config.string('service.store')}${config.string('service.store') === 'dynamodb' && !config.string('service.dynamodb.endpoint') ? ` (embedded, ${config.string('service.local.data-dir')})` : ''}`,
