@@ -3,13 +3,15 @@
  * `cdk deploy -c schedulerEnabled=false -c fileStorageEnabled=true`; an absent gate takes the
  * default of its property in lib/config/properties.ts, as the service itself would. The search
  * backend likewise: `-c searchBackend=opensearch` (default `store`), and operations options:
- * `-c alarmEmail=… -c apiRateLimit=… -c apiBurstLimit=… -c reserveConcurrency=false`.
+ * `-c alarmEmail=… -c apiRateLimit=… -c apiBurstLimit=… -c reserveConcurrency=false`, and table
+ * billing: `-c tableCapacity=provisioned -c tableMaxUnits=…`.
  * Authentication is on unless `-c auth=none`.
  */
 import { App } from 'aws-cdk-lib';
 import { GATES, type GateName, PROPERTIES } from '../lib/config/properties.ts';
 import { parseEventSource } from '../lib/events/sources.ts';
 import { DEFAULT_API_LIMITS } from './constructs/api-stage.ts';
+import type { TableCapacity } from './constructs/data.ts';
 import { parseEventSinkTarget } from './constructs/event-sources.ts';
 import { type ApiAuthMode, ConductorStack, type Gates, type SearchBackend } from './stack.ts';
 
@@ -35,6 +37,7 @@ new ConductorStack(app, typeof stackName === 'string' ? stackName : 'ConductorSe
       burstLimit: numberFromContext(app, 'apiBurstLimit') ?? DEFAULT_API_LIMITS.burstLimit,
     },
     reserveConcurrency: booleanFromContext(app, 'reserveConcurrency'),
+    tableCapacity: tableCapacityFromContext(app),
   },
   // e.g. -c eventSources=sqs:orders,eventbridge:default:OrderPlaced -c eventSinks=sqs:shipments
   events: {
@@ -100,6 +103,31 @@ function booleanFromContext(app: App, key: string): boolean | undefined {
   if (value === true || value === 'true') return true;
   if (value === false || value === 'false') return false;
   throw new Error(`Context '${key}' must be true or false, got '${String(value)}'`);
+}
+
+/**
+ * `-c tableCapacity=provisioned` bills the tables by provisioned capacity, auto scaled between
+ * `-c tableMinUnits` (default 5) and `-c tableMaxUnits` (default 4,000) read and write units per
+ * table and per global index; absent or `on-demand`, by request.
+ */
+function tableCapacityFromContext(app: App): TableCapacity {
+  const value: unknown = app.node.tryGetContext('tableCapacity');
+  if (value === undefined || value === 'on-demand') {
+    for (const key of ['tableMinUnits', 'tableMaxUnits']) {
+      if (app.node.tryGetContext(key) !== undefined)
+        throw new Error(`Context '${key}' applies only with tableCapacity=provisioned`);
+    }
+    return { mode: 'on-demand' };
+  }
+  if (value !== 'provisioned') {
+    throw new Error(`Context 'tableCapacity' must be on-demand or provisioned, got '${String(value)}'`);
+  }
+  const minUnits = numberFromContext(app, 'tableMinUnits') ?? 5;
+  const maxUnits = numberFromContext(app, 'tableMaxUnits') ?? 4000;
+  if (maxUnits < minUnits) {
+    throw new Error(`Context 'tableMaxUnits' (${maxUnits}) must be at least tableMinUnits (${minUnits})`);
+  }
+  return { mode: 'provisioned', minUnits, maxUnits };
 }
 
 /** `-c auth=none` deploys the open API; absent or `key`, keys are required. */

@@ -31,7 +31,7 @@ import { ALARM_DEFAULTS, ServiceAlarms } from './constructs/alarms.ts';
 import { ServiceApi } from './constructs/api.ts';
 import { ApiKeys } from './constructs/api-keys.ts';
 import { type ApiStageLimits, ApiStageSettings, DEFAULT_API_LIMITS } from './constructs/api-stage.ts';
-import { ServiceData } from './constructs/data.ts';
+import { ServiceData, type TableCapacity } from './constructs/data.ts';
 import { type EventSinkTarget, EventSources, grantEventSinks } from './constructs/event-sources.ts';
 import { pascalCase } from './constructs/names.ts';
 import { WorkQueues } from './constructs/queues.ts';
@@ -97,6 +97,8 @@ export interface OperationsOptions {
    * `-c reserveConcurrency=false`.
    */
   reserveConcurrency?: boolean;
+  /** Table billing (`-c tableCapacity=provisioned -c tableMaxUnits=…`); on-demand by default. */
+  tableCapacity?: TableCapacity;
 }
 
 /**
@@ -139,7 +141,10 @@ export class ConductorStack extends Stack {
     this.alarms = new ServiceAlarms(this, 'Alarms', { email: this.operations.alarmEmail });
 
     const streamConsumers = STREAM_CONSUMERS.filter((c) => c.searchBackend === props.searchBackend);
-    this.data = new ServiceData(this, 'Data', { streamed: streamConsumers.map((c) => c.table) });
+    this.data = new ServiceData(this, 'Data', {
+      streamed: streamConsumers.map((c) => c.table),
+      capacity: this.operations.tableCapacity,
+    });
     if (props.searchBackend === 'opensearch') {
       this.search = new SearchCollection(this, 'Search', {
         name: collectionNameOf(this.stackName),

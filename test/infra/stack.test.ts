@@ -1318,6 +1318,35 @@ describe('ConductorStack operations: alarms, limits, tracing, least privilege', 
     }
   });
 
+  it('bills the tables by provisioned capacity when told, auto scaled on utilization per table and global index', () => {
+    const provisioned = synth({
+      operations: { tableCapacity: { mode: 'provisioned', minUnits: 5, maxUnits: 800 } },
+    });
+    const tables = Object.values(provisioned.findResources('AWS::DynamoDB::Table'));
+    expect(tables).toHaveLength(TABLES.length);
+    for (const table of tables) {
+      // CloudFormation's default billing mode is PROVISIONED; CDK leaves it out.
+      expect(table.Properties.BillingMode ?? 'PROVISIONED').toBe('PROVISIONED');
+      expect(table.Properties.ProvisionedThroughput).toEqual({ ReadCapacityUnits: 5, WriteCapacityUnits: 5 });
+      for (const index of (table.Properties.GlobalSecondaryIndexes ?? []) as Properties[]) {
+        expect(index.ProvisionedThroughput).toEqual({ ReadCapacityUnits: 5, WriteCapacityUnits: 5 });
+      }
+    }
+    // Reads and writes of every table and every global index scale between the bounds.
+    const indexes = TABLES.reduce((sum, spec) => sum + spec.indexes.length, 0);
+    const targets = Object.values(provisioned.findResources('AWS::ApplicationAutoScaling::ScalableTarget'));
+    expect(targets).toHaveLength(2 * (TABLES.length + indexes));
+    for (const target of targets)
+      expect(target.Properties).toMatchObject({ MinCapacity: 5, MaxCapacity: 800 });
+    const policies = Object.values(provisioned.findResources('AWS::ApplicationAutoScaling::ScalingPolicy'));
+    expect(policies).toHaveLength(targets.length);
+    for (const policy of policies) {
+      expect(policy.Properties.TargetTrackingScalingPolicyConfiguration).toMatchObject({ TargetValue: 70 });
+    }
+    // On-demand is the default, with nothing to scale.
+    expect(template.findResources('AWS::ApplicationAutoScaling::ScalableTarget')).toEqual({});
+  });
+
   it('traces every function with X-Ray', () => {
     const functions = Object.values(serviceFunctions(template));
     for (const fn of functions) expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
