@@ -30,8 +30,8 @@ import { pascalCase } from './names.ts';
 /**
  * How the tables are billed. `on-demand` (the default) bills each request and needs no sizing.
  * `provisioned` bills capacity by the hour, scaled between `minUnits` and `maxUnits` per table and
- * per global index to keep `TARGET_UTILIZATION` of it in use: for a steady load about 2.4 times
- * cheaper per write than on-demand at us-east-1 list prices, but a burst faster than auto scaling
+ * per global index to keep `TARGET_UTILIZATION` of it in use: at that use a write costs about 2.4
+ * times less than on-demand at us-east-1 list prices, but a burst faster than auto scaling
  * reacts (minutes) is throttled, which the service retries (decides are delivered again).
  */
 export type TableCapacity =
