@@ -11,7 +11,7 @@ import { expectStatus, type HttpClient } from './http-client.ts';
  * - `plain`: each worker polls the task types in rotation (`count` = batch) and posts every result
  *   to `POST /api/tasks` in parallel;
  * - `sdk`: the official JavaScript SDK's TaskRunner at concurrency 1: each worker serves one task
- *   type (worker i the i-th type, round robin), polls `count=1`, reports with
+ *   type (typesOfSdkWorker), polls `count=1`, reports with
  *   `POST /api/tasks/update-v2` and runs the task that answer hands it at once; it polls again only
  *   when update-v2 answers 204. (The SDK also sleeps `pollInterval` between poll cycles; the bench
  *   does not, so the figures are the server's, not the sleep's.)
@@ -30,6 +30,16 @@ export function workerModes(text: string): WorkerMode[] {
     throw new Error(`--worker must list ${WORKER_MODES.join(' and/or ')}, got '${text}'`);
   }
   return [...new Set(modes)] as WorkerMode[];
+}
+
+/**
+ * The task types `sdk` worker `index` of `workers` serves: one each (the SDK runs one poller per
+ * task type), types shared round robin when there are more workers than types; with fewer workers
+ * than types, each serves several, one after another (a new type after each empty poll or 204).
+ */
+export function typesOfSdkWorker(types: readonly string[], workers: number, index: number): string[] {
+  const lanes = Math.min(workers, types.length);
+  return types.filter((_, j) => j % lanes === index % lanes);
 }
 
 export interface LoadOptions {
@@ -201,8 +211,10 @@ export async function runLoad(client: HttpClient, options: LoadOptions): Promise
 
   const sdkWorker = async (index: number) => {
     const workerId = `bench-sdk-worker-${index}`;
-    const type = options.taskTypes[index % options.taskTypes.length] as string;
+    const served = typesOfSdkWorker(options.taskTypes, options.workers, index);
+    let round = 0;
     while (!done) {
+      const type = served[round++ % served.length] as string;
       let task = (await poll(type, 1, workerId))?.[0];
       while (task) {
         let next: ApiTask | undefined;
