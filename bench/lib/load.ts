@@ -10,11 +10,13 @@ import { expectStatus, type HttpClient } from './http-client.ts';
  * How the workers poll and report (bench/README.md):
  * - `plain`: each worker polls the task types in rotation (`count` = batch) and posts every result
  *   to `POST /api/tasks` in parallel;
- * - `sdk`: the official JavaScript SDK's TaskRunner at concurrency 1: each worker serves one task
- *   type (typesOfSdkWorker), polls `count=1`, reports with
- *   `POST /api/tasks/update-v2` and runs the task that answer hands it at once; it polls again only
- *   when update-v2 answers 204. (The SDK also sleeps `pollInterval` between poll cycles; the bench
- *   does not, so the figures are the server's, not the sleep's.)
+ * - `sdk`: the official JavaScript SDK's TaskRunner at concurrency 1: polls `count=1`, reports
+ *   with `POST /api/tasks/update-v2` and runs the task that answer hands it at once (update-v2
+ *   answers the next task of the same type); it polls again only when update-v2 answers 204. Like
+ *   the plain workers, it polls the task types in rotation, so both modes spread the same workers
+ *   evenly over the types and differ only in the protocol. (The SDK binds each poller to one type,
+ *   and sleeps `pollInterval` between poll cycles; with one poller per type the slowest type paces
+ *   the run, and a sleep would measure the sleep, not the server.)
  */
 export type WorkerMode = 'plain' | 'sdk';
 export const WORKER_MODES: readonly WorkerMode[] = ['plain', 'sdk'];
@@ -30,16 +32,6 @@ export function workerModes(text: string): WorkerMode[] {
     throw new Error(`--worker must list ${WORKER_MODES.join(' and/or ')}, got '${text}'`);
   }
   return [...new Set(modes)] as WorkerMode[];
-}
-
-/**
- * The task types `sdk` worker `index` of `workers` serves: one each (the SDK runs one poller per
- * task type), types shared round robin when there are more workers than types; with fewer workers
- * than types, each serves several, one after another (a new type after each empty poll or 204).
- */
-export function typesOfSdkWorker(types: readonly string[], workers: number, index: number): string[] {
-  const lanes = Math.min(workers, types.length);
-  return types.filter((_, j) => j % lanes === index % lanes);
 }
 
 export interface LoadOptions {
@@ -211,10 +203,9 @@ export async function runLoad(client: HttpClient, options: LoadOptions): Promise
 
   const sdkWorker = async (index: number) => {
     const workerId = `bench-sdk-worker-${index}`;
-    const served = typesOfSdkWorker(options.taskTypes, options.workers, index);
-    let round = 0;
+    let round = index;
     while (!done) {
-      const type = served[round++ % served.length] as string;
+      const type = options.taskTypes[round++ % options.taskTypes.length] as string;
       let task = (await poll(type, 1, workerId))?.[0];
       while (task) {
         let next: ApiTask | undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { floorMsPerTask, measureHttpFloor } from '../../bench/lib/http-floor.ts';
-import { typesOfSdkWorker, workerModes } from '../../bench/lib/load.ts';
+import { workerModes } from '../../bench/lib/load.ts';
 import { countLoad, type WorkloadShape } from '../../bench/lib/throughput-run.ts';
 import { TASKS_PER_WORKFLOW } from '../../bench/lib/workload.ts';
 
@@ -49,28 +49,5 @@ describe("the machine's HTTP floor", () => {
     expect(floor.serverCpuUs).toBeGreaterThan(0);
     expect(floor.clientCpuUs).toBeGreaterThan(0);
     expect(floorMsPerTask({ ...floor, serverCpuUs: 100 }, 2.5)).toBeCloseTo(0.25, 10);
-  });
-});
-
-describe('the task types of SDK workers', () => {
-  const types = ['a', 'b', 'c', 'd', 'e'];
-  it('gives each worker one type, shared round robin, when workers outnumber types', () => {
-    expect(Array.from({ length: 8 }, (_, i) => typesOfSdkWorker(types, 8, i))).toEqual([
-      ['a'],
-      ['b'],
-      ['c'],
-      ['d'],
-      ['e'],
-      ['a'],
-      ['b'],
-      ['c'],
-    ]);
-  });
-
-  it('lets every type be served when there are fewer workers than types', () => {
-    expect(Array.from({ length: 2 }, (_, i) => typesOfSdkWorker(types, 2, i))).toEqual([
-      ['a', 'c', 'e'],
-      ['b', 'd'],
-    ]);
   });
 });
