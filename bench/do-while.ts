@@ -19,6 +19,7 @@ import type { ScriptEvaluator } from '../lib/engine/script/evaluator.ts';
 import { defaultRegistry } from '../lib/engine/tasks/index.ts';
 import { systemClock } from '../lib/model/clock.ts';
 import { Args } from './lib/args.ts';
+import { doWhileWorkflow, OWNER, ref, simpleTask } from './lib/definitions.ts';
 import { type MeteredServer, startMeteredServer } from './lib/instrument.ts';
 import { loadAverage } from './lib/machine.ts';
 import { fmt, heading, mean, percentile, table } from './lib/stats.ts';
@@ -27,52 +28,24 @@ import { diffSnapshots, type MeterSnapshot, type Tally, totalOf } from './lib/ta
 const WORKFLOW = 'bench_do_while';
 const TASK_TYPE = 'bench_loop_task';
 const WINDOW = 10;
-/** A `${path}` parameter template. */
-const ref = (path: string) => `\${${path}}`;
 
 const args = new Args();
-const runs = args
-  .string('iterations', '10,1000')
-  .split(',')
-  .map((s) => Number(s.trim()));
-if (runs.some((n) => !Number.isInteger(n) || n < 1))
-  throw new Error('--iterations must list positive integers');
+const runs = args.intList('iterations', '10,1000');
 const warmup = args.int('warmup', 30);
 
-const definition = {
-  name: WORKFLOW,
-  version: 1,
-  schemaVersion: 2,
-  ownerEmail: 'bench@example.com',
-  tasks: [
-    {
-      name: 'loop',
-      taskReferenceName: 'loop',
-      type: 'DO_WHILE',
-      inputParameters: { iterations: ref('workflow.input.iterations') },
-      loopCondition: "if ($.loop['iteration'] < $.iterations) { true; } else { false; }",
-      loopOver: [
-        {
-          name: 'calc',
-          taskReferenceName: 'calc',
-          type: 'INLINE',
-          inputParameters: {
-            evaluatorType: 'graaljs',
-            expression: '$.i * 2',
-            i: ref('loop.output.iteration'),
-          },
-        },
-        {
-          name: TASK_TYPE,
-          taskReferenceName: 'work',
-          type: 'SIMPLE',
-          inputParameters: { doubled: ref('calc.output.result') },
-        },
-      ],
+const definition = doWhileWorkflow(WORKFLOW, [
+  {
+    name: 'calc',
+    taskReferenceName: 'calc',
+    type: 'INLINE',
+    inputParameters: {
+      evaluatorType: 'graaljs',
+      expression: '$.i * 2',
+      i: ref('loop.output.iteration'),
     },
-  ],
-  outputParameters: { iterations: ref('loop.output.iteration') },
-};
+  },
+  simpleTask(TASK_TYPE, 'work', { doubled: ref('calc.output.result') }),
+]);
 
 interface Iteration {
   ops: MeterSnapshot;
@@ -111,7 +84,7 @@ async function runLoop(iterations: number, sizes: boolean): Promise<Iteration[]>
   const { server, idle } = metered;
   const { metadata } = server.services;
   try {
-    await metadata.registerTaskDefs([{ name: TASK_TYPE, retryCount: 0, ownerEmail: 'bench@example.com' }]);
+    await metadata.registerTaskDefs([{ name: TASK_TYPE, retryCount: 0, ownerEmail: OWNER }]);
     await metadata.registerWorkflowDef(definition, true);
     if (warmup > 0) await loop(metered, warmup);
     await idle();

@@ -13,13 +13,13 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Args } from './lib/args.ts';
 import { startChildServer } from './lib/child-server.ts';
+import { ref } from './lib/definitions.ts';
 import { expectStatus, HttpClient } from './lib/http-client.ts';
 import { loadAverage } from './lib/machine.ts';
 import { fmt, heading, mean, percentile, table } from './lib/stats.ts';
 
 const WORKFLOW = 'bench_execute_system_only';
 /** A `${path}` parameter template. */
-const ref = (path: string) => `\${${path}}`;
 
 const args = new Args();
 const calls = args.int('calls', 1000, 1);

@@ -18,21 +18,16 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Args } from './lib/args.ts';
+import { ref } from './lib/definitions.ts';
 import { type MeteredServer, startMeteredServer } from './lib/instrument.ts';
 import { loadAverage } from './lib/machine.ts';
 import { fmt, heading, percentile, table } from './lib/stats.ts';
 import { diffSnapshots, totalOf } from './lib/tally.ts';
 
 const WORKFLOW = 'bench_fork_dynamic';
-const ref = (path: string) => `\${${path}}`;
 
 const args = new Args();
-const sizes = args
-  .string('branches', '10,100,1000')
-  .split(',')
-  .map((s) => Number(s.trim()));
-if (sizes.some((n) => !Number.isInteger(n) || n < 1))
-  throw new Error('--branches must list positive integers');
+const sizes = args.intList('branches', '10,100,1000');
 const repeats = args.int('repeats', 5);
 const warmup = args.int('warmup', 5);
 const stores = args

@@ -5,29 +5,41 @@
  * million SIMPLE task executions and of an idle worker, and the functions' bundle sizes, side by
  * side. See bench/README.md for what each figure means. Options (flag or BENCH_* variable):
  *   --sections=handoff,throughput,store,cost,bundles  --workflows=500 --workers=8 --batch=1
- *   --warmup=100 --samples=300 --iterations=300 --count-workflows=200 --decider-batch=1
- *   --store-ms=5 --sqs-ms=10
+ *   --warmup=100 --samples=300 --iterations=300 --count-workflows=200 --worker=plain,sdk
+ *   --decider-batch=<the stack's, 10> --store-ms=5 --sqs-ms=10 --floor-requests=20000
+ * Throughput, CPU, requests and cost are printed for both worker modes side by side
+ * (bench/lib/load.ts: `plain` posts results to /api/tasks, `sdk` behaves like the official SDK's
+ * TaskRunner with update-v2), each beside the machine's HTTP floor (bench/lib/http-floor.ts).
  */
 import { availableParallelism } from 'node:os';
 import { PROPERTIES } from '../lib/config/properties.ts';
 import { Args } from './lib/args.ts';
 import { measureBundles } from './lib/bundles.ts';
 import { startChildServer } from './lib/child-server.ts';
-import { type CostLine, costPerTask, idleWorkerCost, type PerTask, PRICES } from './lib/cost-model.ts';
+import {
+  CONFIGURED_DECIDER_BATCH,
+  type CostLine,
+  costPerTask,
+  idleWorkerCost,
+  type PerTask,
+  PRICES,
+  totalPerTask,
+} from './lib/cost-model.ts';
 import { measureHandoff, measureLoop, registerHandoffWorkload } from './lib/handoff.ts';
 import { HttpClient } from './lib/http-client.ts';
-import { startMeteredServer } from './lib/instrument.ts';
-import { requestRate, runLoad } from './lib/load.ts';
-import { loadAverage, machineBusyMs } from './lib/machine.ts';
+import { floorMsPerTask, type HttpFloor, measureHttpFloor } from './lib/http-floor.ts';
+import { requestRate, runLoad, type WorkerMode, workerModes } from './lib/load.ts';
+import { loadAverage } from './lib/machine.ts';
 import { fmt, heading, percentile, table } from './lib/stats.ts';
-import { diffSnapshots, totalOf } from './lib/tally.ts';
+import { totalOf } from './lib/tally.ts';
 import {
-  LAST_REF,
-  registerWorkload,
-  TASKS_PER_WORKFLOW,
-  taskTypesOf,
-  WORKFLOW_NAME,
-} from './lib/workload.ts';
+  clientSocketsFor,
+  countLoad,
+  loadOptionsFor,
+  measureLoad,
+  type WorkloadShape,
+} from './lib/throughput-run.ts';
+import { registerWorkload, TASKS_PER_WORKFLOW } from './lib/workload.ts';
 
 const args = new Args();
 const sections = new Set(args.string('sections', 'handoff,throughput,store,cost,bundles').split(','));
@@ -39,229 +51,312 @@ const o = {
   samples: args.int('samples', 300, 1),
   iterations: args.int('iterations', 300, 2),
   countWorkflows: args.int('count-workflows', 200, 1),
-  deciderBatch: args.int('decider-batch', 1, 1),
+  deciderBatch: args.int('decider-batch', CONFIGURED_DECIDER_BATCH, 1),
   storeMs: args.int('store-ms', 5),
   sqsMs: args.int('sqs-ms', 10),
+  modes: workerModes(args.string('worker', 'plain,sdk')),
+  floorRequests: args.int('floor-requests', 20_000, 100),
 };
 const FUNCTION_MB = { http: 512, decider: 1024, timer: 512 };
+const MODE_LABEL: Record<WorkerMode, string> = {
+  plain: 'plain: POST /api/tasks',
+  sdk: 'sdk: update-v2 chain',
+};
 
-const rows: string[][] = [];
-const add = (figure: string, value: string, aim = '') => rows.push([figure, value, aim]);
-const ms = (v: number) => `${fmt(v, 3)} ms`;
-
-const loadOf = (workflows: number) => ({
-  workflowName: WORKFLOW_NAME,
-  taskTypes: [...new Set(taskTypesOf(5))],
-  lastRef: LAST_REF,
-  workflows,
-  startConcurrency: 8,
-  inflight: 200,
+const shapeOf = (worker: WorkerMode): WorkloadShape => ({
+  taskTypes: 5,
   workers: o.workers,
   batch: o.batch,
   pollTimeoutMs: 100,
+  startConcurrency: 8,
+  inflight: 200,
+  worker,
 });
 
-/** Server CPU per task, from the throughput pass (or measured alone for the cost section). */
-let serverCpuPerTask = Number.NaN;
+/** Figures that do not depend on the worker mode: figure, value, aim. */
+const rows: string[][] = [];
+const add = (figure: string, value: string, aim = '') => rows.push([figure, value, aim]);
+/** Figures per worker mode: figure, one value per mode, aim. */
+const modeRows: string[][] = [];
+const addByMode = (figure: string, value: (mode: WorkerMode) => string, aim = '') =>
+  modeRows.push([figure, ...o.modes.map(value), aim]);
+const ms = (v: number) => `${fmt(v, 3)} ms`;
 
-async function handoffAndThroughput(): Promise<void> {
+interface Throughput {
+  tasksPerSecond: number;
+  serverCpuPerTask: number;
+  requestsPerTask: number;
+  versionRate: number;
+  otherCores: number;
+  errors: number;
+}
+
+async function handoff(): Promise<void> {
   const server = await startChildServer();
-  const client = new HttpClient(server.url, o.workers * o.batch + 16);
+  const client = new HttpClient(server.url, 4);
   try {
-    if (sections.has('handoff')) {
-      await registerHandoffWorkload(client);
-      await measureHandoff(client, 30);
-      await measureLoop(client, 31);
-      const handoff = await measureHandoff(client, o.samples);
-      const loop = await measureLoop(client, o.iterations + 1);
-      add(
-        'hand-off p50 / p99 (update answered -> waiting poll answered)',
-        `${ms(percentile(handoff, 50))} / ${ms(percentile(handoff, 99))}`,
-        'p50 < 1 ms',
-      );
-      add(
-        'DO_WHILE iteration p50 / p99 (one SIMPLE body, one long-polling worker)',
-        `${ms(percentile(loop, 50))} / ${ms(percentile(loop, 99))}`,
-        'p50 < 3 ms',
-      );
-    }
-    if (sections.has('throughput') || sections.has('cost')) {
-      await registerWorkload(client, 5);
-      if (o.warmup > 0) await runLoad(client, loadOf(o.warmup));
-      const version = await requestRate(client, '/api/version', o.workers, 3);
-      const busyBefore = machineBusyMs();
-      const cpuBefore = server.cpuMs() ?? Number.NaN;
-      const own = process.cpuUsage();
-      const result = await runLoad(client, loadOf(o.workflows));
-      const serverCpu = (server.cpuMs() ?? Number.NaN) - cpuBefore;
-      const ownCpu = process.cpuUsage(own);
-      const other =
-        (machineBusyMs() ?? Number.NaN) -
-        (busyBefore ?? Number.NaN) -
-        serverCpu -
-        (ownCpu.user + ownCpu.system) / 1000;
-      serverCpuPerTask = serverCpu / result.tasksCompleted;
-      add(
-        `task executions/s (${o.workflows} x ${TASKS_PER_WORKFLOW} SIMPLE, ${o.workers} workers, count=${o.batch})`,
-        fmt(result.tasksCompleted / (result.wallMs / 1000), 0),
-        '>= 3,000',
-      );
-      add('server CPU per task execution', ms(serverCpuPerTask), '<= 0.25 ms');
-      add(
-        `GET /api/version rate, ${o.workers} clients (plain-request ceiling)`,
-        `${fmt(version.perSecond, 0)} req/s`,
-      );
-      add(
-        'CPU taken by other processes during the run',
-        `${fmt(other / result.wallMs, 2)} of ${availableParallelism()} cores`,
-      );
-      if (result.errors.length > 0) add('load errors', String(result.errors.length));
-    }
+    await registerHandoffWorkload(client);
+    await measureHandoff(client, 30);
+    await measureLoop(client, 31);
+    const samples = await measureHandoff(client, o.samples);
+    const loop = await measureLoop(client, o.iterations + 1);
+    add(
+      'hand-off p50 / p99 (update answered -> waiting poll answered)',
+      `${ms(percentile(samples, 50))} / ${ms(percentile(samples, 99))}`,
+      'p50 < 1 ms',
+    );
+    add(
+      'DO_WHILE iteration p50 / p99 (one SIMPLE body, one long-polling worker)',
+      `${ms(percentile(loop, 50))} / ${ms(percentile(loop, 99))}`,
+      'p50 < 3 ms',
+    );
   } finally {
     client.close();
     await server.stop();
   }
 }
 
-/** The metered pass: store operations and messages per SIMPLE task (in process, memory stores). */
-async function counted(): Promise<
-  PerTask & { transitions: number; reads: number; writes: number; indexWrites: number; bytes: number }
-> {
-  const metered = await startMeteredServer({ sizes: true });
-  const client = new HttpClient(metered.server.url, o.workers * o.batch + 16);
+/** The throughput pass of one worker mode, on a fresh child server. */
+async function throughput(mode: WorkerMode): Promise<Throughput> {
+  const shape = shapeOf(mode);
+  const server = await startChildServer();
+  const client = new HttpClient(server.url, clientSocketsFor(shape));
   try {
-    await registerWorkload(client, 5);
-    await metered.idle();
-    const before = metered.meter.snapshot();
-    const sentBefore = client.sent;
-    const result = await runLoad(client, loadOf(o.countWorkflows));
-    await metered.idle();
-    const snapshot = diffSnapshots(metered.meter.snapshot(), before);
-    const n = result.tasksCompleted;
-    const all = totalOf(snapshot);
-    const decide = totalOf(snapshot, 'decide');
-    const httpCalls = all.calls - decide.calls;
-    const httpRequests = (client.sent - sentBefore) / n;
-    const messages = snapshot.messages;
+    await registerWorkload(client, shape.taskTypes);
+    if (o.warmup > 0) await runLoad(client, loadOptionsFor(shape, o.warmup));
+    const version = await requestRate(client, '/api/version', o.workers, 3);
+    const { result, serverCpuMs, otherCpuMs } = await measureLoad(
+      client,
+      server,
+      loadOptionsFor(shape, o.workflows),
+    );
     return {
-      httpRequests,
-      httpStoreCalls: httpCalls / n,
-      httpCpuMs: serverCpuPerTask / httpRequests,
-      decisionMessages: messages.decisionRequests / n,
-      timerMessages: messages.timerMessages / n,
-      decideStoreCalls: decide.calls / Math.max(1, messages.decisionRequests),
-      decideCpuMs: serverCpuPerTask,
-      readUnits: all.readUnits / n,
-      writeUnits: all.writeUnits / n,
-      // The workload's payloads stay far below the external-payload threshold: nothing goes to S3.
-      s3Puts: 0,
-      s3Gets: 0,
-      transitions: 3,
-      reads: all.reads / n,
-      writes: all.writes / n,
-      indexWrites: all.indexWrites / n,
-      bytes: all.bytesWritten / n,
+      tasksPerSecond: result.tasksCompleted / (result.wallMs / 1000),
+      serverCpuPerTask: serverCpuMs / result.tasksCompleted,
+      requestsPerTask: result.httpRequests / result.tasksCompleted,
+      versionRate: version.perSecond,
+      otherCores: otherCpuMs / result.wallMs,
+      errors: result.errors.length,
     };
   } finally {
     client.close();
-    await metered.server.close();
+    await server.stop();
   }
+}
+
+type Counted = PerTask & {
+  reads: number;
+  writes: number;
+  indexWrites: number;
+  bytes: number;
+};
+
+/** The metered pass of one worker mode: store operations and messages per SIMPLE task. */
+async function counted(mode: WorkerMode, serverCpuPerTask: number): Promise<Counted> {
+  const { snapshot, result } = await countLoad(shapeOf(mode), o.countWorkflows);
+  const n = result.tasksCompleted;
+  const all = totalOf(snapshot);
+  const decide = totalOf(snapshot, 'decide');
+  const httpRequests = result.httpRequests / n;
+  const messages = snapshot.messages;
+  return {
+    httpRequests,
+    httpStoreCalls: (all.calls - decide.calls) / n,
+    httpCpuMs: serverCpuPerTask / httpRequests,
+    decisionMessages: messages.decisionRequests / n,
+    timerMessages: messages.timerMessages / n,
+    decideStoreCalls: decide.calls / Math.max(1, messages.decisionRequests),
+    decideCpuMs: serverCpuPerTask,
+    readUnits: all.readUnits / n,
+    writeUnits: all.writeUnits / n,
+    // The workload's payloads stay far below the external-payload threshold: nothing goes to S3.
+    s3Puts: 0,
+    s3Gets: 0,
+    reads: all.reads / n,
+    writes: all.writes / n,
+    indexWrites: all.indexWrites / n,
+    bytes: all.bytesWritten / n,
+  };
 }
 
 const dollars = (v: number, d = 2) => `$${fmt(v, d)}`;
 
+const costOf = (t: PerTask, deciderBatch: number): CostLine[] =>
+  costPerTask(t, {
+    http: { memoryMb: FUNCTION_MB.http },
+    decider: { memoryMb: FUNCTION_MB.decider },
+    timer: { memoryMb: FUNCTION_MB.timer },
+    deciderBatch,
+    storeMs: o.storeMs,
+    sqsMs: o.sqsMs,
+  });
+
+function idleWorkers(): void {
+  const defaultOf = (name: string) => Number(PROPERTIES.find((p) => p.name === name)?.default);
+  const idle = {
+    http: { memoryMb: FUNCTION_MB.http },
+    rttMs: 20,
+    rereadInitialMs: defaultOf('service.tasks.poll.reread-initial'),
+    rereadMaxMs: defaultOf('service.tasks.poll.reread-max'),
+    storeMs: o.storeMs,
+  };
+  for (const polling of [
+    {
+      name: 'SDK defaults (pollInterval 100, batchPollingTimeout 100)',
+      pollIntervalMs: 100,
+      pollTimeoutMs: 100,
+    },
+    {
+      name: 'README (pollInterval 1000, batchPollingTimeout 100)',
+      pollIntervalMs: 1000,
+      pollTimeoutMs: 100,
+    },
+  ]) {
+    const c = idleWorkerCost(polling, idle);
+    add(
+      `idle worker per month, ${polling.name}`,
+      `${dollars(c.monthly)} (${fmt(c.pollsPerSecond, 2)} polls/s, ${c.readsPerPoll} read/poll)`,
+    );
+  }
+}
+
+function bundles(): void {
+  const sized = measureBundles();
+  const largest = sized[0];
+  if (!largest) return;
+  add(
+    `largest function package, zipped (of ${sized.length})`,
+    `${largest.name} ${fmt(largest.zippedBytes / 1024, 0)} KB (${fmt(largest.unzippedBytes / 1024, 0)} KB unzipped)`,
+    '<= 1,024 KB',
+  );
+  const sizes = sized.slice(1).map((b) => b.zippedBytes / 1024);
+  add('other function packages, zipped', `${fmt(Math.min(...sizes), 0)}-${fmt(Math.max(...sizes), 0)} KB`);
+}
+
+/** The cost breakdown of one worker mode, at decider batch 1 and at the configured batch. */
+function printCost(mode: WorkerMode, t: PerTask): void {
+  const one = costOf(t, 1);
+  const many = costOf(t, o.deciderBatch);
+  console.log(
+    heading(`AWS cost per SIMPLE task execution, ${MODE_LABEL[mode]} (${PRICES.region}, ${PRICES.asOf})`),
+  );
+  console.log(
+    table(
+      ['item', '$/M, decider batch 1', `$/M, batch ${o.deciderBatch}`, 'counted per task'],
+      [
+        ...one.map((line, i) => {
+          const other = many[i] as CostLine;
+          const detail =
+            other.detail === line.detail
+              ? line.detail
+              : `${line.detail}; batch ${o.deciderBatch}: ${other.detail}`;
+          return [line.item, dollars(line.perTask * 1e6, 3), dollars(other.perTask * 1e6, 3), detail];
+        }),
+        ['total', dollars(totalPerTask(one) * 1e6, 2), dollars(totalPerTask(many) * 1e6, 2), ''],
+      ],
+    ),
+  );
+}
+
 async function main(): Promise<void> {
   console.log(`load average at start: ${loadAverage()}`);
-  if (sections.has('handoff') || sections.has('throughput') || sections.has('cost'))
-    await handoffAndThroughput();
-  let costLines: CostLine[] = [];
+  if (sections.has('handoff')) await handoff();
+  const measured = new Map<WorkerMode, Throughput>();
+  const countedBy = new Map<WorkerMode, Counted>();
+  const wantsThroughput = sections.has('throughput') || sections.has('cost');
+  let floor: HttpFloor | undefined;
+  if (wantsThroughput) {
+    floor = await measureHttpFloor({ requests: o.floorRequests, concurrency: o.workers });
+    for (const mode of o.modes) measured.set(mode, await throughput(mode));
+  }
   if (sections.has('store') || sections.has('cost')) {
-    const t = await counted();
-    if (sections.has('store')) {
-      add('store reads per transition', fmt(t.reads / 3, 2), '<= 2');
-      add(
-        'store writes + index writes per transition',
-        `${fmt(t.writes / 3, 2)} + ${fmt(t.indexWrites / 3, 2)}`,
-        '<= 4 writes',
-      );
-      add('bytes written per transition', fmt(t.bytes / 3, 0));
-      add(
-        'RRU / WRU per SIMPLE task (modelled from item sizes)',
-        `${fmt(t.readUnits, 2)} / ${fmt(t.writeUnits, 2)}`,
-      );
-    }
-    if (sections.has('cost')) {
-      costLines = costPerTask(t, {
-        http: { memoryMb: FUNCTION_MB.http },
-        decider: { memoryMb: FUNCTION_MB.decider },
-        timer: { memoryMb: FUNCTION_MB.timer },
-        deciderBatch: o.deciderBatch,
-        storeMs: o.storeMs,
-        sqsMs: o.sqsMs,
-      });
-      const total = costLines.reduce((sum, l) => sum + l.perTask, 0);
-      add('AWS cost per million SIMPLE task executions', dollars(total * 1e6), '<= $3.00');
-      add(
-        '  Step Functions Standard, per million state transitions',
-        dollars(PRICES.stepFunctionsTransition * 1e6),
-      );
-      const defaultOf = (name: string) => Number(PROPERTIES.find((p) => p.name === name)?.default);
-      const idle = {
-        http: { memoryMb: FUNCTION_MB.http },
-        rttMs: 20,
-        rereadInitialMs: defaultOf('service.tasks.poll.reread-initial'),
-        rereadMaxMs: defaultOf('service.tasks.poll.reread-max'),
-        storeMs: o.storeMs,
-      };
-      for (const polling of [
-        {
-          name: 'SDK defaults (pollInterval 100, batchPollingTimeout 100)',
-          pollIntervalMs: 100,
-          pollTimeoutMs: 100,
-        },
-        {
-          name: 'README (pollInterval 1000, batchPollingTimeout 100)',
-          pollIntervalMs: 1000,
-          pollTimeoutMs: 100,
-        },
-      ]) {
-        const c = idleWorkerCost(polling, idle);
-        add(
-          `idle worker per month, ${polling.name}`,
-          `${dollars(c.monthly)} (${fmt(c.pollsPerSecond, 2)} polls/s, ${c.readsPerPoll} read/poll)`,
-        );
-      }
-    }
+    for (const mode of o.modes)
+      countedBy.set(mode, await counted(mode, measured.get(mode)?.serverCpuPerTask ?? Number.NaN));
   }
-  if (sections.has('bundles')) {
-    const bundles = measureBundles();
-    const largest = bundles[0];
-    if (largest) {
-      add(
-        `largest function package, zipped (of ${bundles.length})`,
-        `${largest.name} ${fmt(largest.zippedBytes / 1024, 0)} KB (${fmt(largest.unzippedBytes / 1024, 0)} KB unzipped)`,
-        '<= 1,024 KB',
-      );
-      const others = bundles.slice(1);
-      const sizes = others.map((b) => b.zippedBytes / 1024);
-      add(
-        'other function packages, zipped',
-        `${fmt(Math.min(...sizes), 0)}-${fmt(Math.max(...sizes), 0)} KB`,
-      );
-    }
-  }
-  console.log(heading('Performance summary'));
-  console.log(table(['figure', 'value', 'aim'], rows));
-  if (costLines.length > 0) {
-    console.log(heading(`AWS cost per SIMPLE task execution (${PRICES.region}, ${PRICES.asOf})`));
-    console.log(
-      table(
-        ['item', '$ per million tasks', 'counted per task'],
-        costLines.map((l) => [l.item, dollars(l.perTask * 1e6, 3), l.detail]),
-      ),
+  const m = (mode: WorkerMode) => measured.get(mode) as Throughput;
+  const c = (mode: WorkerMode) => countedBy.get(mode) as Counted;
+  if (floor) {
+    const f = floor;
+    add(
+      `bare node:http server CPU per request (this machine's floor; ${fmt(f.requests, 0)} keep-alive POSTs, ${f.concurrency} callers)`,
+      `${fmt(f.serverCpuUs, 0)} µs (client ${fmt(f.clientCpuUs, 0)} µs, ${fmt(f.requestsPerSecond, 0)} req/s)`,
     );
+    addByMode(
+      `task executions/s (${o.workflows} x ${TASKS_PER_WORKFLOW} SIMPLE, ${o.workers} workers, one task at a time)`,
+      (mode) => fmt(m(mode).tasksPerSecond, 0),
+      '>= 3,000',
+    );
+    addByMode('server CPU per task execution', (mode) => ms(m(mode).serverCpuPerTask), '<= 0.25 ms');
+    addByMode('HTTP requests per task', (mode) => fmt(m(mode).requestsPerTask, 2));
+    addByMode('floor per task at those requests/task (bare node:http CPU x requests)', (mode) =>
+      ms(floorMsPerTask(f, m(mode).requestsPerTask)),
+    );
+    addByMode(
+      `server CPU per task / requests per task, decides included (floor ${fmt(f.serverCpuUs, 0)} µs)`,
+      (mode) => `${fmt((1000 * m(mode).serverCpuPerTask) / m(mode).requestsPerTask, 0)} µs`,
+    );
+    addByMode(`GET /api/version rate, ${o.workers} clients (plain-request ceiling)`, (mode) =>
+      fmt(m(mode).versionRate, 0),
+    );
+    addByMode(`CPU other processes took during the run (of ${availableParallelism()} cores)`, (mode) =>
+      fmt(m(mode).otherCores, 2),
+    );
+    if (o.modes.some((mode) => m(mode).errors > 0))
+      addByMode('load errors', (mode) => String(m(mode).errors));
+  }
+  if (sections.has('store')) {
+    addByMode('store reads per transition', (mode) => fmt(c(mode).reads / 3, 2), '<= 2');
+    addByMode(
+      'store writes + index writes per transition',
+      (mode) => `${fmt(c(mode).writes / 3, 2)} + ${fmt(c(mode).indexWrites / 3, 2)}`,
+      '<= 4 writes',
+    );
+    addByMode('bytes written per transition', (mode) => fmt(c(mode).bytes / 3, 0));
+    addByMode(
+      'RRU / WRU per SIMPLE task (modelled from item sizes)',
+      (mode) => `${fmt(c(mode).readUnits, 2)} / ${fmt(c(mode).writeUnits, 2)}`,
+    );
+  }
+  if (sections.has('cost')) {
+    addByMode('HTTP requests per task, metered pass (priced below)', (mode) => fmt(c(mode).httpRequests, 2));
+    addByMode(
+      `AWS cost per million SIMPLE task executions, decider batch 1 / ${o.deciderBatch}`,
+      (mode) =>
+        `${dollars(totalPerTask(costOf(c(mode), 1)) * 1e6)} / ${dollars(totalPerTask(costOf(c(mode), o.deciderBatch)) * 1e6)}`,
+      '<= $3.00',
+    );
+    add(
+      'Step Functions Standard, per million state transitions',
+      dollars(PRICES.stepFunctionsTransition * 1e6),
+    );
+    add(
+      "decider batch: the stack's decision-queue event source (lib/jobs/decision-consumers.ts)",
+      `${CONFIGURED_DECIDER_BATCH} messages, reportBatchItemFailures`,
+    );
+    idleWorkers();
+  }
+  if (sections.has('bundles')) bundles();
+
+  console.log(heading('Performance summary'));
+  if (modeRows.length > 0) {
     console.log(
-      `Billed time per invocation: CPU per request (server CPU per task, measured above, charged to the HTTP requests and again to the decides: an upper bound) / the memory's vCPU share, plus ${o.storeMs} ms per store call and ${o.sqsMs} ms per SQS send, in sequence.`,
+      table(['figure, by worker mode', ...o.modes.map((mode) => MODE_LABEL[mode]), 'aim'], modeRows),
+    );
+    console.log('');
+  }
+  if (rows.length > 0) console.log(table(['figure', 'value', 'aim'], rows));
+  if (sections.has('cost')) {
+    for (const mode of o.modes) printCost(mode, c(mode));
+    console.log(
+      [
+        'Billed time per invocation: CPU (the server CPU per task measured above, charged to the HTTP',
+        "requests and again to each decide: an upper bound) / the memory's vCPU share, plus",
+        `${o.storeMs} ms per store call and ${o.sqsMs} ms per SQS send, in sequence. Decider batch 1: every`,
+        `decide its own invocation (the costliest case); batch ${o.deciderBatch}: full batches of distinct runs, decided`,
+        'concurrently (CPU adds up, round trips overlap; a FIFO event source has no batching window, so',
+        'batches fill only while a backlog waits). SQS: one FIFO send per decision message, one receive',
+        'and one delete per decider invocation.',
+      ].join('\n'),
     );
   }
   console.log(`load average at end: ${loadAverage()}`);

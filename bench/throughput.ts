@@ -9,7 +9,9 @@
  * transition. See bench/README.md for what each figure means. Options (flag or BENCH_* variable):
  *   --workflows=2000 --workers=8 --batch=10 --poll-timeout=100 --start-concurrency=8
  *   --inflight=200 --task-types=5 --warmup=200 --version-seconds=3 --alone-workflows=50
- *   --count-workflows=200 --cpu-prof
+ *   --count-workflows=200 --worker=plain (or sdk, or plain,sdk) --floor-requests=20000 --cpu-prof
+ * Beside the server's CPU per task it prints the machine's floor: the CPU a bare node:http server
+ * spends per keep-alive request here, times the run's requests per task (bench/lib/http-floor.ts).
  */
 import { mkdtempSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
@@ -17,20 +19,21 @@ import { join } from 'node:path';
 import { Args } from './lib/args.ts';
 import { type ChildServer, startChildServer } from './lib/child-server.ts';
 import { printCounts } from './lib/count-report.ts';
-import { profileClockUs, summariseProfile } from './lib/cpu-profile.ts';
-import { expectStatus, HttpClient } from './lib/http-client.ts';
-import { startMeteredServer } from './lib/instrument.ts';
-import { type LoadOptions, type LoadResult, requestRate, runLoad } from './lib/load.ts';
-import { loadAverage, machineBusyMs } from './lib/machine.ts';
-import { fmt, forEachLimit, heading, percentile, table } from './lib/stats.ts';
-import { diffSnapshots } from './lib/tally.ts';
+import { summariseProfile } from './lib/cpu-profile.ts';
+import { HttpClient } from './lib/http-client.ts';
+import { floorMsPerTask, type HttpFloor, measureHttpFloor } from './lib/http-floor.ts';
+import { requestRate, runLoad, type WorkerMode, workerModes } from './lib/load.ts';
+import { fmt, heading, percentile, table } from './lib/stats.ts';
 import {
-  LAST_REF,
-  registerWorkload,
-  TASKS_PER_WORKFLOW,
-  taskTypesOf,
-  WORKFLOW_NAME,
-} from './lib/workload.ts';
+  clientSocketsFor,
+  confirmCompleted,
+  countLoad,
+  loadOptionsFor,
+  measureLoad,
+  steadyRate,
+  type WorkloadShape,
+} from './lib/throughput-run.ts';
+import { registerWorkload, TASKS_PER_WORKFLOW, taskTypesOf, WORKFLOW_NAME } from './lib/workload.ts';
 
 const AIM_TASKS_PER_SECOND = 2000;
 const AIM_WRITES_PER_TRANSITION = 4;
@@ -50,88 +53,47 @@ const options = {
   aloneWorkflows: args.int('alone-workflows', 50, 1),
   countWorkflows: args.int('count-workflows', 200, 1),
   cpuProf: args.bool('cpu-prof'),
+  workerModes: workerModes(args.string('worker', 'plain')),
+  floorRequests: args.int('floor-requests', 20_000, 100),
 };
 
-function loadOptions(workflows: number): LoadOptions {
-  return {
-    workflowName: WORKFLOW_NAME,
-    taskTypes: [...new Set(taskTypesOf(options.taskTypes))],
-    lastRef: LAST_REF,
-    workflows,
-    startConcurrency: options.startConcurrency,
-    inflight: options.inflight,
-    workers: options.workers,
-    batch: options.batch,
-    pollTimeoutMs: options.pollTimeoutMs,
-  };
-}
+const shapeOf = (worker: WorkerMode): WorkloadShape => ({
+  taskTypes: options.taskTypes,
+  workers: options.workers,
+  batch: options.batch,
+  pollTimeoutMs: options.pollTimeoutMs,
+  startConcurrency: options.startConcurrency,
+  inflight: options.inflight,
+  worker,
+});
 
-const clientSockets = () => options.workers * options.batch + options.startConcurrency + 8;
+const WORKER_LABEL: Record<WorkerMode, string> = {
+  plain: 'plain workers (batch poll, POST /api/tasks)',
+  sdk: 'SDK workers (poll count=1, POST /api/tasks/update-v2 chaining the next task)',
+};
 
-/** Reads every run back; answers server-side latencies (createTime -> endTime) of the COMPLETED ones. */
-async function confirmCompleted(
-  client: HttpClient,
-  ids: readonly string[],
-): Promise<{ latencies: number[]; notCompleted: Map<string, number> }> {
-  const latencies: number[] = [];
-  const notCompleted = new Map<string, number>();
-  await forEachLimit(ids, 8, async (id) => {
-    for (let attempt = 0; ; attempt++) {
-      const run = JSON.parse(
-        expectStatus(await client.get(`/api/workflow/${id}?includeTasks=false`), 'get workflow').body,
-      ) as { status: string; createTime: number; endTime: number };
-      if (run.status === 'COMPLETED') {
-        latencies.push(run.endTime - run.createTime);
-        return;
-      }
-      // The decide after the last task's update may still be running.
-      if (attempt >= 50) {
-        notCompleted.set(run.status, (notCompleted.get(run.status) ?? 0) + 1);
-        return;
-      }
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  });
-  return { latencies, notCompleted };
-}
-
-function steadyRate(result: LoadResult): number {
-  const done = [...result.taskDoneAt].sort((a, b) => a - b);
-  const from = Math.floor(done.length * 0.1);
-  const to = Math.floor(done.length * 0.9);
-  const span = ((done[to] ?? 0) - (done[from] ?? 0)) / 1000;
-  return span > 0 ? (to - from) / span : Number.NaN;
-}
-
-async function throughputPass(): Promise<void> {
+async function throughputPass(worker: WorkerMode, floor: HttpFloor): Promise<void> {
+  const shape = shapeOf(worker);
   const profDir = options.cpuProf ? mkdtempSync(join(tmpdir(), 'bench-cpu-prof-')) : undefined;
   const server: ChildServer = await startChildServer({ cpuProfDir: profDir });
-  const client = new HttpClient(server.url, clientSockets());
+  const client = new HttpClient(server.url, clientSocketsFor(shape));
   let profile: string | undefined;
-  const window: { fromUs?: number; toUs?: number } = {};
+  let window: { fromUs: number; toUs: number } | undefined;
   try {
     await registerWorkload(client, options.taskTypes);
     if (options.warmup > 0) {
-      const warm = await runLoad(client, loadOptions(options.warmup));
+      const warm = await runLoad(client, loadOptionsFor(shape, options.warmup));
       if (warm.errors.length > 0) throw new Error(`warm-up failed: ${warm.errors[0]}`);
     }
     const version = await requestRate(client, '/api/version', options.workers, options.versionSeconds);
 
-    const loadBefore = loadAverage();
-    const machineBefore = machineBusyMs();
-    const cpuBefore = server.cpuMs();
-    const benchCpuBefore = process.cpuUsage();
-    window.fromUs = profileClockUs();
-    const result = await runLoad(client, loadOptions(options.workflows));
-    window.toUs = profileClockUs();
-    const cpuAfter = server.cpuMs();
-    const benchCpu = process.cpuUsage(benchCpuBefore);
-    const machineAfter = machineBusyMs();
-    const loadAfter = loadAverage();
+    const measured = await measureLoad(client, server, loadOptionsFor(shape, options.workflows));
+    const { result, serverCpuMs, benchCpuMs, otherCpuMs, loadBefore, loadAfter } = measured;
+    window = measured.window;
     const { latencies, notCompleted } = await confirmCompleted(client, result.workflowIds);
     // One run at a time: the latency of the engine path itself, without queueing behind other runs.
     const alone = await runLoad(client, {
-      ...loadOptions(options.aloneWorkflows),
+      ...loadOptionsFor(shape, options.aloneWorkflows),
       startConcurrency: 1,
       inflight: 1,
     });
@@ -140,14 +102,9 @@ async function throughputPass(): Promise<void> {
     const seconds = result.wallMs / 1000;
     const tasksPerSecond = result.tasksCompleted / seconds;
     const httpPerSecond = result.httpRequests / seconds;
-    const serverCpuMs = cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : Number.NaN;
-    const benchCpuMs = (benchCpu.user + benchCpu.system) / 1000;
-    const otherCpuMs =
-      machineBefore !== undefined && machineAfter !== undefined
-        ? machineAfter - machineBefore - serverCpuMs - benchCpuMs
-        : Number.NaN;
+    const requestsPerTask = result.httpRequests / result.tasksCompleted;
 
-    console.log(heading('Throughput and latency (server in a child process, HTTP over loopback)'));
+    console.log(heading(`Throughput and latency, ${WORKER_LABEL[worker]} (child server, loopback HTTP)`));
     console.log(
       table(
         ['figure', 'value'],
@@ -176,12 +133,13 @@ async function throughputPass(): Promise<void> {
           ],
           [
             'HTTP requests during the run / per task / per second',
-            `${result.httpRequests} / ${fmt(result.httpRequests / result.tasksCompleted, 2)} / ${fmt(httpPerSecond, 0)}`,
+            `${result.httpRequests} / ${fmt(requestsPerTask, 2)} / ${fmt(httpPerSecond, 0)}`,
           ],
           [
             'batch polls / empty polls / tasks per non-empty poll',
-            `${result.polls} / ${result.emptyPolls} / ${fmt(result.tasksCompleted / Math.max(1, result.polls - result.emptyPolls), 2)}`,
+            `${result.polls} / ${result.emptyPolls} / ${fmt((result.tasksCompleted - result.chained) / Math.max(1, result.polls - result.emptyPolls), 2)}`,
           ],
+          ['tasks handed over by update-v2 answers (no poll)', String(result.chained)],
           [
             `GET /api/version with ${options.workers} concurrent clients (same server, same client)`,
             `${fmt(version.perSecond, 0)} req/s (p50 ${fmt(version.p50Ms, 2)} ms, p99 ${fmt(version.p99Ms, 2)} ms)`,
@@ -193,6 +151,14 @@ async function throughputPass(): Promise<void> {
           [
             'server CPU per task execution',
             `${fmt(serverCpuMs / result.tasksCompleted, 3)} ms (${fmt((100 * serverCpuMs) / result.wallMs, 0)}% of one core over the run)`,
+          ],
+          [
+            `bare node:http server CPU per request (this machine's floor, ${fmt(floor.requests, 0)} keep-alive POSTs)`,
+            `${fmt(floor.serverCpuUs, 0)} µs (client ${fmt(floor.clientCpuUs, 0)} µs)`,
+          ],
+          [
+            `floor per task at ${fmt(requestsPerTask, 2)} requests/task (bare server CPU x requests)`,
+            `${fmt(floorMsPerTask(floor, requestsPerTask), 3)} ms`,
           ],
           [
             'single-thread ceiling at that CPU cost (1,000 ms / server CPU per task)',
@@ -222,7 +188,7 @@ async function throughputPass(): Promise<void> {
     client.close();
     profile = await server.stop();
   }
-  if (profile) {
+  if (profile && window) {
     console.log(heading('Server CPU profile (samples taken during the measured run only)'));
     console.log(`profile: ${profile}`);
     console.log(summariseProfile(profile, window).text);
@@ -233,35 +199,20 @@ function latencyCells(values: readonly number[]): string {
   return `${fmt(percentile(values, 50), 1)} / ${fmt(percentile(values, 99), 1)} / ${fmt(percentile(values, 100), 1)} ms`;
 }
 
-async function countingPass(): Promise<void> {
-  const metered = await startMeteredServer({ sizes: true });
-  const client = new HttpClient(metered.server.url, clientSockets());
-  try {
-    await registerWorkload(client, options.taskTypes);
-    await metered.idle();
-    const before = metered.meter.snapshot();
-    const result = await runLoad(client, loadOptions(options.countWorkflows));
-    await metered.idle();
-    const after = metered.meter.snapshot();
-    const { latencies } = await confirmCompleted(client, result.workflowIds);
-    if (latencies.length !== options.countWorkflows) {
-      throw new Error(`counting pass: ${latencies.length} of ${options.countWorkflows} runs COMPLETED`);
-    }
-    printCounts(diffSnapshots(after, before), {
-      tasks: result.tasksCompleted,
-      tasksPerWorkflow: TASKS_PER_WORKFLOW,
-      taskTypes: new Set(taskTypesOf(options.taskTypes)).size,
-      workflowName: WORKFLOW_NAME,
-      aims: {
-        tasksPerSecond: AIM_TASKS_PER_SECOND,
-        readsPerTransition: AIM_READS_PER_TRANSITION,
-        writesPerTransition: AIM_WRITES_PER_TRANSITION,
-      },
-    });
-  } finally {
-    client.close();
-    await metered.server.close();
-  }
+async function countingPass(worker: WorkerMode): Promise<void> {
+  const { snapshot, result } = await countLoad(shapeOf(worker), options.countWorkflows);
+  console.log(`\nCounting pass with ${WORKER_LABEL[worker]}:`);
+  printCounts(snapshot, {
+    tasks: result.tasksCompleted,
+    tasksPerWorkflow: TASKS_PER_WORKFLOW,
+    taskTypes: new Set(taskTypesOf(options.taskTypes)).size,
+    workflowName: WORKFLOW_NAME,
+    aims: {
+      tasksPerSecond: AIM_TASKS_PER_SECOND,
+      readsPerTransition: AIM_READS_PER_TRANSITION,
+      writesPerTransition: AIM_WRITES_PER_TRANSITION,
+    },
+  });
 }
 
 async function main(): Promise<void> {
@@ -281,7 +232,13 @@ async function main(): Promise<void> {
         ],
         [
           'workers',
-          `${options.workers}, batch poll count=${options.batch}, long-poll timeout=${options.pollTimeoutMs} ms, results posted in parallel`,
+          `${options.workers}, long-poll timeout=${options.pollTimeoutMs} ms: ${options.workerModes
+            .map((m) =>
+              m === 'plain'
+                ? `plain (batch poll count=${options.batch}, results posted in parallel)`
+                : 'sdk (poll count=1, update-v2)',
+            )
+            .join('; ')}`,
         ],
         [
           'starts',
@@ -291,8 +248,9 @@ async function main(): Promise<void> {
       ],
     ),
   );
-  await throughputPass();
-  await countingPass();
+  const floor = await measureHttpFloor({ requests: options.floorRequests, concurrency: options.workers });
+  for (const worker of options.workerModes) await throughputPass(worker, floor);
+  for (const worker of options.workerModes) await countingPass(worker);
 }
 
 main().catch((error: unknown) => {

@@ -43,6 +43,16 @@ export class Args {
     return value;
   }
 
+  /** A comma-separated list of integers of at least `min`. */
+  intList(name: string, fallback: string, min = 1): number[] {
+    const text = this.raw(name) || fallback;
+    const values = text.split(',').map((s) => Number(s.trim().replace(/_/g, '')));
+    if (values.length === 0 || values.some((v) => !Number.isInteger(v) || v < min)) {
+      throw new Error(`--${name} must list integers of at least ${min}, got '${text}'`);
+    }
+    return values;
+  }
+
   bool(name: string, fallback = false): boolean {
     const text = this.raw(name);
     if (text === undefined || text === '') return fallback;

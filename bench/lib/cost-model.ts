@@ -5,7 +5,16 @@
  * us-east-1 (N. Virginia) as of 2025 (after DynamoDB's November 2024 on-demand price cut), without
  * free tiers; check https://aws.amazon.com/<service>/pricing/ before relying on them.
  */
+import { decider } from '../../lib/jobs/decision-consumers.ts';
 import { QUEUE_SHARDS } from '../../lib/store/dynamodb/queue.ts';
+
+/**
+ * Decision messages per decider invocation as the stack configures it: the batch size of the
+ * decision queue's SQS event source (lib/jobs/decision-consumers.ts, infra/stack.ts). A FIFO event
+ * source has no batching window, so a batch is full only while a backlog waits: this is the
+ * cheapest case, batch 1 the costliest, and the summary prints both.
+ */
+export const CONFIGURED_DECIDER_BATCH = decider.queue.batchSize;
 
 export const PRICES = {
   region: 'us-east-1',
@@ -76,7 +85,11 @@ export interface CostOptions {
   http: FunctionShape;
   decider: FunctionShape;
   timer: FunctionShape;
-  /** Messages per decider invocation (1: every decide its own invocation, the costliest case). */
+  /**
+   * Messages per decider invocation: 1, every decide its own invocation (the costliest case), up
+   * to CONFIGURED_DECIDER_BATCH, full batches of distinct runs. The runs of a batch are decided
+   * concurrently (lib/jobs/batch.ts), so their CPU adds up and their round trips overlap.
+   */
   deciderBatch: number;
   storeMs: number;
   sqsMs: number;
@@ -87,6 +100,9 @@ export interface CostLine {
   perTask: number;
   detail: string;
 }
+
+export const totalPerTask = (lines: readonly CostLine[]): number =>
+  lines.reduce((sum, line) => sum + line.perTask, 0);
 
 /** Cost of one SIMPLE task execution, by item. */
 export function costPerTask(t: PerTask, o: CostOptions): CostLine[] {
@@ -100,15 +116,11 @@ export function costPerTask(t: PerTask, o: CostOptions): CostLine[] {
   const deciderInvocations = t.decisionMessages / o.deciderBatch;
   const deciderBilled = billedMs(
     o.decider,
-    {
-      cpuMs: t.decideCpuMs * o.deciderBatch,
-      storeCalls: t.decideStoreCalls * o.deciderBatch,
-      sends: o.deciderBatch,
-    },
+    { cpuMs: t.decideCpuMs * o.deciderBatch, storeCalls: t.decideStoreCalls, sends: 1 },
     latency,
   );
   const timerBilled = billedMs(o.timer, { cpuMs: 0.2, storeCalls: 0, sends: 1 }, latency);
-  // Send, plus the event source's receive and delete per batch.
+  // Send, plus the event source's receive and (batch) delete per batch.
   const fifoRequests = t.decisionMessages + t.timerMessages + 2 * deciderInvocations;
   const standardRequests = t.timerMessages * 3;
   return [
@@ -125,7 +137,7 @@ export function costPerTask(t: PerTask, o: CostOptions): CostLine[] {
     {
       item: 'Lambda, decider',
       perTask: lambdaCost(o.decider, deciderInvocations, deciderBilled),
-      detail: `${deciderInvocations.toFixed(2)} invocations x ${deciderBilled} ms at ${o.decider.memoryMb} MB (batch ${o.deciderBatch})`,
+      detail: `${deciderInvocations.toFixed(2)} invocations x ${deciderBilled} ms at ${o.decider.memoryMb} MB`,
     },
     {
       item: 'Lambda, timer forwarder',

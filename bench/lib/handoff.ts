@@ -4,9 +4,9 @@
  * gets is being queued, so the figures measure how fast a queued task reaches a waiting poll.
  */
 import { performance } from 'node:perf_hooks';
+import { doWhileWorkflow, OWNER, simpleTask } from './definitions.ts';
 import { expectStatus, type HttpClient } from './http-client.ts';
 
-const OWNER = 'bench@example.com';
 const A = 'bench_handoff_a';
 const B = 'bench_handoff_b';
 const BODY = 'bench_loop_body';
@@ -14,8 +14,6 @@ const PAIR = 'bench_handoff_pair';
 const LOOP = 'bench_loop_simple';
 /** Long-poll timeout of the waiting worker: far above any hand-off, so a poll never ends empty. */
 const POLL_TIMEOUT_MS = 5000;
-
-const ref = (path: string) => `\${${path}}`;
 
 export async function registerHandoffWorkload(client: HttpClient): Promise<void> {
   expectStatus(
@@ -25,34 +23,18 @@ export async function registerHandoffWorkload(client: HttpClient): Promise<void>
     ),
     'register task definitions',
   );
-  const simple = (name: string, taskReferenceName: string) => ({ name, taskReferenceName, type: 'SIMPLE' });
   expectStatus(
     await client.post('/api/metadata/workflow', {
       name: PAIR,
       version: 1,
       schemaVersion: 2,
       ownerEmail: OWNER,
-      tasks: [simple(A, 'a'), simple(B, 'b')],
+      tasks: [simpleTask(A, 'a'), simpleTask(B, 'b')],
     }),
     'register the pair workflow',
   );
   expectStatus(
-    await client.post('/api/metadata/workflow', {
-      name: LOOP,
-      version: 1,
-      schemaVersion: 2,
-      ownerEmail: OWNER,
-      tasks: [
-        {
-          name: 'loop',
-          taskReferenceName: 'loop',
-          type: 'DO_WHILE',
-          inputParameters: { iterations: ref('workflow.input.iterations') },
-          loopCondition: "if ($.loop['iteration'] < $.iterations) { true; } else { false; }",
-          loopOver: [simple(BODY, 'body')],
-        },
-      ],
-    }),
+    await client.post('/api/metadata/workflow', doWhileWorkflow(LOOP, [simpleTask(BODY, 'body')])),
     'register the loop workflow',
   );
 }

@@ -1,11 +1,38 @@
 /**
  * The workflow load: runs started over HTTP with bounded concurrency (and a bound on runs open at
- * once), completed by workers that batch-poll and post results like the Conductor SDK's workers
- * do. The same driver serves the throughput pass (server in a child process) and the counting pass
- * (metered server in process).
+ * once), completed by workers of one of two kinds (WorkerMode). The same driver serves the
+ * throughput pass (server in a child process) and the counting pass (metered server in process).
  */
 import { performance } from 'node:perf_hooks';
 import { expectStatus, type HttpClient } from './http-client.ts';
+
+/**
+ * How the workers poll and report (bench/README.md):
+ * - `plain`: each worker polls the task types in rotation (`count` = batch) and posts every result
+ *   to `POST /api/tasks` in parallel;
+ * - `sdk`: the official JavaScript SDK's TaskRunner at concurrency 1: polls `count=1`, reports
+ *   with `POST /api/tasks/update-v2` and runs the task that answer hands it at once (update-v2
+ *   answers the next task of the same type); it polls again only when update-v2 answers 204. Like
+ *   the plain workers, it polls the task types in rotation, so both modes spread the same workers
+ *   evenly over the types and differ only in the protocol. (The SDK binds each poller to one type,
+ *   and sleeps `pollInterval` between poll cycles; with one poller per type the slowest type paces
+ *   the run, and a sleep would measure the sleep, not the server.)
+ */
+export type WorkerMode = 'plain' | 'sdk';
+export const WORKER_MODES: readonly WorkerMode[] = ['plain', 'sdk'];
+
+/** Parses a comma-separated list of worker modes (`plain`, `sdk`). */
+export function workerModes(text: string): WorkerMode[] {
+  const modes = text
+    .split(',')
+    .map((m) => m.trim())
+    .filter((m) => m !== '');
+  const unknown = modes.filter((m) => !(WORKER_MODES as readonly string[]).includes(m));
+  if (modes.length === 0 || unknown.length > 0) {
+    throw new Error(`--worker must list ${WORKER_MODES.join(' and/or ')}, got '${text}'`);
+  }
+  return [...new Set(modes)] as WorkerMode[];
+}
 
 export interface LoadOptions {
   workflowName: string;
@@ -23,6 +50,8 @@ export interface LoadOptions {
   batch: number;
   /** `timeout` of each batch poll (long poll), ms. */
   pollTimeoutMs: number;
+  /** Worker kind; `sdk` ignores `batch` (it polls one task at a time). */
+  worker: WorkerMode;
 }
 
 export interface LoadResult {
@@ -37,6 +66,8 @@ export interface LoadResult {
   httpRequests: number;
   polls: number;
   emptyPolls: number;
+  /** Tasks handed to a worker by an update-v2 answer instead of a poll (`sdk` workers). */
+  chained: number;
   errors: string[];
 }
 
@@ -57,6 +88,7 @@ export async function runLoad(client: HttpClient, options: LoadOptions): Promise
   const requestsBefore = client.sent;
   let polls = 0;
   let emptyPolls = 0;
+  let chained = 0;
   let finished = 0;
   let started = 0;
   let open = 0;
@@ -110,56 +142,92 @@ export async function runLoad(client: HttpClient, options: LoadOptions): Promise
     }
   };
 
-  const worker = async (index: number) => {
+  const failed = (error: unknown) => {
+    errors.push(String(error));
+    if (errors.length > 20) throw error;
+  };
+
+  /** One batch poll; undefined when it failed (counted in errors). */
+  const poll = async (type: string, count: number, workerId: string): Promise<ApiTask[] | undefined> => {
+    try {
+      const res = expectStatus(
+        await client.get(
+          `/api/tasks/poll/batch/${encodeURIComponent(type)}?count=${count}&timeout=${options.pollTimeoutMs}&workerid=${workerId}`,
+        ),
+        'poll',
+      );
+      const tasks = JSON.parse(res.body) as ApiTask[];
+      polls++;
+      if (tasks.length === 0) emptyPolls++;
+      return tasks;
+    } catch (error) {
+      failed(error);
+      return undefined;
+    }
+  };
+
+  const resultOf = (task: ApiTask, workerId: string) => ({
+    workflowInstanceId: task.workflowInstanceId,
+    taskId: task.taskId,
+    status: 'COMPLETED',
+    workerId,
+    outputData: { by: workerId, ref: task.referenceTaskName },
+  });
+
+  const completed = (task: ApiTask) => {
+    const at = performance.now() - t0;
+    taskDoneAt.push(at);
+    if (task.referenceTaskName === options.lastRef) runFinished(task.workflowInstanceId, at);
+  };
+
+  const plainWorker = async (index: number) => {
     const workerId = `bench-worker-${index}`;
     let round = index;
     while (!done) {
       const type = options.taskTypes[round++ % options.taskTypes.length] as string;
-      let tasks: ApiTask[];
-      try {
-        const res = expectStatus(
-          await client.get(
-            `/api/tasks/poll/batch/${encodeURIComponent(type)}?count=${options.batch}&timeout=${options.pollTimeoutMs}&workerid=${workerId}`,
-          ),
-          'poll',
-        );
-        tasks = JSON.parse(res.body) as ApiTask[];
-      } catch (error) {
-        errors.push(String(error));
-        if (errors.length > 20) throw error;
-        continue;
-      }
-      polls++;
-      if (tasks.length === 0) {
-        emptyPolls++;
-        continue;
-      }
+      const tasks = await poll(type, options.batch, workerId);
+      if (!tasks || tasks.length === 0) continue;
       await Promise.all(
         tasks.map(async (task) => {
           try {
-            expectStatus(
-              await client.post('/api/tasks', {
-                workflowInstanceId: task.workflowInstanceId,
-                taskId: task.taskId,
-                status: 'COMPLETED',
-                workerId,
-                outputData: { by: workerId, ref: task.referenceTaskName },
-              }),
-              'update',
-            );
+            expectStatus(await client.post('/api/tasks', resultOf(task, workerId)), 'update');
           } catch (error) {
-            errors.push(String(error));
-            if (errors.length > 20) throw error;
+            failed(error);
             return;
           }
-          const at = performance.now() - t0;
-          taskDoneAt.push(at);
-          if (task.referenceTaskName === options.lastRef) runFinished(task.workflowInstanceId, at);
+          completed(task);
         }),
       );
     }
   };
 
+  const sdkWorker = async (index: number) => {
+    const workerId = `bench-sdk-worker-${index}`;
+    let round = index;
+    while (!done) {
+      const type = options.taskTypes[round++ % options.taskTypes.length] as string;
+      let task = (await poll(type, 1, workerId))?.[0];
+      while (task) {
+        let next: ApiTask | undefined;
+        try {
+          const res = expectStatus(
+            await client.post('/api/tasks/update-v2', resultOf(task, workerId)),
+            'update-v2',
+            [200, 204],
+          );
+          next = res.status === 200 ? (JSON.parse(res.body) as ApiTask) : undefined;
+        } catch (error) {
+          failed(error);
+          break;
+        }
+        completed(task);
+        if (next) chained++;
+        task = next;
+      }
+    }
+  };
+
+  const worker = options.worker === 'sdk' ? sdkWorker : plainWorker;
   const starters = Array.from({ length: options.startConcurrency }, () => starter());
   const workers = Array.from({ length: options.workers }, (_, i) => worker(i));
   await Promise.all(starters);
@@ -176,6 +244,7 @@ export async function runLoad(client: HttpClient, options: LoadOptions): Promise
     httpRequests: client.sent - requestsBefore,
     polls,
     emptyPolls,
+    chained,
     errors,
   };
 }

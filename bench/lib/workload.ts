@@ -2,14 +2,12 @@
  * The throughput benchmark's workload: a workflow of five SIMPLE tasks, each passing a value on to
  * the next, registered over HTTP like a user would.
  */
+import { OWNER, ref, simpleTask } from './definitions.ts';
 import { expectStatus, type HttpClient } from './http-client.ts';
 
 export const WORKFLOW_NAME = 'bench_five_simple';
 export const TASKS_PER_WORKFLOW = 5;
 export const LAST_REF = `t${TASKS_PER_WORKFLOW}`;
-
-/** A `${path}` parameter template. */
-const ref = (path: string) => `\${${path}}`;
 
 /** Task type of each of the five tasks: five types, or one shared by all. */
 export function taskTypesOf(distinct: number): string[] {
@@ -25,7 +23,7 @@ export async function registerWorkload(client: HttpClient, distinctTypes: number
     await client.post(
       '/api/metadata/taskdefs',
       // Conductor's defaults otherwise: responseTimeoutSeconds 3600, no timeoutSeconds.
-      unique.map((name) => ({ name, retryCount: 0, ownerEmail: 'bench@example.com' })),
+      unique.map((name) => ({ name, retryCount: 0, ownerEmail: OWNER })),
     ),
     'register task definitions',
   );
@@ -33,13 +31,14 @@ export async function registerWorkload(client: HttpClient, distinctTypes: number
     name: WORKFLOW_NAME,
     version: 1,
     schemaVersion: 2,
-    ownerEmail: 'bench@example.com',
-    tasks: types.map((name, i) => ({
-      name,
-      taskReferenceName: `t${i + 1}`,
-      type: 'SIMPLE',
-      inputParameters: i === 0 ? { n: ref('workflow.input.n') } : { previous: ref(`t${i}.output.ref`) },
-    })),
+    ownerEmail: OWNER,
+    tasks: types.map((name, i) =>
+      simpleTask(
+        name,
+        `t${i + 1}`,
+        i === 0 ? { n: ref('workflow.input.n') } : { previous: ref(`t${i}.output.ref`) },
+      ),
+    ),
     outputParameters: { last: ref(`${LAST_REF}.output.ref`) },
   };
   expectStatus(await client.post('/api/metadata/workflow', def), 'register workflow definition');
