@@ -12,6 +12,7 @@
  * TaskRunner with update-v2), each beside the machine's HTTP floor (bench/lib/http-floor.ts).
  */
 import { availableParallelism } from 'node:os';
+import { TARGET_UTILIZATION } from '../infra/constructs/data.ts';
 import { PROPERTIES } from '../lib/config/properties.ts';
 import { Args } from './lib/args.ts';
 import { measureBundles } from './lib/bundles.ts';
@@ -19,6 +20,7 @@ import { startChildServer } from './lib/child-server.ts';
 import {
   CONFIGURED_DECIDER_BATCH,
   type CostLine,
+  type CostOptions,
   costPerTask,
   idleWorkerCost,
   type PerTask,
@@ -181,8 +183,12 @@ async function counted(mode: WorkerMode, serverCpuPerTask: number): Promise<Coun
 
 const dollars = (v: number, d = 2) => `$${fmt(v, d)}`;
 
-const costOf = (t: PerTask, deciderBatch: number): CostLine[] =>
+/** Provisioned tables as the stack scales them (`-c tableCapacity=provisioned`). */
+const PROVISIONED = { mode: 'provisioned', utilization: TARGET_UTILIZATION / 100 } as const;
+
+const costOf = (t: PerTask, deciderBatch: number, tables: CostOptions['tables'] = undefined): CostLine[] =>
   costPerTask(t, {
+    tables,
     http: { memoryMb: FUNCTION_MB.http },
     decider: { memoryMb: FUNCTION_MB.decider },
     timer: { memoryMb: FUNCTION_MB.timer },
@@ -237,12 +243,19 @@ function bundles(): void {
 function printCost(mode: WorkerMode, t: PerTask): void {
   const one = costOf(t, 1);
   const many = costOf(t, o.deciderBatch);
+  const provisioned = costOf(t, o.deciderBatch, PROVISIONED);
   console.log(
     heading(`AWS cost per SIMPLE task execution, ${MODE_LABEL[mode]} (${PRICES.region}, ${PRICES.asOf})`),
   );
   console.log(
     table(
-      ['item', '$/M, decider batch 1', `$/M, batch ${o.deciderBatch}`, 'counted per task'],
+      [
+        'item',
+        '$/M, decider batch 1',
+        `$/M, batch ${o.deciderBatch}`,
+        `$/M, batch ${o.deciderBatch}, provisioned`,
+        'counted per task',
+      ],
       [
         ...one.map((line, i) => {
           const other = many[i] as CostLine;
@@ -250,9 +263,21 @@ function printCost(mode: WorkerMode, t: PerTask): void {
             other.detail === line.detail
               ? line.detail
               : `${line.detail}; batch ${o.deciderBatch}: ${other.detail}`;
-          return [line.item, dollars(line.perTask * 1e6, 3), dollars(other.perTask * 1e6, 3), detail];
+          return [
+            line.item,
+            dollars(line.perTask * 1e6, 3),
+            dollars(other.perTask * 1e6, 3),
+            dollars((provisioned[i] as CostLine).perTask * 1e6, 3),
+            detail,
+          ];
         }),
-        ['total', dollars(totalPerTask(one) * 1e6, 2), dollars(totalPerTask(many) * 1e6, 2), ''],
+        [
+          'total',
+          dollars(totalPerTask(one) * 1e6, 2),
+          dollars(totalPerTask(many) * 1e6, 2),
+          dollars(totalPerTask(provisioned) * 1e6, 2),
+          '',
+        ],
       ],
     ),
   );
@@ -325,6 +350,10 @@ async function main(): Promise<void> {
         `${dollars(totalPerTask(costOf(c(mode), 1)) * 1e6)} / ${dollars(totalPerTask(costOf(c(mode), o.deciderBatch)) * 1e6)}`,
       '<= $3.00',
     );
+    addByMode(
+      `  the same, batch ${o.deciderBatch}, tables on provisioned capacity at ${TARGET_UTILIZATION}% use`,
+      (mode) => dollars(totalPerTask(costOf(c(mode), o.deciderBatch, PROVISIONED)) * 1e6),
+    );
     add(
       'Step Functions Standard, per million state transitions',
       dollars(PRICES.stepFunctionsTransition * 1e6),
@@ -355,7 +384,8 @@ async function main(): Promise<void> {
         `decide its own invocation (the costliest case); batch ${o.deciderBatch}: full batches of distinct runs, decided`,
         'concurrently (CPU adds up, round trips overlap; a FIFO event source has no batching window, so',
         'batches fill only while a backlog waits). SQS: one FIFO send per decision message, one receive',
-        'and one delete per decider invocation.',
+        'and one delete per decider invocation. Provisioned: the tables on provisioned capacity',
+        `(-c tableCapacity=provisioned), auto scaling keeping ${TARGET_UTILIZATION}% of it in use, priced per unit used.`,
       ].join('\n'),
     );
   }

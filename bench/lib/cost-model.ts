@@ -28,6 +28,12 @@ export const PRICES = {
   /** DynamoDB on-demand, per write request unit (1 KB) and read request unit (4 KB, consistent). */
   dynamoWrite: 0.625 / 1e6,
   dynamoRead: 0.125 / 1e6,
+  /**
+   * DynamoDB provisioned capacity (`-c tableCapacity=provisioned`), per write unit-hour (one 1 KB
+   * write a second) and read unit-hour (one 4 KB consistent read a second).
+   */
+  dynamoWriteUnitHour: 0.00065,
+  dynamoReadUnitHour: 0.00013,
   /** SQS, per request (64 KB): FIFO and standard queues. */
   sqsFifoRequest: 0.5 / 1e6,
   sqsStandardRequest: 0.4 / 1e6,
@@ -93,6 +99,23 @@ export interface CostOptions {
   deciderBatch: number;
   storeMs: number;
   sqsMs: number;
+  /**
+   * Table billing: on-demand (the default), or provisioned capacity kept at `utilization` (0..1)
+   * by auto scaling (TARGET_UTILIZATION in infra/constructs/data.ts), priced per unit used.
+   */
+  tables?: { mode: 'on-demand' } | { mode: 'provisioned'; utilization: number };
+}
+
+/** What one request unit costs on the tables' billing. */
+function unitPrices(tables: CostOptions['tables']): { write: number; read: number; label: string } {
+  if (tables?.mode !== 'provisioned')
+    return { write: PRICES.dynamoWrite, read: PRICES.dynamoRead, label: 'on-demand' };
+  const perUnitUsed = (unitHour: number) => unitHour / 3600 / tables.utilization;
+  return {
+    write: perUnitUsed(PRICES.dynamoWriteUnitHour),
+    read: perUnitUsed(PRICES.dynamoReadUnitHour),
+    label: `provisioned at ${Math.round(tables.utilization * 100)}% use`,
+  };
 }
 
 export interface CostLine {
@@ -123,6 +146,7 @@ export function costPerTask(t: PerTask, o: CostOptions): CostLine[] {
   // Send, plus the event source's receive and (batch) delete per batch.
   const fifoRequests = t.decisionMessages + t.timerMessages + 2 * deciderInvocations;
   const standardRequests = t.timerMessages * 3;
+  const units = unitPrices(o.tables);
   return [
     {
       item: 'API Gateway HTTP API requests',
@@ -145,14 +169,14 @@ export function costPerTask(t: PerTask, o: CostOptions): CostLine[] {
       detail: `${t.timerMessages.toFixed(2)} invocations x ${timerBilled} ms`,
     },
     {
-      item: 'DynamoDB on-demand writes',
-      perTask: t.writeUnits * PRICES.dynamoWrite,
-      detail: `${t.writeUnits.toFixed(2)} WRU (item sizes, index writes included)`,
+      item: 'DynamoDB writes',
+      perTask: t.writeUnits * units.write,
+      detail: `${t.writeUnits.toFixed(2)} WRU (item sizes, index writes included), ${units.label}`,
     },
     {
-      item: 'DynamoDB on-demand reads',
-      perTask: t.readUnits * PRICES.dynamoRead,
-      detail: `${t.readUnits.toFixed(2)} RRU (consistent)`,
+      item: 'DynamoDB reads',
+      perTask: t.readUnits * units.read,
+      detail: `${t.readUnits.toFixed(2)} RRU (consistent), ${units.label}`,
     },
     {
       item: 'SQS requests',

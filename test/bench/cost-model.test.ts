@@ -54,6 +54,22 @@ describe('the cost model', () => {
     ).toBe(4);
   });
 
+  it('prices request units on-demand by default, and per unit used on provisioned tables', () => {
+    const onDemand = costPerTask(perTask(2.2), options(1));
+    expect(line(onDemand, 'DynamoDB writes').perTask).toBeCloseTo(20 * 0.625e-6, 12);
+    expect(line(onDemand, 'DynamoDB reads').perTask).toBeCloseTo(10 * 0.125e-6, 12);
+    // A write unit-hour is 3,600 one-KB writes; at 70% use each write carries 1/0.7 of its share.
+    const provisioned = costPerTask(perTask(2.2), {
+      ...options(1),
+      tables: { mode: 'provisioned', utilization: 0.7 },
+    });
+    expect(line(provisioned, 'DynamoDB writes').perTask).toBeCloseTo((20 * 0.00065) / 3600 / 0.7, 12);
+    expect(line(provisioned, 'DynamoDB reads').perTask).toBeCloseTo((10 * 0.00013) / 3600 / 0.7, 12);
+    expect(line(provisioned, 'DynamoDB writes').detail).toContain('provisioned at 70% use');
+    // Everything else is priced the same.
+    expect(line(provisioned, 'API Gateway').perTask).toBe(line(onDemand, 'API Gateway').perTask);
+  });
+
   it('prices API Gateway by requests per task, so fewer requests (update-v2) cost less', () => {
     const plain = costPerTask(perTask(2.2), options(1));
     const sdk = costPerTask(perTask(1.25), options(1));
