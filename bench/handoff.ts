@@ -23,9 +23,11 @@ try {
   if (warmup > 0) {
     await measureHandoff(client, warmup);
     await measureLoop(client, warmup + 1);
+    await measureLoop(client, warmup + 1, 'sdk');
   }
   const handoff = await measureHandoff(client, samples);
   const loop = await measureLoop(client, iterations + 1);
+  const sdkLoop = await measureLoop(client, iterations + 1, 'sdk');
   console.log(heading('Hand-off: a queued task reaching a waiting long poll (HTTP over loopback)'));
   const row = (name: string, values: number[]) => [
     name,
@@ -40,7 +42,8 @@ try {
       ['measure', 'samples', 'p50 ms', 'p90 ms', 'p99 ms', 'mean ms'],
       [
         row('hand-off: update of a answered -> waiting poll of b answered', handoff),
-        row('DO_WHILE iteration, one SIMPLE body, one long-polling worker', loop),
+        row('DO_WHILE iteration, one SIMPLE body, one long-polling worker (POST /api/tasks)', loop),
+        row("DO_WHILE iteration, the same with the SDK's update-v2 loop", sdkLoop),
       ],
     ),
   );

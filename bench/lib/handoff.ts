@@ -6,6 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { doWhileWorkflow, OWNER, simpleTask } from './definitions.ts';
 import { expectStatus, type HttpClient } from './http-client.ts';
+import type { WorkerMode } from './load.ts';
 
 const A = 'bench_handoff_a';
 const B = 'bench_handoff_b';
@@ -91,20 +92,50 @@ export async function measureHandoff(client: HttpClient, samples: number): Promi
 }
 
 /**
- * DO_WHILE iteration samples, ms: one run of `iterations` iterations of a one-SIMPLE-task body and
- * one worker that long-polls, completes, polls again; a sample is the time between two consecutive
- * poll answers (complete, decide: next iteration, queue write, poll answered).
+ * Completes a task with update-v2, as the official SDK's workers do: the answer is the worker's
+ * next task of the type (200), or 204.
  */
-export async function measureLoop(client: HttpClient, iterations: number): Promise<number[]> {
+async function completeAndTakeNext(client: HttpClient, task: PolledTask): Promise<PolledTask | undefined> {
+  const answer = expectStatus(
+    await client.post('/api/tasks/update-v2', {
+      workflowInstanceId: task.workflowInstanceId,
+      taskId: task.taskId,
+      status: 'COMPLETED',
+      outputData: {},
+      workerId: 'bench',
+    }),
+    'update-v2',
+    [200, 204],
+  );
+  return answer.status === 200 ? (JSON.parse(answer.body) as PolledTask) : undefined;
+}
+
+/**
+ * DO_WHILE iteration samples, ms: one run of `iterations` iterations of a one-SIMPLE-task body and
+ * one worker; a sample is the time between the worker getting two consecutive iterations' tasks.
+ * `plain`: the worker long-polls, completes with POST /api/tasks, polls again (complete, decide:
+ * next iteration, queue write, poll answered). `sdk`: the official SDK's loop, completing with
+ * update-v2, whose answer is the next iteration's task once the update's decide scheduled it
+ * (a poll only after a 204).
+ */
+export async function measureLoop(
+  client: HttpClient,
+  iterations: number,
+  mode: WorkerMode = 'plain',
+): Promise<number[]> {
   expectStatus(await client.post(`/api/workflow/${LOOP}`, { iterations }), 'start loop');
   const out: number[] = [];
   let last: number | undefined;
+  let handed: PolledTask | undefined;
   for (let i = 0; i < iterations; i++) {
-    const task = await pollOne(client, BODY);
+    const task = handed ?? (await pollOne(client, BODY));
     const now = performance.now();
     if (last !== undefined) out.push(now - last);
     last = now;
-    await complete(client, task);
+    if (mode === 'sdk') handed = await completeAndTakeNext(client, task);
+    else await complete(client, task);
   }
+  // The last iteration's update-v2 finds no next task: the run is over.
+  if (handed) throw new Error(`update-v2 handed out ${handed.taskId} after the loop's last iteration`);
   return out;
 }
