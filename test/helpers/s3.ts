@@ -29,17 +29,28 @@ export async function startTestS3(bucket = 'files'): Promise<TestS3> {
   await s3rver.configureBuckets();
   const middleware = s3rver.getMiddleware();
   const uploadsDir = join(directory, bucket, '._S3rver_uploads');
+  const partsOf = (uploadId: string) => join(uploadsDir, uploadId.replace(/[/\\.]/g, '_'));
+  // An aborted upload is gone at once for every reader here; its directory is removed a moment
+  // later, because s3rver may still be finishing a part's files after it answered the part's PUT
+  // (removing them under it fails with an ENOENT that nothing catches).
+  const aborted = new Set<string>();
+  const removals = new Set<NodeJS.Timeout>();
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const uploadId = url.searchParams.get('uploadId');
     if (req.method === 'DELETE' && uploadId !== null) {
-      const dir = join(uploadsDir, uploadId.replace(/[/\\.]/g, '_'));
-      if (!existsSync(dir)) {
+      const dir = partsOf(uploadId);
+      if (aborted.has(uploadId) || !existsSync(dir)) {
         res.writeHead(404, { 'content-type': 'application/xml' });
         res.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchUpload</Code></Error>');
         return;
       }
-      rmSync(dir, { recursive: true, force: true });
+      aborted.add(uploadId);
+      const removal = setTimeout(() => {
+        removals.delete(removal);
+        rmSync(dir, { recursive: true, force: true });
+      }, 500);
+      removals.add(removal);
       res.writeHead(204);
       res.end();
       return;
@@ -53,8 +64,9 @@ export async function startTestS3(bucket = 'files'): Promise<TestS3> {
     bucket,
     accessKeyId: 'S3RVER',
     secretAccessKey: 'S3RVER',
-    uploadExists: (uploadId) => existsSync(join(uploadsDir, uploadId)),
+    uploadExists: (uploadId) => !aborted.has(uploadId) && existsSync(partsOf(uploadId)),
     async close() {
+      for (const removal of removals) clearTimeout(removal);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       rmSync(directory, { recursive: true, force: true });
