@@ -34,6 +34,15 @@ describe('isolate', () => {
     expect(copy).toEqual({ list: [{ n: 9 }], inner: { m: 9 } });
   });
 
+  it('keeps a __proto__ key as data, as JSON.parse does', () => {
+    const value = JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"x": 1}}') as object;
+    const copy = isolate(value);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.keys(copy)).toEqual(['__proto__', 'constructor']);
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(value));
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('shares frozen objects, which nobody can change', () => {
     const definition = Object.freeze({ name: 'wf', tasks: Object.freeze([]) });
     const copy = isolate({ definition, other: { x: 1 } });

@@ -24,7 +24,10 @@ function copyValue(value: unknown): unknown {
     return out;
   }
   const proto = Object.getPrototypeOf(value);
-  if ((proto !== Object.prototype && proto !== null) || typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+  if (
+    (proto !== Object.prototype && proto !== null) ||
+    typeof (value as { toJSON?: unknown }).toJSON === 'function'
+  ) {
     return JSON.parse(JSON.stringify(value));
   }
   const out: Record<string, unknown> = {};
@@ -33,7 +36,15 @@ function copyValue(value: unknown): unknown {
     if (!Object.hasOwn(source, key)) continue;
     const item = source[key];
     if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
-    out[key] = copyValue(item);
+    // A key named __proto__ is data, as JSON.parse makes it, not the object's prototype.
+    if (key === '__proto__')
+      Object.defineProperty(out, key, {
+        value: copyValue(item),
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    else out[key] = copyValue(item);
   }
   return out;
 }

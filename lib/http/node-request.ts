@@ -1,0 +1,100 @@
+/**
+ * The web Request the node:http host hands the router: its method and URL are plain fields, and
+ * the standard Request (with its Headers, AbortSignal and body) is built only when a member other
+ * than those is first read. Most routes read neither headers nor a body stream (bodies arrive as
+ * known text, lib/http/request.ts), so most requests never pay for one.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+
+export class NodeRequest implements Request {
+  private built?: Request;
+  private headerObject?: Headers;
+
+  constructor(
+    readonly url: string,
+    readonly method: string,
+    private readonly nodeHeaders: IncomingHttpHeaders,
+    /** A body handed over as bytes (not as known text or a stream); absent for none. */
+    private readonly bytes_?: Uint8Array<ArrayBuffer>,
+  ) {}
+
+  /** The request's headers, as node:http parsed them (repeated ones joined by ', '). */
+  get headers(): Headers {
+    if (this.built) return this.built.headers;
+    this.headerObject ??= headersOf(this.nodeHeaders);
+    return this.headerObject;
+  }
+
+  /** The standard Request, built once on first need (with the same Headers object). */
+  web(): Request {
+    this.built ??= new Request(this.url, { method: this.method, headers: this.headers, body: this.bytes_ });
+    return this.built;
+  }
+
+  get body(): Request['body'] {
+    return this.web().body;
+  }
+  get bodyUsed(): boolean {
+    return this.web().bodyUsed;
+  }
+  get cache(): RequestCache {
+    return this.web().cache;
+  }
+  get credentials(): RequestCredentials {
+    return this.web().credentials;
+  }
+  get destination(): RequestDestination {
+    return this.web().destination;
+  }
+  get integrity(): string {
+    return this.web().integrity;
+  }
+  get keepalive(): boolean {
+    return this.web().keepalive;
+  }
+  get mode(): RequestMode {
+    return this.web().mode;
+  }
+  get redirect(): RequestRedirect {
+    return this.web().redirect;
+  }
+  get referrer(): string {
+    return this.web().referrer;
+  }
+  get referrerPolicy(): ReferrerPolicy {
+    return this.web().referrerPolicy;
+  }
+  get signal(): AbortSignal {
+    return this.web().signal;
+  }
+  arrayBuffer(): Promise<ArrayBuffer> {
+    return this.web().arrayBuffer();
+  }
+  blob(): Promise<Blob> {
+    return this.web().blob();
+  }
+  bytes(): ReturnType<Request['bytes']> {
+    return this.web().bytes();
+  }
+  formData(): Promise<FormData> {
+    return this.web().formData();
+  }
+  json(): Promise<unknown> {
+    return this.web().json();
+  }
+  text(): Promise<string> {
+    return this.web().text();
+  }
+  clone(): Request {
+    return this.web().clone();
+  }
+}
+
+function headersOf(nodeHeaders: IncomingHttpHeaders): Headers {
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(nodeHeaders)) {
+    if (value === undefined) continue;
+    headers.set(key, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return headers;
+}
