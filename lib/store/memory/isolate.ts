@@ -32,19 +32,21 @@ function copyValue(value: unknown): unknown {
   }
   const out: Record<string, unknown> = {};
   const source = value as Record<string, unknown>;
-  for (const key in source) {
-    if (!Object.hasOwn(source, key)) continue;
+  // Own enumerable keys, as JSON.stringify takes them (Object.keys is faster than for-in here).
+  const keys = Object.keys(source);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
     const item = source[key];
     if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
     // A key named __proto__ is data, as JSON.parse makes it, not the object's prototype.
-    if (key === '__proto__')
+    if (key === '__proto__') {
       Object.defineProperty(out, key, {
         value: copyValue(item),
         writable: true,
         enumerable: true,
         configurable: true,
       });
-    else out[key] = copyValue(item);
+    } else out[key] = copyValue(item);
   }
   return out;
 }
