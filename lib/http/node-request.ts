@@ -5,8 +5,9 @@
  * known text, lib/http/request.ts), so most requests never pay for one.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import { LazyBody } from './lazy-body.ts';
 
-export class NodeRequest implements Request {
+export class NodeRequest extends LazyBody implements Request {
   private built?: Request;
   private headerObject?: Headers;
 
@@ -16,7 +17,9 @@ export class NodeRequest implements Request {
     private readonly nodeHeaders: IncomingHttpHeaders,
     /** A body handed over as bytes (not as known text or a stream); absent for none. */
     private readonly bytes_?: Uint8Array<ArrayBuffer>,
-  ) {}
+  ) {
+    super();
+  }
 
   /** The request's headers, as node:http parsed them (repeated ones joined by ', '). */
   get headers(): Headers {
@@ -31,12 +34,6 @@ export class NodeRequest implements Request {
     return this.built;
   }
 
-  get body(): Request['body'] {
-    return this.web().body;
-  }
-  get bodyUsed(): boolean {
-    return this.web().bodyUsed;
-  }
   get cache(): RequestCache {
     return this.web().cache;
   }
@@ -66,24 +63,6 @@ export class NodeRequest implements Request {
   }
   get signal(): AbortSignal {
     return this.web().signal;
-  }
-  arrayBuffer(): Promise<ArrayBuffer> {
-    return this.web().arrayBuffer();
-  }
-  blob(): Promise<Blob> {
-    return this.web().blob();
-  }
-  bytes(): ReturnType<Request['bytes']> {
-    return this.web().bytes();
-  }
-  formData(): Promise<FormData> {
-    return this.web().formData();
-  }
-  json(): Promise<unknown> {
-    return this.web().json();
-  }
-  text(): Promise<string> {
-    return this.web().text();
   }
   clone(): Request {
     return this.web().clone();

@@ -4,6 +4,7 @@
  */
 
 import type { Readable } from 'node:stream';
+import { LazyBody } from './lazy-body.ts';
 
 const JSON_TYPE = 'application/json';
 
@@ -14,7 +15,7 @@ const JSON_TYPE = 'application/json';
  * strings itself (node:http) sends `status`, `headerRecord` and `source` straight away, which costs
  * a fraction of building a web Response per request.
  */
-export class TextResponse implements Response {
+export class TextResponse extends LazyBody implements Response {
   readonly type: ResponseType = 'default';
   readonly url = '';
   readonly redirected = false;
@@ -27,7 +28,9 @@ export class TextResponse implements Response {
     readonly status: number,
     /** Header names in lower case, as Headers has them. */
     readonly headerRecord: Readonly<Record<string, string>>,
-  ) {}
+  ) {
+    super();
+  }
 
   get ok(): boolean {
     return this.status >= 200 && this.status < 300;
@@ -46,30 +49,6 @@ export class TextResponse implements Response {
 
   get headers(): Headers {
     return this.web().headers;
-  }
-  get body(): Response['body'] {
-    return this.web().body;
-  }
-  get bodyUsed(): boolean {
-    return this.web().bodyUsed;
-  }
-  arrayBuffer(): Promise<ArrayBuffer> {
-    return this.web().arrayBuffer();
-  }
-  blob(): Promise<Blob> {
-    return this.web().blob();
-  }
-  bytes(): ReturnType<Response['bytes']> {
-    return this.web().bytes();
-  }
-  formData(): Promise<FormData> {
-    return this.web().formData();
-  }
-  json(): Promise<unknown> {
-    return this.web().json();
-  }
-  text(): Promise<string> {
-    return this.web().text();
   }
   clone(): Response {
     return this.web().clone();
