@@ -27,7 +27,7 @@ describe('isolate', () => {
   it('shares no unfrozen object with its source, so changing either leaves the other alone', () => {
     const value = { list: [{ n: 1 }], inner: { m: 2 } };
     const copy = isolate(value);
-    copy.list[0]!.n = 9;
+    (copy.list[0] as { n: number }).n = 9;
     copy.inner.m = 9;
     value.list.push({ n: 3 });
     expect(value).toEqual({ list: [{ n: 1 }, { n: 3 }], inner: { m: 2 } });
