@@ -7,8 +7,8 @@ import { defineConfig } from 'vitest/config';
  *   addressed through Lambda (an AWS limitation);
  * - persistence, restart-mid-workflow: they restart the local server on its on-disk store;
  * - http-edge: raw sockets reach node's own parser; it builds its Lambda events by hand;
- * - router, lambda-adapter, api-gateway-transport: they start no server (they call the router, the
- *   adapter and the test-side API Gateway emulation directly).
+ * - router, lambda-adapter, api-gateway-transport, responses: they start no server (they call the
+ *   router, the adapter, the test-side API Gateway emulation and the web object builders directly).
  * The SDK suite is node only too: it lives outside test/http and talks to a real URL.
  */
 const NODE_ONLY_HTTP = [
@@ -20,6 +20,7 @@ const NODE_ONLY_HTTP = [
   'test/http/http-edge.test.ts',
   'test/http/lambda-adapter.test.ts',
   'test/http/api-gateway-transport.test.ts',
+  'test/http/responses.test.ts',
 ];
 
 export default defineConfig({

@@ -3,17 +3,18 @@
  * being buffered in full; the edge checks (lib/http/edge.ts) run before the body is read, and
  * what node's own parser refuses is answered with the JSON error body too (clientErrorHandler).
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from '../log/logger.ts';
 import { PayloadTooLargeError } from '../model/errors.ts';
 import { logAccess, loggableTarget } from './access-log.ts';
 import { isTextual } from './content-types.ts';
-import { checkEdge, clientErrorResponse, clientErrorStatus, headerBytesOf } from './edge.ts';
+import { checkEdge, clientErrorResponse, clientErrorStatus } from './edge.ts';
 import { errorResponse } from './error-response.ts';
+import { NodeRequest } from './node-request.ts';
 import { withBodyStream, withKnownText } from './request.ts';
-import { streamOf, textOf } from './responses.ts';
+import { streamOf, TextResponse, textOf } from './responses.ts';
 import type { Router } from './router.ts';
 
 export interface NodeAdapterOptions {
@@ -41,17 +42,12 @@ async function answer(req: IncomingMessage, res: ServerResponse, options: NodeAd
   let bodyRead = false;
   let raw = false;
   try {
-    checkEdge({ method, target, headerBytes: headerBytesOf(pairs(req.rawHeaders)) });
+    checkEdge({ method, target, headerBytes: rawHeaderBytes(req.rawHeaders) });
     raw = method !== 'GET' && method !== 'HEAD' && options.router.takesRawBody(method, url);
     const body =
       method === 'GET' || method === 'HEAD' || raw ? undefined : await readBody(req, options.maxBodyBytes);
-    const headers = new Headers();
     bodyRead = true;
-    for (const [key, value] of Object.entries(req.headers)) {
-      if (value === undefined) continue;
-      headers.set(key, Array.isArray(value) ? value.join(', ') : value);
-    }
-    const built = request(url, method, headers, body);
+    const built = request(url, method, req.headers, body);
     response = await options.router.handle(raw ? withBodyStream(built, req) : built);
   } catch (error) {
     response = errorResponse(error, options.instance, options.logger, `${method} ${loggableTarget(target)}`);
@@ -72,8 +68,12 @@ function originHost(host: string | undefined): string {
     : 'localhost';
 }
 
-function* pairs(raw: string[]): Generator<[string, string]> {
-  for (let i = 0; i + 1 < raw.length; i += 2) yield [raw[i] as string, raw[i + 1] as string];
+/** headerBytesOf (edge.ts) over node's flat [name, value, name, value...] list, without pairing it up. */
+function rawHeaderBytes(raw: string[]): number {
+  let total = 0;
+  for (let i = 0; i + 1 < raw.length; i += 2)
+    total += (raw[i] as string).length + (raw[i + 1] as string).length + 4;
+  return total;
 }
 
 /**
@@ -104,17 +104,21 @@ function inRequestLine(packet: Buffer | undefined): boolean {
   return end < 0 && !line.includes(': ');
 }
 
-/** A web Request; a textual body is also handed over as the string it already is. */
-function request(url: string, method: string, headers: Headers, body: Buffer | undefined): Request {
-  const textual =
-    body !== undefined && (isTextual(headers.get('content-type')) || !headers.has('content-type'));
+/** A web Request (built lazily: node-request.ts); a textual body is also handed over as the string it already is. */
+function request(
+  url: string,
+  method: string,
+  headers: IncomingHttpHeaders,
+  body: Buffer | undefined,
+): Request {
+  const type = headers['content-type'];
+  const textual = body !== undefined && (type === undefined || isTextual(type));
   if (textual) {
     // Route handlers read bodies through RouteContext.text()/json(), which take the known text;
     // building a body stream nobody reads costs more than the rest of the request.
-    const headersOnly = new Request(url, { method, headers });
-    return withKnownText(headersOnly, body.toString('utf8'));
+    return withKnownText(new NodeRequest(url, method, headers), body.toString('utf8'));
   }
-  return new Request(url, { method, headers, body: body && new Uint8Array(body) });
+  return new NodeRequest(url, method, headers, body && new Uint8Array(body));
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
@@ -156,12 +160,20 @@ async function write(res: ServerResponse, response: Response): Promise<void> {
     await pipeline(source(), res).catch(() => res.destroy());
     return;
   }
-  const known = textOf(response);
-  const body = known !== undefined ? Buffer.from(known, 'utf8') : Buffer.from(await response.arrayBuffer());
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, key) => {
-    headers[key] = value;
-  });
+  let body: Buffer;
+  let headers: Record<string, string>;
+  if (response instanceof TextResponse && !response.isBuilt) {
+    // Nobody read it as a web Response: its status, headers and text go out as they are.
+    body = Buffer.from(response.source ?? '', 'utf8');
+    headers = { ...response.headerRecord };
+  } else {
+    const known = textOf(response);
+    body = known !== undefined ? Buffer.from(known, 'utf8') : Buffer.from(await response.arrayBuffer());
+    headers = {};
+    response.headers.forEach((value, key) => {
+      headers[key] = value;
+    });
+  }
   if (response.status !== 204 && response.status !== 304) headers['content-length'] = String(body.length);
   res.writeHead(response.status, headers);
   res.end(response.status === 204 ? undefined : body);

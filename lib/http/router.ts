@@ -165,10 +165,12 @@ export class Router {
 
   /** Answers a request. Never throws: every failure becomes an error response. */
   async handle(request: Request): Promise<Response> {
-    let where = `${request.method} ${quote(loggableTarget(request.url))}`;
+    // What an error names: the path once parsed, else the target (built only when needed).
+    let pathname: string | undefined;
+    const where = () => `${request.method} ${quote(pathname ?? loggableTarget(request.url))}`;
     try {
       const url = parseUrl(request.url);
-      where = `${request.method} ${quote(url.pathname)}`;
+      pathname = url.pathname;
       const segments = splitPath(url.pathname).map(decodeSegment);
       const found = match(this.root, segments, 0, [], request.method);
       if (!found) {
@@ -177,7 +179,7 @@ export class Router {
             `Method ${quote(request.method)} is not supported on ${quote(url.pathname)}`,
           );
         }
-        throw new NotFoundError(`No route for ${where}`);
+        throw new NotFoundError(`No route for ${where()}`);
       }
       const endpoint = found.node.handlers.get(request.method) as Endpoint;
       const params: Record<string, string> = {};
@@ -216,7 +218,7 @@ export class Router {
       }
       return await endpoint.route.handler(ctx);
     } catch (error) {
-      return errorResponse(error, this.options.instance, this.options.logger, where);
+      return errorResponse(error, this.options.instance, this.options.logger, where());
     }
   }
 }

@@ -36,12 +36,26 @@ export function isApiPath(pathname: string, routePaths: readonly string[]): bool
   return pathname === '/api' || pathname.startsWith('/api/') || routePaths.includes(pathname);
 }
 
+/**
+ * Whether a raw request target is under `/api` whatever URL parsing makes of it, told without
+ * parsing it (most requests are API calls): it starts with `/api/` and its path holds nothing that
+ * parsing could turn into a dot segment or a separator. Anything else is parsed (isApiPath).
+ */
+export function surelyApi(target: string): boolean {
+  if (target === '/api' || target.startsWith('/api?')) return true;
+  if (!target.startsWith('/api/')) return false;
+  const end = target.search(/[?#]/);
+  const path = end < 0 ? target : target.slice(0, end);
+  return !/\/\.|\\|%2e|%5c|[\t\n\r]/i.test(path);
+}
+
 export function staticSite(options: StaticSiteOptions): StaticSite | undefined {
   const root = resolve(options.dir);
   const index = join(root, 'index.html');
   if (!existsSync(index)) return undefined;
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    if (surelyApi(req.url ?? '/')) return false;
     let pathname: string;
     try {
       pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://ui').pathname);

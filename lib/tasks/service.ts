@@ -19,6 +19,7 @@ import type {
   PollData,
   PollDataStore,
   PollLimitStore,
+  QueueEntry,
   TaskExecLog,
   TaskQueue,
 } from '../store/ports.ts';
@@ -57,6 +58,13 @@ const MAX_LOGS_PER_CALL = 10;
 export class TaskService {
   private readonly limits: PollLimits;
   private readonly lastPollWrite = new Map<string, number>();
+  /**
+   * Tasks a poll of this process is claiming right now. Concurrent polls of one queue see the same
+   * entries first; each skips what another is already claiming instead of losing the conditional
+   * write to it (a conflict, and an exception, for nothing). Only a shortcut: the conditional write
+   * still decides every race, between processes too.
+   */
+  private readonly claiming = new Set<string>();
 
   constructor(private readonly deps: TaskServiceDeps) {
     this.limits = new PollLimits(deps.clock, deps.limits, (workflowId, taskId) =>
@@ -104,46 +112,61 @@ export class TaskService {
 
   /** Claims up to `count` visible tasks; `held`: some were left queued by a poll-time limit. */
   private async claim(name: string, options: PollOptions): Promise<{ claimed: TaskRecord[]; held: boolean }> {
-    const { executions, queue, clock } = this.deps;
+    const { queue, clock } = this.deps;
     const claimed: TaskRecord[] = [];
     let held = false;
     const entries = await queue.peek(name, Math.max(options.count * 2, options.count + 4), clock.now());
     for (const entry of entries) {
       if (claimed.length >= options.count) break;
-      const task = await executions.getTask(entry.workflowId, entry.taskId);
-      if (task?.status !== 'SCHEDULED') {
-        // A stale entry (the task was claimed, canceled or removed): drop it.
-        await queue.remove(name, entry.taskId);
-        continue;
-      }
-      if (!(await this.limits.admit(task))) {
-        held = true;
-        continue;
-      }
-      const now = clock.now();
-      const next: TaskRecord = {
-        ...task,
-        status: 'IN_PROGRESS',
-        startTime: task.startTime || now,
-        updateTime: now,
-        pollCount: task.pollCount + 1,
-        workerId: options.workerId,
-        callbackAfterSeconds: 0,
-        rev: task.rev + 1,
-      };
+      if (this.claiming.has(entry.taskId)) continue;
+      this.claiming.add(entry.taskId);
       try {
-        // The conditional write is the claim: of two pollers racing for a task, one wins.
-        await executions.updateTask(next, task.rev);
-      } catch (error) {
-        // The slot stays: it is this task's, and the task is the winner's now (or over, which the
-        // limit's repair finds).
-        if (error instanceof VersionConflictError) continue;
-        throw error;
+        const next = await this.claimOne(name, entry, options);
+        if (next === 'held') held = true;
+        else if (next) claimed.push(next);
+      } finally {
+        this.claiming.delete(entry.taskId);
       }
-      await queue.remove(name, entry.taskId);
-      claimed.push(next);
     }
     return { claimed, held };
+  }
+
+  /** Claims one queued task: the task claimed, 'held' by a poll-time limit, or undefined (stale, or lost). */
+  private async claimOne(
+    name: string,
+    entry: QueueEntry,
+    options: PollOptions,
+  ): Promise<TaskRecord | 'held' | undefined> {
+    const { executions, queue, clock } = this.deps;
+    const task = await executions.getTask(entry.workflowId, entry.taskId);
+    if (task?.status !== 'SCHEDULED') {
+      // A stale entry (the task was claimed, canceled or removed): drop it.
+      await queue.remove(name, entry.taskId);
+      return undefined;
+    }
+    if (!(await this.limits.admit(task))) return 'held';
+    const now = clock.now();
+    const next: TaskRecord = {
+      ...task,
+      status: 'IN_PROGRESS',
+      startTime: task.startTime || now,
+      updateTime: now,
+      pollCount: task.pollCount + 1,
+      workerId: options.workerId,
+      callbackAfterSeconds: 0,
+      rev: task.rev + 1,
+    };
+    try {
+      // The conditional write is the claim: of two pollers racing for a task, one wins.
+      await executions.updateTask(next, task.rev);
+    } catch (error) {
+      // The slot stays: it is this task's, and the task is the winner's now (or over, which the
+      // limit's repair finds).
+      if (error instanceof VersionConflictError) return undefined;
+      throw error;
+    }
+    await queue.remove(name, entry.taskId);
+    return next;
   }
 
   /**

@@ -54,19 +54,66 @@ if (!port) throw new Error('quickjs-worker.ts must be started as a worker thread
 
 const quickjs = await newQuickJSWASMModuleFromVariant(RELEASE_SYNC);
 
+/**
+ * The fresh runtime + context the next request runs in (prelude included), made while the worker
+ * is idle (after it answers), so a request does not wait for QuickJS to build its built-ins (about
+ * half of an evaluation's time). It is still one new context per evaluation, never reused.
+ */
+let prepared: QuickJSContext | undefined;
+
+function prepareNext(): void {
+  setImmediate(() => {
+    try {
+      prepared ??= freshContext();
+    } catch {
+      // The request makes its own, and reports what fails then.
+    }
+  });
+}
+
 port.on('message', (request: ScriptRequest) => {
-  port.postMessage(handle(request));
+  const { outcome, used } = handle(request);
+  port.postMessage(outcome);
+  // A successful evaluation's context is freed after its answer is on its way, off the request's
+  // path (a failed one was freed before, as its fault may lie there). Still before the next request
+  // is read: this handler runs to its end first. A runtime that cannot be freed leaves the wasm
+  // heap in an unknown state, so the worker ends (the pool replaces it; a job it was given in the
+  // meantime fails as a crash, like any worker's death).
+  if (used) {
+    try {
+      used.dispose();
+    } catch {
+      process.exit(1);
+    }
+  }
+  prepareNext();
 });
+prepareNext();
 port.postMessage({ type: 'ready' } satisfies WorkerMessage);
 
-function handle(request: ScriptRequest): WorkerMessage {
+/** A new runtime + context (the context owns it) with the prelude run: what one evaluation gets. */
+function freshContext(): QuickJSContext {
+  const context = quickjs.newContext();
+  try {
+    context.unwrapResult(context.evalCode(PRELUDE, 'prelude', { type: 'global' })).dispose();
+  } catch (error) {
+    context.dispose();
+    throw error;
+  }
+  return context;
+}
+
+/** Runs one request; `used`: a context still to be freed (after a successful evaluation). */
+function handle(request: ScriptRequest): { outcome: WorkerMessage; used?: QuickJSContext } {
   const deadline = Date.now() + request.timeoutMs;
   let outcome: WorkerMessage;
   let context: QuickJSContext | undefined;
   try {
     // Owns its runtime: disposing the context frees both.
-    context = quickjs.newContext();
+    context = prepared ?? freshContext();
+    prepared = undefined;
     outcome = { type: 'result', id: request.id, json: run(context, request, deadline) };
+    return { outcome, used: context };
   } catch (error) {
     outcome =
       error instanceof ScriptFailure
@@ -79,7 +126,7 @@ function handle(request: ScriptRequest): WorkerMessage {
     // A runtime that cannot be freed leaves the wasm heap in an unknown state.
     outcome = { type: 'failure', id: request.id, kind: 'crash', message: sandboxFault(error), fatal: true };
   }
-  return outcome;
+  return { outcome };
 }
 
 function run(context: QuickJSContext, request: ScriptRequest, deadline: number): string {
@@ -103,7 +150,6 @@ function run(context: QuickJSContext, request: ScriptRequest, deadline: number):
     if (bound.error)
       throw failure(context, keep(bound.error), request, "could not bind the script's input: ");
     context.setProp(context.global, '$', keep(bound.value));
-    keep(context.unwrapResult(context.evalCode(PRELUDE, 'prelude', { type: 'global' })));
 
     // From here on the limit is what the script itself may allocate.
     runtime.setMemoryLimit(memoryUsed(context) + request.memoryBytes);
