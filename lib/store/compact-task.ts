@@ -31,8 +31,6 @@ const DEFAULTS = {
   rev: 0,
 } as const satisfies Partial<TaskRecord>;
 const DEFAULT_OF: Readonly<Record<string, unknown>> = DEFAULTS;
-/** Fields left out when they equal `scheduledTime`. */
-const AT_SCHEDULE = ['firstScheduledTime', 'updateTime'] as const;
 
 /** A compact task: a partial TaskRecord, plus `shape`, the index of its synthesized workflow task. */
 export type CompactTask = Record<string, unknown>;
@@ -89,21 +87,39 @@ export function encodeTask(
 ): CompactTask {
   const out: CompactTask = {};
   const fields = task as unknown as Record<string, unknown>;
+  // Each field is tested before it is copied: deleting from the fresh object afterwards would turn
+  // it into a slow dictionary-mode object, on every task of every commit.
   for (const key in fields) {
     const value = fields[key];
     if (value === undefined || key === 'workflowTask') continue;
-    if (DEFAULT_OF[key] === value) continue;
+    if (DEFAULT_OF[key] === value || impliedBy(key, value, task, run)) continue;
     out[key] = value;
   }
-  if (task.outputData && isEmpty(task.outputData)) delete out.outputData;
-  if (task.workflowInstanceId === run.workflowId) delete out.workflowInstanceId;
-  if (task.workflowType === run.workflowName) delete out.workflowType;
-  if (task.workflowPriority === run.priority) delete out.workflowPriority;
-  for (const key of AT_SCHEDULE) if (task[key] === task.scheduledTime) delete out[key];
-  if (task.taskDefName === task.workflowTask.name) delete out.taskDefName;
   if (wtForm === 'shape') out.shape = shapes.indexOf(task.workflowTask);
   else if (wtForm === 'inline') out.workflowTask = task.workflowTask;
   return out;
+}
+
+/** Whether a field holds what the run or the task itself already says (left out, put back on read). */
+function impliedBy(key: string, value: unknown, task: TaskRecord, run: WorkflowRecord): boolean {
+  switch (key) {
+    case 'outputData':
+      return typeof value === 'object' && value !== null && isEmpty(value);
+    case 'workflowInstanceId':
+      return value === run.workflowId;
+    case 'workflowType':
+      return value === run.workflowName;
+    case 'workflowPriority':
+      return value === run.priority;
+    case 'firstScheduledTime':
+    case 'updateTime':
+      // Left out when they equal `scheduledTime`.
+      return value === task.scheduledTime;
+    case 'taskDefName':
+      return value === task.workflowTask.name;
+    default:
+      return false;
+  }
 }
 
 /** A task back from its compact form, given its workflow task (from the definition, shape or itself). */
