@@ -6,7 +6,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { S3Client } from '@aws-sdk/client-s3';
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import type {
@@ -47,8 +47,8 @@ import {
 } from '../queue/work-queues.ts';
 import { OpenSearchIndex } from '../search/opensearch/opensearch-index.ts';
 import { SignedOpenSearchHttp } from '../search/opensearch/signed-http.ts';
-import { secretsManagerKeys } from '../security/adapters/secrets-manager.ts';
 import type { KeySource } from '../security/api-keys.ts';
+import { refreshingKeys } from '../security/refreshing-keys.ts';
 import { type ExecutionStreamRecord, executionChangesOf } from '../store/dynamodb/execution-changes.ts';
 import { dynamoSession } from '../store/dynamodb/index.ts';
 import { LocalRunWatcher } from '../workflows/progress.ts';
@@ -200,7 +200,15 @@ function apiKeysFrom(config: ServiceConfig): KeySource | undefined {
   const secret = config.string('service.security.keys-secret');
   return secret === undefined
     ? undefined
-    : secretsManagerKeys(new SecretsManagerClient({}), secret, systemClock);
+    : refreshingKeys(secretReader(new SecretsManagerClient({}), secret), secret, systemClock);
+}
+
+/** Reads a Secrets Manager secret's string (the API keys' source on AWS). */
+export function secretReader(
+  client: SecretsManagerClient,
+  secretId: string,
+): () => Promise<string | undefined> {
+  return async () => (await client.send(new GetSecretValueCommand({ SecretId: secretId }))).SecretString;
 }
 
 /**

@@ -1,12 +1,16 @@
 /**
- * The Secrets Manager key source against a stand-in client at the SDK edge (no Secrets Manager
- * emulator runs here): one read per refresh period, the new value after it, the old keys while a
+ * The Secrets Manager key source (lib/security/refreshing-keys.ts over lib/runtime/aws.ts's
+ * secretReader) against a stand-in client at the SDK edge (no Secrets Manager emulator runs here): one read per refresh period, the new value after it, the old keys while a
  * refresh fails.
  */
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/model/clock.ts';
-import { REFRESH_MS, secretsManagerKeys } from '../../lib/security/adapters/secrets-manager.ts';
+import { secretReader } from '../../lib/runtime/aws.ts';
+import { REFRESH_MS, refreshingKeys } from '../../lib/security/refreshing-keys.ts';
+
+const secretsManagerKeys = (client: SecretsManagerClient, secretId: string, clock: ManualClock) =>
+  refreshingKeys(secretReader(client, secretId), secretId, clock);
 
 const first = { id: 'key-1', secret: 'first-secret-0123456789' };
 const second = { id: 'key-2', secret: 'second-secret-0123456789' };
