@@ -12,6 +12,7 @@ import { NotFoundError, quote, ValidationError, VersionConflictError } from '../
 import { isTerminalTask, type TaskRecord, type TaskStatus } from '../model/execution.ts';
 import type { Notifier } from '../model/notifier.ts';
 import { retryOnConflict } from '../model/retry-on-conflict.ts';
+import { within } from '../model/within.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { SchemaEnforcer } from '../schemas/ports.ts';
 import type {
@@ -176,13 +177,7 @@ export class TaskService {
    * at once.
    */
   async decided(workflowId: string, withinMs: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeUp = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, withinMs);
-      timer.unref();
-    });
-    await Promise.race([this.deps.decisions.settled(workflowId), timeUp]);
-    clearTimeout(timer);
+    await within(this.deps.decisions.settled(workflowId), withinMs);
   }
 
   /** POST /api/tasks. Returns the task id. */

@@ -21,6 +21,7 @@ import {
   type WorkflowRecord,
 } from '../model/execution.ts';
 import type { IdGenerator } from '../model/ids.ts';
+import { LATE, within } from '../model/within.ts';
 import type { RunWatch, RunWatcher } from './progress.ts';
 import type { WorkflowReader } from './service.ts';
 import { type ReturnStrategy, type SignalBase, taskRun, workflowRun } from './signal-response.ts';
@@ -120,17 +121,9 @@ export class SyncExecution {
    */
   private async decideHere(workflowId: string, deadline: number): Promise<void> {
     const decided = this.deps.decide(workflowId).catch(() => this.deps.requestDecide(workflowId));
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), Math.max(0, deadline - this.deps.clock.now()));
-    });
-    try {
-      if ((await Promise.race([decided, late])) === 'late') {
-        // Still running: its outcome is the run's, seen by whoever looks next.
-        decided.catch(() => undefined);
-      }
-    } finally {
-      clearTimeout(timer);
+    if ((await within(decided, deadline - this.deps.clock.now())) === LATE) {
+      // Still running: its outcome is the run's, seen by whoever looks next.
+      decided.catch(() => undefined);
     }
   }
 

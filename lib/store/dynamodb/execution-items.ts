@@ -191,7 +191,6 @@ export function workflowItem(record: WorkflowRecord, definition?: string): Item 
  * `shape` (the hash of the snapshot of its workflow task, taskShapeOf) the body leaves it out.
  */
 export function taskItem(task: TaskRecord, shape?: string): Item {
-  const { workflowTask: _wt, ...rest } = task;
   return {
     ...taskKey(task.workflowInstanceId, task.taskId),
     taskId: task.taskId,
@@ -200,8 +199,15 @@ export function taskItem(task: TaskRecord, shape?: string): Item {
     scheduledTime: task.scheduledTime,
     rev: task.rev,
     seq: task.seq,
-    ...(shape !== undefined ? { wt: shape, body: JSON.stringify(rest) } : { body: JSON.stringify(task) }),
+    ...(shape !== undefined
+      ? { wt: shape, body: JSON.stringify(withoutWorkflowTask(task)) }
+      : { body: JSON.stringify(task) }),
   };
+}
+
+function withoutWorkflowTask(task: TaskRecord): Omit<TaskRecord, 'workflowTask'> {
+  const { workflowTask: _wt, ...rest } = task;
+  return rest;
 }
 
 /**
