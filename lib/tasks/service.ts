@@ -152,6 +152,8 @@ export class TaskService {
       pollCount: task.pollCount + 1,
       workerId: options.workerId,
       callbackAfterSeconds: 0,
+      // The entry goes with the claim: the row no longer names one (and its writes stay smaller).
+      visibleAt: undefined,
       rev: task.rev + 1,
     };
     try {
@@ -195,7 +197,8 @@ export class TaskService {
       if (isTerminalTask(task.status)) {
         // Already over: accepted and ignored. Still nudge the decider: the run may be waiting on it.
         await this.appendResultLogs(task, result);
-        await this.deps.queue.remove(queueEntryOf(task));
+        // An entry it still names (it ended while queued, and the removal was lost): drop it.
+        if (task.visibleAt !== undefined) await this.deps.queue.remove(queueEntryOf(task));
         await this.deps.decisions.request(task.workflowInstanceId);
         return undefined;
       }
