@@ -3,14 +3,16 @@
  * the DynamoDB stores (dynalite): a task handed back with a callback delay is not handed out before
  * it; a task queued again gets one entry, its previous one removed by key (IN_PROGRESS before it
  * was polled, reset-callbacks, requeue twice); an entry its row no longer names is dropped by a
- * poll, never handed out early; a task completed without a poll leaves no entry.
+ * poll, never handed out early; a task completed without a poll leaves no entry. A task queued
+ * before this key design (an entry keyed by task id, a row naming no visibility) needs no
+ * migration: it is handed out, completed or requeued, and its entry goes.
  */
-import { ScanCommand } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { DeleteItemCommand, PutItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queueEntryOf } from '../../lib/engine/queues.ts';
 import type { TaskRecord } from '../../lib/model/execution.ts';
-import { readyKey } from '../../lib/store/dynamodb/queue.ts';
+import { queueItem, readyKey } from '../../lib/store/dynamodb/queue.ts';
 import { type FreshStores, startTestDynamo, type TestDynamo } from '../helpers/dynamo.ts';
 import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
 import { simpleTask, workflowDef } from '../helpers/fixtures.ts';
@@ -151,5 +153,58 @@ describe('worker queue keys on DynamoDB, through the engine', () => {
 
     expect(await entries()).toEqual([]);
     expect((await h.run(id)).status).toBe('COMPLETED');
+  });
+
+  describe('a task queued before entries were keyed by their order', () => {
+    /** Turns a freshly queued task into one queued by the previous version: entry and row. */
+    async function queuedBefore(workflowId: string): Promise<TaskRecord> {
+      const row = await rowOf(workflowId);
+      const entry = queueEntryOf(row);
+      const item = queueItem(entry);
+      await dynamo.admin.send(
+        new DeleteItemCommand({
+          TableName: fresh.tables.queues,
+          Key: marshall({ pk: item.pk, sk: item.sk }),
+        }),
+      );
+      const old = { ...item, sk: entry.taskId, readyKey: readyKey(entry) };
+      await dynamo.admin.send(new PutItemCommand({ TableName: fresh.tables.queues, Item: marshall(old) }));
+      const before = { ...row, visibleAt: undefined, rev: row.rev + 1 };
+      await fresh.stores.executions.updateTask(before, row.rev);
+      expect(await entries()).toEqual([{ sk: entry.taskId, visibleAt: entry.visibleAt }]);
+      return before;
+    }
+
+    it('is handed out, and its entry removed by its task id', async () => {
+      const id = await h.start('qk_wf');
+      const before = await queuedBefore(id);
+
+      expect((await h.poll(TYPE))?.taskId).toBe(before.taskId);
+
+      expect(await entries()).toEqual([]);
+    });
+
+    it('leaves no entry when completed without a poll', async () => {
+      const id = await h.start('qk_wf');
+      const before = await queuedBefore(id);
+
+      await h.complete(before, { done: true });
+
+      expect(await entries()).toEqual([]);
+      expect((await h.run(id)).status).toBe('COMPLETED');
+    });
+
+    it('moves to the new layout when requeued', async () => {
+      const id = await h.start('qk_wf');
+      await queuedBefore(id);
+
+      expect(await h.services.engine.tasks.requeue(TYPE)).toBe(1);
+
+      const row = await rowOf(id);
+      expect(row.visibleAt).toBe(h.clock.now());
+      expect(await entries()).toEqual([{ sk: readyKey(queueEntryOf(row)), visibleAt: row.visibleAt }]);
+      expect((await h.poll(TYPE))?.taskId).toBe(row.taskId);
+      expect(await entries()).toEqual([]);
+    });
   });
 });
