@@ -174,12 +174,12 @@ export function meteredQueue(m: StoreMeter, inner: TaskQueue): TaskQueue {
       for (let shard = 1; shard < QUEUE_SHARDS; shard++) m.query(t, () => 0);
       return found;
     },
-    remove: async (queueName, taskId) => {
+    remove: async (entry) => {
       const t = m.call('queue.remove');
       // DeleteItem bills a write whether or not the item exists.
       m.written(t, 1, () => []);
-      await inner.remove(queueName, taskId);
-      m.queueEntryDeleted(t, `${queueName}\u0000${taskId}`);
+      await inner.remove(entry);
+      m.queueEntryDeleted(t, `${entry.queueName}\u0000${entry.taskId}`);
     },
     size: async (queueName) => {
       const t = m.call('queue.size');

@@ -25,7 +25,7 @@ import type { ExecutionStore, PollDataStore, TaskQueue } from '../store/ports.ts
 import { type DecideObservation, observeDecide, observing, reportDecide } from './decide-events.ts';
 import { decide } from './decider.ts';
 import { activeDomain, domainCandidates } from './domains.ts';
-import { queueNameOf } from './queues.ts';
+import { queueEntryOf } from './queues.ts';
 import type { TaskTypeRegistry } from './registry.ts';
 import type { DecideResult } from './run-context.ts';
 import { reportAsyncResult } from './system-tasks.ts';
@@ -162,11 +162,13 @@ export class Executor {
     const { executions, queue } = this.deps;
     const wf = result.workflow;
 
-    // 0. A worker task offered several domains goes to the first one with a live worker.
+    // 0. A worker task offered several domains goes to the first one with a live worker. Its row
+    // names the visibility of the entry step 3 pushes (the entry's key on DynamoDB).
     for (const task of result.toQueue) {
       const candidates = domainCandidates(wf.taskToDomain, task.workflowTask.name);
       if (candidates.length > 1)
         task.domain = await activeDomain(candidates, task.taskType, this.deps.pollData, now);
+      task.visibleAt = task.scheduledTime + task.callbackAfterSeconds * 1000;
     }
 
     // 1. New rows. A row that already exists (an earlier, interrupted decide) is adopted as is.
@@ -200,15 +202,7 @@ export class Executor {
     const toQueue = result.toQueue.map((t) => wf.tasks.find((w) => w.taskId === t.taskId) ?? t);
     const queueable = toQueue.filter((t) => t.status === 'SCHEDULED');
     if (queueable.length > 0) {
-      await queue.push(
-        queueable.map((t) => ({
-          queueName: queueNameOf(t),
-          taskId: t.taskId,
-          workflowId: t.workflowInstanceId,
-          priority: t.workflowPriority,
-          visibleAt: t.scheduledTime + t.callbackAfterSeconds * 1000,
-        })),
-      );
+      await queue.push(queueable.map(queueEntryOf));
     }
     for (const child of result.children) await this.deps.startChild(child, wf);
 

@@ -90,6 +90,14 @@ export interface TaskRecord {
   firstScheduledTime: number;
   /** Internal: WAIT deadline (epoch ms), 0 when none. */
   waitTimeout: number;
+  /**
+   * Internal: the visibleAt (epoch ms) of the worker-queue entry this task's last push wrote, set
+   * in the same row write as the push. The DynamoDB queue keys an entry by it, so removing the
+   * entry needs it, and a claim drops an entry that names another time (a superseded one). Absent
+   * on rows queued before the field existed (their entries are keyed by task id), on tasks never
+   * queued, and from the claim on (the claim removes the entry) until the task is queued again.
+   */
+  visibleAt?: number;
   /** Internal: row revision, bumped by every write; writers condition on it. */
   /**
    * Internal: a DO_WHILE whose last iteration is over and whose output in the run record lacks

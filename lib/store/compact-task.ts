@@ -5,6 +5,7 @@
  * - fields at their usual value (zeros, `false`, an empty output; DEFAULTS below);
  * - the run's id, name and priority, and times equal to `scheduledTime`;
  * - `taskDefName` when it is the workflow task's name;
+ * - `visibleAt` (a worker task's queue entry) as its distance from `scheduledTime`, 0 for most;
  * - a workflow task a task type synthesized (dynamic fork branches, DYNAMIC): the record keeps each
  *   distinct one once (`shapes`, without its reference name) and the task only its index.
  * Decoding puts every field back; a decoded task equals the one encoded.
@@ -93,7 +94,7 @@ export function encodeTask(
     const value = fields[key];
     if (value === undefined || key === 'workflowTask') continue;
     if (DEFAULT_OF[key] === value || impliedBy(key, value, task, run)) continue;
-    out[key] = value;
+    out[key] = key === 'visibleAt' ? (value as number) - task.scheduledTime : value;
   }
   if (wtForm === 'shape') out.shape = shapes.indexOf(task.workflowTask);
   else if (wtForm === 'inline') out.workflowTask = task.workflowTask;
@@ -162,6 +163,7 @@ export function decodeTask(stored: CompactTask, run: WorkflowRecord, workflowTas
   // The optional fields (correlationId, workerId, parentTaskId...), as stored.
   const all = task as unknown as Record<string, unknown>;
   for (const key in stored) if (!(key in all) && key !== 'shape') all[key] = stored[key];
+  if (s.visibleAt !== undefined) task.visibleAt = scheduledTime + s.visibleAt;
   return task;
 }
 

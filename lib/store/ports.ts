@@ -184,17 +184,34 @@ export interface QueueEntry {
   priority: number;
   /** Epoch ms from which the entry may be handed out. */
   visibleAt: number;
+  /**
+   * An entry stored before entries were keyed by their order (DynamoDB: sort key = task id; such
+   * entries drain after an upgrade): `remove` finds it by its task id. Set by that adapter's peek,
+   * and by queueEntryOf for a row last queued before the upgrade; a push, and an adapter without
+   * an old layout, ignore it.
+   */
+  legacy?: true;
 }
 
 /**
  * Worker task queues, one per `[domain:]taskType`. Entries only say "this task may be pollable";
- * the task row's status decides, so a stale or duplicate entry is harmless.
+ * the task row's status (and the visibility it names) decides, so a stale or duplicate entry is
+ * harmless.
+ *
+ * An entry is stored under its queue, task, priority and visibleAt: pushing the same entry again
+ * changes nothing. Pushing a task with another priority or visibility may leave its previous entry
+ * in place (the DynamoDB adapter does; it would need a read to find it), so a caller that knows the
+ * previous entry removes it, and the claim drops one left behind as stale.
  */
 export interface TaskQueue {
   push(entries: readonly QueueEntry[]): Promise<void>;
   /** Up to `count` visible entries, highest priority first, then oldest. Entries stay until removed. */
   peek(queueName: string, count: number, now: number): Promise<QueueEntry[]>;
-  remove(queueName: string, taskId: string): Promise<void>;
+  /**
+   * Removes the entry stored under this one's key (as pushed or peeked); the task's other entries,
+   * if any, stay. Removing what is absent does nothing.
+   */
+  remove(entry: QueueEntry): Promise<void>;
   /** Entries of a queue (visible or not). */
   size(queueName: string): Promise<number>;
   /** Sizes of every non-empty queue, by name. */

@@ -29,7 +29,7 @@ export function publishingQueue(inner: TaskQueue, notifier: Notifier, clock: Clo
       }
     },
     peek: (queueName, count, now) => inner.peek(queueName, count, now),
-    remove: (queueName, taskId) => inner.remove(queueName, taskId),
+    remove: (entry) => inner.remove(entry),
     size: (queueName) => inner.size(queueName),
     sizes: () => inner.sizes(),
   };

@@ -4,7 +4,7 @@
  * Updates to a task or run that is already over are accepted and ignored, as Conductor does.
  */
 import { needsRunRows, outputViews } from '../engine/output-views.ts';
-import { queueName, queueNameOf } from '../engine/queues.ts';
+import { pushRequeued, queueEntryOf, queueName, superseded } from '../engine/queues.ts';
 import type { TaskTypeRegistry } from '../engine/registry.ts';
 import type { Clock } from '../model/clock.ts';
 import { baseRef } from '../model/definition-graph.ts';
@@ -122,7 +122,7 @@ export class TaskService {
       if (this.claiming.has(entry.taskId)) continue;
       this.claiming.add(entry.taskId);
       try {
-        const next = await this.claimOne(name, entry, options);
+        const next = await this.claimOne(entry, options);
         if (next === 'held') held = true;
         else if (next) claimed.push(next);
       } finally {
@@ -133,16 +133,13 @@ export class TaskService {
   }
 
   /** Claims one queued task: the task claimed, 'held' by a poll-time limit, or undefined (stale, or lost). */
-  private async claimOne(
-    name: string,
-    entry: QueueEntry,
-    options: PollOptions,
-  ): Promise<TaskRecord | 'held' | undefined> {
+  private async claimOne(entry: QueueEntry, options: PollOptions): Promise<TaskRecord | 'held' | undefined> {
     const { executions, queue, clock } = this.deps;
     const task = await executions.getTask(entry.workflowId, entry.taskId);
-    if (task?.status !== 'SCHEDULED') {
-      // A stale entry (the task was claimed, canceled or removed): drop it.
-      await queue.remove(name, entry.taskId);
+    if (task?.status !== 'SCHEDULED' || superseded(task, entry)) {
+      // A stale entry (the task was claimed, canceled or removed, or queued again with another
+      // visibility, which this entry must not hand out early): drop it.
+      await queue.remove(entry);
       return undefined;
     }
     if (!(await this.limits.admit(task))) return 'held';
@@ -155,6 +152,8 @@ export class TaskService {
       pollCount: task.pollCount + 1,
       workerId: options.workerId,
       callbackAfterSeconds: 0,
+      // The entry goes with the claim: the row no longer names one (and its writes stay smaller).
+      visibleAt: undefined,
       rev: task.rev + 1,
     };
     try {
@@ -166,7 +165,7 @@ export class TaskService {
       if (error instanceof VersionConflictError) return undefined;
       throw error;
     }
-    await queue.remove(name, entry.taskId);
+    await queue.remove(entry);
     return next;
   }
 
@@ -198,7 +197,8 @@ export class TaskService {
       if (isTerminalTask(task.status)) {
         // Already over: accepted and ignored. Still nudge the decider: the run may be waiting on it.
         await this.appendResultLogs(task, result);
-        await this.deps.queue.remove(queueNameOf(task), task.taskId);
+        // An entry it still names (it ended while queued, and the removal was lost): drop it.
+        if (task.visibleAt !== undefined) await this.deps.queue.remove(queueEntryOf(task));
         await this.deps.decisions.request(task.workflowInstanceId);
         return undefined;
       }
@@ -234,9 +234,12 @@ export class TaskService {
     if (result.extendLease) return { ...task, updateTime: now, rev: task.rev + 1 };
     const worker = this.deps.registry.get(task.workflowTask.type).kind === 'worker';
     const status: TaskStatus = result.status === 'IN_PROGRESS' && worker ? 'SCHEDULED' : result.status;
+    const callbackAfterSeconds = result.callbackAfterSeconds ?? 0;
     return {
       ...task,
       status,
+      // Handed back to the queue (afterUpdate pushes it): visible once the callback delay passes.
+      visibleAt: status === 'SCHEDULED' ? now + callbackAfterSeconds * 1000 : task.visibleAt,
       outputData: result.outputData ?? task.outputData,
       // A worker's large output, uploaded through a WRITE location: the store reads it from there
       // (lib/payloads/externalizing-store.ts).
@@ -244,7 +247,7 @@ export class TaskService {
         result.externalOutputPayloadStoragePath ?? task.externalOutputPayloadStoragePath,
       reasonForIncompletion: result.reasonForIncompletion ?? task.reasonForIncompletion,
       workerId: result.workerId ?? task.workerId,
-      callbackAfterSeconds: result.callbackAfterSeconds ?? 0,
+      callbackAfterSeconds,
       subWorkflowId: result.subWorkflowId ?? task.subWorkflowId,
       startTime: task.startTime || now,
       endTime: isTerminalTask(status) ? now : 0,
@@ -259,18 +262,10 @@ export class TaskService {
     if (lease) return;
     if (after.status === 'SCHEDULED') {
       // A worker's IN_PROGRESS hands the task back to the queue until callbackAfterSeconds pass.
-      await queue.push([
-        {
-          queueName: queueNameOf(after),
-          taskId: after.taskId,
-          workflowId: after.workflowInstanceId,
-          priority: after.workflowPriority,
-          visibleAt: after.updateTime + after.callbackAfterSeconds * 1000,
-        },
-      ]);
+      await pushRequeued(queue, [{ before, after }]);
     } else if (isTerminalTask(after.status) && before.status === 'SCHEDULED') {
       // Finished without being polled (e.g. completed through the API): its queue entry goes too.
-      await queue.remove(queueNameOf(after), after.taskId);
+      await queue.remove(queueEntryOf(before));
     }
     await decisions.request(after.workflowInstanceId);
   }
@@ -393,39 +388,54 @@ export class TaskService {
    * POST /api/tasks/queue/requeue/{taskType}: re-pushes every non-terminal worker task of the type
    * into its queue, as Conductor does (reference/conductor.md §1.1), found through the task-type
    * index rather than the queue, so a task whose entry was lost is queued again. A SCHEDULED task
-   * keeps what remains of its callback delay; an IN_PROGRESS one (its worker may be gone) goes back
-   * to SCHEDULED, visible now, with a conditional write, so a poll hands it out again. Returns how
-   * many were re-pushed.
+   * gets exactly the entry its row names (what remains of its callback delay), so requeueing twice
+   * writes one entry; an IN_PROGRESS one (its worker may be gone) goes back to SCHEDULED, visible
+   * now, with a conditional write, so a poll hands it out again. Returns how many were re-pushed.
    */
   async requeue(taskType: string): Promise<number> {
-    const { executions, queue, registry, clock } = this.deps;
-    const now = clock.now();
+    const { executions, registry } = this.deps;
     let count = 0;
     for (const row of await executions.tasksOfTypes([taskType])) {
       if (isTerminalTask(row.status) || registry.get(row.workflowTask.type).kind !== 'worker') continue;
-      let task = row;
-      if (row.status === 'IN_PROGRESS') {
-        task = { ...row, status: 'SCHEDULED', updateTime: now, callbackAfterSeconds: 0, rev: row.rev + 1 };
-        try {
-          await executions.updateTask(task, row.rev);
-        } catch (error) {
-          // Changed meanwhile (its worker answered): that update decides what happens next.
-          if (error instanceof VersionConflictError) continue;
-          throw error;
-        }
-        await this.limits.finished(row);
-      }
-      await queue.push([
-        {
-          queueName: queueNameOf(task),
-          taskId: task.taskId,
-          workflowId: task.workflowInstanceId,
-          priority: task.workflowPriority,
-          visibleAt: Math.max(now, task.updateTime + task.callbackAfterSeconds * 1000),
-        },
-      ]);
+      const task = await this.toRequeue(row);
+      if (!task) continue;
+      await pushRequeued(this.deps.queue, [{ before: row, after: task }]);
       count++;
     }
     return count;
+  }
+
+  /**
+   * The row as requeued: as it is when SCHEDULED and naming its entry's visibility; otherwise
+   * changed with a conditional write (undefined when it changed meanwhile: its worker answered, and
+   * that update decides what happens next).
+   */
+  private async toRequeue(row: TaskRecord): Promise<TaskRecord | undefined> {
+    if (row.status === 'SCHEDULED' && row.visibleAt !== undefined) return row;
+    const now = this.deps.clock.now();
+    const task: TaskRecord =
+      row.status === 'IN_PROGRESS'
+        ? {
+            ...row,
+            status: 'SCHEDULED',
+            updateTime: now,
+            callbackAfterSeconds: 0,
+            visibleAt: now,
+            rev: row.rev + 1,
+          }
+        : // Queued before rows named their entry's visibility: what remains of its callback delay.
+          {
+            ...row,
+            visibleAt: Math.max(now, row.updateTime + row.callbackAfterSeconds * 1000),
+            rev: row.rev + 1,
+          };
+    try {
+      await this.deps.executions.updateTask(task, row.rev);
+    } catch (error) {
+      if (error instanceof VersionConflictError) return undefined;
+      throw error;
+    }
+    if (row.status === 'IN_PROGRESS') await this.limits.finished(row);
+    return task;
   }
 }

@@ -1,7 +1,10 @@
 /**
  * The contract of the TaskQueue and PollDataStore ports, run against every adapter:
  * queue.memory.test.ts and queue.dynamodb.test.ts. Workers are served highest priority first, then
- * oldest; entries are hints that stay until removed, one per task per queue.
+ * oldest; entries are hints that stay until removed. An entry is stored under its queue, task,
+ * priority and visibility: a push of the same entry changes nothing, and a remove takes exactly the
+ * entry named (the DynamoDB adapter keys entries so; a task pushed again with another visibility
+ * may keep its previous entry there until that one is removed).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PollDataStore, QueueEntry, TaskQueue } from '../../lib/store/ports.ts';
@@ -82,19 +85,45 @@ export function queueStoreContract(name: string, factory: () => Promise<StoresUn
         expect(await queue.size('q')).toBe(121);
       });
 
-      it('keeps one entry per task: pushing a task again replaces its priority and visibility', async () => {
-        await queue.push([
-          entryOf('q', 'task', { priority: 10, visibleAt: T0 + 5000 }),
-          entryOf('q', 'other'),
-        ]);
+      it('keeps one entry when the same entry is pushed again', async () => {
+        await queue.push([entryOf('q', 'task', { priority: 10, visibleAt: T0 - 5 })]);
+        await queue.push([entryOf('q', 'task', { priority: 10, visibleAt: T0 - 5 })]);
+        await queue.push([entryOf('q', 'task', { priority: 10, visibleAt: T0 - 5 })]);
 
-        await queue.push([entryOf('q', 'task', { priority: 60, visibleAt: T0 - 1, workflowId: 'wf-again' })]);
+        expect(await queue.size('q')).toBe(1);
+        expect(await queue.peek('q', 10, T0)).toEqual([
+          entryOf('q', 'task', { priority: 10, visibleAt: T0 - 5 }),
+        ]);
+      });
+
+      it('serves a task pushed again with a new visibility, its previous entry removed, at its new place', async () => {
+        const first = entryOf('q', 'task', { priority: 10, visibleAt: T0 - 50 });
+        await queue.push([first, entryOf('q', 'other', { priority: 10, visibleAt: T0 - 20 })]);
+        const later = entryOf('q', 'task', { priority: 10, visibleAt: T0 + 5000, workflowId: 'wf-again' });
+
+        await queue.push([later]);
+        await queue.remove(first);
 
         expect(await queue.size('q')).toBe(2);
-        expect(await queue.peek('q', 10, T0)).toEqual([
-          entryOf('q', 'task', { priority: 60, visibleAt: T0 - 1, workflowId: 'wf-again' }),
-          entryOf('q', 'other'),
+        expect(taskIdsOf(await queue.peek('q', 10, T0))).toEqual(['other']);
+        expect(await queue.peek('q', 10, T0 + 5000)).toEqual([
+          entryOf('q', 'other', { priority: 10, visibleAt: T0 - 20 }),
+          later,
         ]);
+      });
+
+      it('leaves the entry a task was pushed again with when its superseded entry is removed later', async () => {
+        const old = entryOf('q', 'task', { visibleAt: T0 - 100 });
+        await queue.push([old]);
+        const [peeked] = await queue.peek('q', 1, T0);
+        const current = entryOf('q', 'task', { visibleAt: T0 - 10 });
+
+        await queue.push([current]);
+        await queue.remove(peeked as QueueEntry);
+
+        expect(await queue.peek('q', 10, T0)).toEqual([current]);
+        await queue.remove(current);
+        expect(await queue.size('q')).toBe(0);
       });
 
       it('keeps the last of several pushes of one task in a single call', async () => {
@@ -112,15 +141,45 @@ export function queueStoreContract(name: string, factory: () => Promise<StoresUn
         expect(await queue.size('q')).toBe(1);
       });
 
-      it('removes one task from one queue only, and ignores removing what is absent', async () => {
+      it('removes one entry from one queue only, and ignores removing what is absent', async () => {
         await queue.push([entryOf('q', 'gone'), entryOf('q', 'kept'), entryOf('q2', 'gone')]);
 
-        await queue.remove('q', 'gone');
-        await queue.remove('q', 'never-pushed');
-        await queue.remove('no-such-queue', 'gone');
+        await queue.remove(entryOf('q', 'gone'));
+        await queue.remove(entryOf('q', 'never-pushed'));
+        await queue.remove(entryOf('no-such-queue', 'gone'));
+        await queue.remove(entryOf('q', 'kept', { visibleAt: T0 + 1 }));
 
         expect(taskIdsOf(await queue.peek('q', 10, T0))).toEqual(['kept']);
         expect(taskIdsOf(await queue.peek('q2', 10, T0))).toEqual(['gone']);
+      });
+
+      it('removes an entry as peeked', async () => {
+        await queue.push([entryOf('q', 'a', { priority: 7, visibleAt: T0 - 3 }), entryOf('q', 'b')]);
+
+        for (const entry of await queue.peek('q', 10, T0)) await queue.remove(entry);
+
+        expect(await queue.size('q')).toBe(0);
+        expect(await queue.sizes()).toEqual({});
+      });
+
+      it('keeps priority, then visibility order across many tasks, hiding the ones not visible yet', async () => {
+        const entries = Array.from({ length: 48 }, (_, i) =>
+          entryOf('many', `task-${i}`, {
+            priority: (i * 7) % 5,
+            visibleAt: T0 - 1000 + ((i * 37) % 50) * 40,
+          }),
+        );
+        await queue.push(entries);
+
+        const now = T0 - 1000 + 25 * 40;
+        const expected = entries
+          .filter((e) => e.visibleAt <= now)
+          .sort((a, b) => b.priority - a.priority || a.visibleAt - b.visibleAt)
+          .map((e) => e.taskId);
+        expect(expected.length).toBeGreaterThan(10);
+        expect(expected.length).toBeLessThan(48);
+        expect(taskIdsOf(await queue.peek('many', 48, now))).toEqual(expected);
+        expect(taskIdsOf(await queue.peek('many', 7, now))).toEqual(expected.slice(0, 7));
       });
 
       it('counts visible and invisible entries per queue, without mixing queues sharing a prefix', async () => {
@@ -143,7 +202,7 @@ export function queueStoreContract(name: string, factory: () => Promise<StoresUn
           entryOf('alpha', 'z'),
           entryOf('gamma', 'w'),
         ]);
-        await queue.remove('gamma', 'w');
+        await queue.remove(entryOf('gamma', 'w'));
 
         expect(await queue.sizes()).toEqual({ alpha: 2, beta: 1 });
       });

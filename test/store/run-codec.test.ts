@@ -74,6 +74,7 @@ describe('run record codec', () => {
       firstScheduledTime: 1,
       updateTime: 2,
       iteration: 3,
+      visibleAt: second.scheduledTime + 90_000,
       referenceTaskName: `${first.referenceTaskName}__3`,
       // A workflow task whose reference is not the task's own: kept whole.
       workflowTask: { ...first.workflowTask, taskReferenceName: 'elsewhere' },

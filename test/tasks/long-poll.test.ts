@@ -21,7 +21,7 @@ function countingStores(): { stores: Stores; peeks: Map<string, number> } {
       peeks.set(name, (peeks.get(name) ?? 0) + 1);
       return inner.peek(name, count, now);
     },
-    remove: (name, taskId) => inner.remove(name, taskId),
+    remove: (entry) => inner.remove(entry),
     size: (name) => inner.size(name),
     sizes: () => inner.sizes(),
   };

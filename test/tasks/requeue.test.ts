@@ -5,6 +5,7 @@
  * finished ones and other types are left alone.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { queueEntryOf } from '../../lib/engine/queues.ts';
 import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
 import { simpleTask, workflowDef } from '../helpers/fixtures.ts';
 
@@ -26,7 +27,7 @@ describe('requeue', () => {
     await h.start('rq_other_wf');
     // One entry disappears from the queue (as if its write was lost); one task is polled; one is completed.
     const lostTask = await h.task(lost, 'rq');
-    await h.stores.queue.remove('rq_task', lostTask?.taskId as string);
+    await h.stores.queue.remove(queueEntryOf(lostTask as NonNullable<typeof lostTask>));
     const polled = await h.poll('rq_task');
     const finished = await h.poll('rq_task');
     expect([polled?.workflowInstanceId, finished?.workflowInstanceId].sort()).toEqual([taken, done].sort());

@@ -1,7 +1,10 @@
 /**
  * DynamoDB adapters of the worker task queues and the poll data, sharing the "queues" table. Key
- * design: tables.ts. One item per task per queue, so pushing a task again replaces its entry and
- * removing it is a single delete; the `ready` LSI orders entries the way workers are served.
+ * design: tables.ts. An entry's sort key is its order (readyKey), so a peek reads the table itself
+ * in the order workers are served, and an entry costs one write to put and one to delete, with no
+ * index write. Pushing a task with the same priority and visibility rewrites its entry; with other
+ * ones it writes a second entry, which the caller removes (it knows the previous one from the task
+ * row) or the claim drops as stale.
  */
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { PollData, PollDataStore, QueueEntry, TaskQueue } from '../ports.ts';
@@ -12,10 +15,10 @@ import { TTL_ATTRIBUTE } from './tables.ts';
 const QUEUE_PREFIX = 'Q#';
 /**
  * Partition keys per worker queue. A partition takes about 1,000 write units a second, and a task
- * costs its queue about 4 (entry put and delete, each with its `ready` LSI write), so one key would
- * cap a task type near 250 tasks a second; spread over QUEUE_SHARDS keys it takes four times that.
- * The shard is a hash of the task id: every write of one entry lands on the same key, and remove
- * needs no read.
+ * costs its queue about 2 (entry put and delete, no index write), so one key would cap a task type
+ * near 500 tasks a second; spread over QUEUE_SHARDS keys it takes four times that, ~2,000. The
+ * shard is a hash of the task id: every entry of one task lands on the same key, and remove needs
+ * no read.
  */
 export const QUEUE_SHARDS = 4;
 const POLL_PREFIX = 'P#';
@@ -47,25 +50,37 @@ const clampPriority = (priority: number) => Math.min(99, Math.max(0, Math.floor(
 export const readyKey = (entry: QueueEntry) =>
   `${digits(99 - clampPriority(entry.priority), 2)}#${digits(entry.visibleAt, 13)}#${entry.taskId}`;
 
-/** The queues-table item of an entry (its `readyKey` orders the `ready` index). */
+/**
+ * The queues-table item of an entry, keyed by its order. It has no `readyKey` attribute, so it is
+ * not in the retired `ready` LSI (an LSI is sparse) and costs no index write.
+ */
 export const queueItem = (entry: QueueEntry): Item => ({
   pk: queuePk(entry.queueName, queueShard(entry.taskId)),
-  sk: entry.taskId,
+  sk: readyKey(entry),
   queueName: entry.queueName,
   taskId: entry.taskId,
   workflowId: entry.workflowId,
   priority: entry.priority,
   visibleAt: entry.visibleAt,
-  readyKey: readyKey(entry),
 });
 
-const entryOf = (item: Item): QueueEntry => ({
-  queueName: String(item.queueName),
-  taskId: String(item.taskId),
-  workflowId: String(item.workflowId),
-  priority: Number(item.priority),
-  visibleAt: Number(item.visibleAt),
-});
+/**
+ * An entry read back, with the key that orders it. An entry written before entries were keyed by
+ * their order has sk = its task id and still carries its `readyKey`: it is merged by that, and
+ * marked `legacy` so that remove deletes it by its task id.
+ */
+function peekedOf(item: Item): { entry: QueueEntry; order: string } {
+  const entry: QueueEntry = {
+    queueName: String(item.queueName),
+    taskId: String(item.taskId),
+    workflowId: String(item.workflowId),
+    priority: Number(item.priority),
+    visibleAt: Number(item.visibleAt),
+  };
+  if (item.sk !== entry.taskId) return { entry, order: String(item.sk) };
+  entry.legacy = true;
+  return { entry, order: typeof item.readyKey === 'string' ? item.readyKey : readyKey(entry) };
+}
 
 export class DynamoTaskQueue implements TaskQueue {
   constructor(
@@ -74,7 +89,8 @@ export class DynamoTaskQueue implements TaskQueue {
   ) {}
 
   async push(entries: readonly QueueEntry[]): Promise<void> {
-    // A batch may not name one key twice; the last push of a task wins, as it would one by one.
+    // The last push of a task in one call wins, as one by one on an adapter that keeps one entry
+    // per task (and a batch may not name one key twice).
     const latest = new Map<string, QueueEntry>();
     for (const entry of entries) latest.set(`${entry.queueName}\u0000${entry.taskId}`, entry);
     const items = [...latest.values()].map(queueItem);
@@ -83,14 +99,16 @@ export class DynamoTaskQueue implements TaskQueue {
 
   /**
    * Reads every shard's first `count` visible entries (one Query each, in parallel) and merges them
-   * by `readyKey`: the first `count` of the merge are the queue's first `count`, so priority order
-   * holds across shards exactly, and every shard is read on every poll (none starves).
+   * by their order: the first `count` of the merge are the queue's first `count`, so priority order
+   * holds across shards exactly, and every shard is read on every poll (none starves). Entries of
+   * the old layout (sk = task id) sit among the others in sort-key order, not in serving order,
+   * until they drain: they may be served late, never lost.
    */
   async peek(queueName: string, count: number, now: number): Promise<QueueEntry[]> {
     const shards = await Promise.all(SHARDS.map((shard) => this.peekShard(queueName, shard, count, now)));
     return shards
       .flat()
-      .sort((a, b) => compare(a.readyKey, b.readyKey))
+      .sort((a, b) => compare(a.order, b.order))
       .slice(0, count)
       .map((e) => e.entry);
   }
@@ -100,20 +118,19 @@ export class DynamoTaskQueue implements TaskQueue {
     shard: number,
     count: number,
     now: number,
-  ): Promise<{ entry: QueueEntry; readyKey: string }[]> {
-    const out: { entry: QueueEntry; readyKey: string }[] = [];
+  ): Promise<{ entry: QueueEntry; order: string }[]> {
+    const out: { entry: QueueEntry; order: string }[] = [];
     let start: Item | undefined;
     for (let page = 0; page < PEEK_MAX_PAGES && out.length < count; page++) {
       const result = await this.client
         .send(
           new QueryCommand({
             TableName: this.table,
-            IndexName: 'ready',
             KeyConditionExpression: 'pk = :pk',
             FilterExpression: 'visibleAt <= :now',
             ExpressionAttributeValues: { ':pk': queuePk(queueName, shard), ':now': now },
             ScanIndexForward: true,
-            // LSIs, unlike GSIs, can be read consistently: a just-pushed entry is seen at once.
+            // A just-pushed entry is seen at once.
             ConsistentRead: true,
             Limit: Math.max(count, PEEK_PAGE),
             ExclusiveStartKey: start,
@@ -121,7 +138,7 @@ export class DynamoTaskQueue implements TaskQueue {
         )
         .catch((e: unknown) => translate(e, 'queue peek'));
       for (const item of result.Items ?? []) {
-        if (out.length < count) out.push({ entry: entryOf(item), readyKey: String(item.readyKey) });
+        if (out.length < count) out.push(peekedOf(item));
       }
       start = result.LastEvaluatedKey;
       if (!start) break;
@@ -129,12 +146,13 @@ export class DynamoTaskQueue implements TaskQueue {
     return out;
   }
 
-  async remove(queueName: string, taskId: string): Promise<void> {
+  async remove(entry: QueueEntry): Promise<void> {
+    const pk = queuePk(entry.queueName, queueShard(entry.taskId));
     await this.client
       .send(
         new DeleteCommand({
           TableName: this.table,
-          Key: { pk: queuePk(queueName, queueShard(taskId)), sk: taskId },
+          Key: { pk, sk: entry.legacy ? entry.taskId : readyKey(entry) },
         }),
       )
       .catch((e: unknown) => translate(e, 'queue remove'));

@@ -60,19 +60,30 @@
  *   - a run's rows: Query pk (begins_with sk "T#" for task rows only); a task's logs: Query pk.
  *
  * queues (worker task queues and poll data; adapter: queue.ts):
- *   queue entry  pk = "Q#<shard>#<queueName>"   sk = "<taskId>"   shard = FNV-1a(taskId) mod 4
- *                queueName, taskId, workflowId, priority (N), visibleAt (N),
+ *   queue entry  pk = "Q#<shard>#<queueName>"   sk = readyKey   shard = FNV-1a(taskId) mod 4
  *                readyKey = "<99 - priority, 2 digits>#<visibleAt, 13 digits>#<taskId>"
+ *                queueName, taskId, workflowId, priority (N), visibleAt (N)
  *   poll data    pk = "P#<queueName>"   sk = "W#<workerId>", or "-" without a worker id
  *                queueName, domain?, workerId?, lastPollTime (N)
- *   One entry per task per queue: pushing a task again replaces its entry, remove is a DeleteItem.
+ *   An entry is keyed by its order: ascending sk is "highest priority, then soonest visible".
+ *   Pushing the same entry again rewrites it; a task pushed with another priority or visibility gets
+ *   a second entry, so the engine removes the previous one by its key (the task row keeps the
+ *   visibleAt of its last push) and a claim drops an entry the row no longer names. An entry costs
+ *   one write to put and one to delete, and no index write.
  *   A queue is spread over QUEUE_SHARDS (4) partition keys, chosen by a hash of the task id, so
- *   one hot task type is four partitions (~4,000 write units/s, ~1,000 tasks/s) rather than one.
- *   - ready (LSI) sk readyKey; ALL. Ascending readyKey is "highest priority, then soonest visible".
- *     peek = one consistent Query per shard on it with a filter visibleAt <= now, merged by
- *     readyKey: priority order is exact across shards, and every poll reads every shard. Only
- *     queue entries carry readyKey. An LSI caps one shard (one pk) at 10 GB, ~50 million entries.
- *   - size = Query COUNT per shard; sizes and poll data without a queue name = Scan (admin/UI only).
+ *   one hot task type is four partitions (~4,000 write units/s, ~2,000 tasks/s) rather than one.
+ *   - peek = one consistent Query per shard on the table (ascending sk) with a filter
+ *     visibleAt <= now, merged by sk: priority order is exact across shards, and every poll reads
+ *     every shard.
+ *   - ready (LSI) sk readyKey; ALL. RETIRED: entries used to be keyed by task id (sk = taskId) and
+ *     ordered by this index. New entries carry no `readyKey`, so the index (sparse) stays empty
+ *     once the old entries drain. It stays declared because removing an LSI replaces the table
+ *     (every queued task lost). Upgrading needs no migration: old entries live in the same
+ *     partitions, a peek reads them too (merged by their readyKey, though a shard's Query meets
+ *     them in task-id order, so they may be served late) and removes them by their task id.
+ *     An LSI caps one shard (one pk) at 10 GB, ~50 million entries.
+ *   - size = Query COUNT per shard (a superseded entry not yet dropped counts too); sizes and poll
+ *     data without a queue name = Scan (admin/UI only).
  *
  * Every table names its TTL attribute `ttl` (epoch seconds). DynamoDB deletes expired items lazily
  * (up to 48 h) and dynalite never does, so readers that care filter `ttl < now` themselves.
@@ -191,6 +202,8 @@ export const QUEUES_TABLE: TableSpec = {
   partitionKey: 'pk',
   sortKey: 'sk',
   indexes: [],
+  // Retired (see above): empty once entries written before the order became the sort key drain.
+  // Kept, because removing an LSI makes CloudFormation replace the table.
   localIndexes: [{ name: 'ready', sortKey: 'readyKey', projection: { type: 'ALL' } }],
   ttlAttribute: TTL_ATTRIBUTE,
 };

@@ -1,6 +1,7 @@
 /**
  * In-memory worker task queues and poll data. Each queue keeps its entries ordered by priority
- * (higher first) then visibility time then insertion; `peek` scans from the front.
+ * (higher first) then visibility time then insertion; `peek` scans from the front. One entry per
+ * task: a push replaces the task's previous entry.
  */
 import type { PollData, PollDataStore, QueueEntry, TaskQueue } from '../ports.ts';
 
@@ -17,7 +18,8 @@ export class MemoryTaskQueue implements TaskQueue {
       const list = this.queues.get(entry.queueName) ?? [];
       const existing = list.findIndex((s) => s.taskId === entry.taskId);
       if (existing >= 0) list.splice(existing, 1);
-      const slot: Slot = { ...entry, order: this.counter++ };
+      const { legacy: _legacy, ...fields } = entry;
+      const slot: Slot = { ...fields, order: this.counter++ };
       // Insert keeping the order; most pushes land at the end of their priority band.
       let at = list.length;
       while (at > 0 && before(slot, list[at - 1] as Slot)) at--;
@@ -38,12 +40,18 @@ export class MemoryTaskQueue implements TaskQueue {
     return out;
   }
 
-  async remove(queueName: string, taskId: string): Promise<void> {
-    const list = this.queues.get(queueName);
+  /**
+   * Removes the task's entry only if it is still this one (same priority and visibility), as the
+   * DynamoDB adapter, which deletes by that key: removing a superseded entry after the task was
+   * pushed again must not take the new entry with it. There is no old layout here: `legacy` means
+   * nothing.
+   */
+  async remove(entry: QueueEntry): Promise<void> {
+    const list = this.queues.get(entry.queueName);
     if (!list) return;
-    const at = list.findIndex((s) => s.taskId === taskId);
+    const at = list.findIndex((s) => s.taskId === entry.taskId && sameKey(s, entry));
     if (at >= 0) list.splice(at, 1);
-    if (list.length === 0) this.queues.delete(queueName);
+    if (list.length === 0) this.queues.delete(entry.queueName);
   }
 
   async size(queueName: string): Promise<number> {
@@ -56,6 +64,8 @@ export class MemoryTaskQueue implements TaskQueue {
     return out;
   }
 }
+
+const sameKey = (a: QueueEntry, b: QueueEntry) => a.priority === b.priority && a.visibleAt === b.visibleAt;
 
 function before(a: Slot, b: Slot): boolean {
   if (a.priority !== b.priority) return a.priority > b.priority;

@@ -10,7 +10,7 @@
  * worker tasks and the children of canceled SUB_WORKFLOW tasks are ended, and the rows deleted. A
  * poll that meets an entry left behind finds no row and drops the entry (TaskService.claim).
  */
-import { queueNameOf } from '../../engine/queues.ts';
+import { queueEntryOf } from '../../engine/queues.ts';
 import { NotFoundError, ValidationError } from '../../model/errors.ts';
 import { isTerminalWorkflow, type TaskRecord } from '../../model/execution.ts';
 import type { OperationDeps } from './deps.ts';
@@ -61,7 +61,7 @@ export async function endForRemoval(
   });
   for (const task of canceled) {
     const type = deps.registry.get(task.workflowTask.type);
-    if (type.kind === 'worker') await deps.queue.remove(queueNameOf(task), task.taskId);
+    if (type.kind === 'worker') await deps.queue.remove(queueEntryOf(task));
     if (type.onChildEnded && task.subWorkflowId) {
       await terminateRunning(deps.mutator, task.subWorkflowId, `Parent workflow ${workflowId} was removed`);
     }

@@ -3,16 +3,16 @@
  * `callbackAfterSeconds` (a worker answered IN_PROGRESS with a callback) gets the callback set to 0
  * and its queue entry made visible now, so the next poll hands it out.
  */
-import { queueNameOf } from '../../engine/queues.ts';
+import { pushRequeued, type Requeued } from '../../engine/queues.ts';
 import { ConflictError } from '../../model/errors.ts';
-import { isTerminalWorkflow, type TaskRecord } from '../../model/execution.ts';
+import { isTerminalWorkflow } from '../../model/execution.ts';
 import type { OperationDeps } from './deps.ts';
 
 /** 404 unknown, 409 when the run is over. */
 export async function resetCallbacks(deps: OperationDeps, workflowId: string): Promise<void> {
   const { registry } = deps;
   // The rows of the attempt that committed (the change runs again after a lost race).
-  let reset: TaskRecord[] = [];
+  let reset: Requeued[] = [];
   const committed = await deps.mutator.mutate(
     workflowId,
     (run, openRows, now) => {
@@ -28,22 +28,19 @@ export async function resetCallbacks(deps: OperationDeps, workflowId: string): P
             row.callbackAfterSeconds > 0 &&
             registry.get(row.workflowTask.type).kind === 'worker',
         )
-        .map((row) => ({ ...row, callbackAfterSeconds: 0, updateTime: now }));
-      return reset.length === 0 ? undefined : { run: { ...run, updateTime: now }, tasks: reset };
+        .map((row) => ({
+          before: row,
+          after: { ...row, callbackAfterSeconds: 0, updateTime: now, visibleAt: now },
+        }));
+      return reset.length === 0
+        ? undefined
+        : { run: { ...run, updateTime: now }, tasks: reset.map((r) => r.after) };
     },
     { mustExist: true },
   );
   if (!committed) return;
   // After the commit: an entry made visible earlier would only be handed out sooner than the row
-  // says, and a crash before this push leaves the entry visible at its old time, as before the call.
-  const now = deps.clock.now();
-  await deps.queue.push(
-    reset.map((row) => ({
-      queueName: queueNameOf(row),
-      taskId: row.taskId,
-      workflowId: row.workflowInstanceId,
-      priority: row.workflowPriority,
-      visibleAt: now,
-    })),
-  );
+  // says. A crash before this push leaves the old entry, which the claim drops as superseded; the
+  // task is queued again by a requeue of its type.
+  await pushRequeued(deps.queue, reset);
 }

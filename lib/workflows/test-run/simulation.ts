@@ -14,7 +14,7 @@
  * timeouts. Retry delays and WAIT durations cost no real time: the clock is set, never waited on.
  */
 import type { Executor } from '../../engine/executor.ts';
-import { queueNameOf } from '../../engine/queues.ts';
+import { queueEntryOf } from '../../engine/queues.ts';
 import type { Clock, ManualClock } from '../../model/clock.ts';
 import {
   isTerminalTask,
@@ -205,7 +205,7 @@ export class Simulation {
       },
       task.rev,
     );
-    await queue.remove(queueNameOf(task), task.taskId);
+    await queue.remove(queueEntryOf(task));
   }
 
   /** The worker's answer: the mock, through the real update path (an ended task ignores it). */
