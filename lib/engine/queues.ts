@@ -40,12 +40,14 @@ export function queueEntryOf(
 }
 
 /**
- * Whether an entry is not the one its task row's last push wrote (the task was queued again with
- * another visibility): a claim drops it rather than hand the task out before the row says. A row
- * from before rows named their entry's visibility accepts any entry.
+ * Whether an entry would hand its task out before its row says (the task was queued again with a
+ * later visibility): a claim drops it. An entry visible later than the row names is still served,
+ * only late: it is what a crash leaves between a row committing an earlier visibility and the push
+ * of that entry (reset-callbacks), and dropping it would leave the task in no queue. A row from
+ * before rows named their entry's visibility accepts any entry.
  */
 export const superseded = (task: Pick<TaskRecord, 'visibleAt'>, entry: QueueEntry): boolean =>
-  task.visibleAt !== undefined && entry.visibleAt !== task.visibleAt;
+  task.visibleAt !== undefined && entry.visibleAt < task.visibleAt;
 
 /** A task row before and after a change that queues it (again): its status is SCHEDULED after. */
 export interface Requeued {
@@ -56,7 +58,8 @@ export interface Requeued {
 /**
  * Pushes the entries of rows queued again, then removes the entries they had before, where those
  * were under another key: only a SCHEDULED row has one (a claim removes its task's entry). An old
- * entry left by a crash between the two is dropped by the claim as superseded.
+ * entry left by a crash between the two is dropped by the claim when it is earlier than the row
+ * says (superseded), and served late, never early, when it is later.
  */
 export async function pushRequeued(queue: TaskQueue, rows: readonly Requeued[]): Promise<void> {
   if (rows.length === 0) return;

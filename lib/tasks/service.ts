@@ -137,7 +137,7 @@ export class TaskService {
     const { executions, queue, clock } = this.deps;
     const task = await executions.getTask(entry.workflowId, entry.taskId);
     if (task?.status !== 'SCHEDULED' || superseded(task, entry)) {
-      // A stale entry (the task was claimed, canceled or removed, or queued again with another
+      // A stale entry (the task was claimed, canceled or removed, or queued again with a later
       // visibility, which this entry must not hand out early): drop it.
       await queue.remove(entry);
       return undefined;

@@ -145,6 +145,22 @@ describe('worker queue keys on DynamoDB, through the engine', () => {
     expect((await h.poll(TYPE))?.taskId).toBe(row.taskId);
   });
 
+  it('serves, late, an entry later than its row says (a crash before reset-callbacks pushed), never dropping it', async () => {
+    const id = await h.start('qk_wf');
+    await handBack((await h.poll(TYPE)) as TaskRecord, 60);
+    const row = await rowOf(id);
+    // What reset-callbacks commits before its push: the row visible now; the entry still at +60 s.
+    await fresh.stores.executions.updateTask(
+      { ...row, callbackAfterSeconds: 0, visibleAt: h.clock.now(), rev: row.rev + 1 },
+      row.rev,
+    );
+
+    expect(await h.poll(TYPE)).toBeUndefined();
+    expect(await entries()).toHaveLength(1);
+    await h.advance(60_000);
+    expect((await h.poll(TYPE))?.taskId).toBe(row.taskId);
+  });
+
   it('removes the entry of a task completed without being polled', async () => {
     const id = await h.start('qk_wf');
     expect(await entries()).toHaveLength(1);

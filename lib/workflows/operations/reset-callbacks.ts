@@ -40,7 +40,7 @@ export async function resetCallbacks(deps: OperationDeps, workflowId: string): P
   );
   if (!committed) return;
   // After the commit: an entry made visible earlier would only be handed out sooner than the row
-  // says. A crash before this push leaves the old entry, which the claim drops as superseded; the
-  // task is queued again by a requeue of its type.
+  // says. A crash before this push leaves the old, later entry: the task is handed out at its old
+  // time, as before the call (a claim drops only entries earlier than the row says).
   await pushRequeued(deps.queue, reset);
 }
