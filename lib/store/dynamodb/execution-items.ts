@@ -71,6 +71,11 @@ export const idempotencyKey = (workflowName: string, key: string) => ({
   pk: `IDEM#${JSON.stringify([workflowName, key])}`,
   sk: 'IDEM',
 });
+/** An idempotency claim's item: in no index (no workflowName, taskId or wakeShard attribute). */
+export const idempotencyItem = (claim: { workflowName: string; key: string; workflowId: string }): Item => ({
+  ...idempotencyKey(claim.workflowName, claim.key),
+  workflowId: claim.workflowId,
+});
 export const logPk = (taskId: string) => `LOG#${taskId}`;
 const digits = (value: number, width: number) => String(Math.max(0, Math.floor(value))).padStart(width, '0');
 export const bodyOf = <T>(item: Item): T => JSON.parse(String(item.body)) as T;
