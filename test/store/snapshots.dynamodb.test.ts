@@ -4,10 +4,15 @@
  * them (a cold function) reads them back; and items written before snapshots still read.
  */
 
-import { inflateRawSync } from 'node:zlib';
 import { GetCommand, PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { taskItem, taskKey, workflowItem, workflowKey } from '../../lib/store/dynamodb/execution-items.ts';
+import {
+  bodyJson as storedJson,
+  taskItem,
+  taskKey,
+  workflowItem,
+  workflowKey,
+} from '../../lib/store/dynamodb/execution-items.ts';
 import { DynamoExecutionStore } from '../../lib/store/dynamodb/executions.ts';
 import { createTables, documentClient } from '../../lib/store/dynamodb/index.ts';
 import { SNAPSHOT_PREFIX } from '../../lib/store/dynamodb/snapshots.ts';
@@ -39,9 +44,8 @@ async function freshTable() {
 
 /** A stored item's JSON body, inflated when it was stored deflated. */
 function bodyJson(item: Record<string, unknown> | undefined): string {
-  if (item?.bodyZ instanceof Uint8Array) return inflateRawSync(item.bodyZ).toString('utf8');
-  if (typeof item?.body !== 'string') throw new Error('item has no body');
-  return item.body;
+  if (!item) throw new Error('no such item');
+  return storedJson(item);
 }
 
 const bigDefinition = workflowDefOf('order_flow', 1, {
