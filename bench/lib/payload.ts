@@ -6,29 +6,18 @@
  * Seeded, so two runs of a benchmark write the same bytes.
  */
 import { PROPERTIES } from '../../lib/config/properties.ts';
+import { prng } from '../../test/helpers/fuzz.ts';
 import type { Args } from './args.ts';
 
 const WORDS = ['packed', 'shipped', 'on hold', 'backorder', 'gift wrap', 'fragile', 'express', 'returned'];
 const TIERS = ['bronze', 'silver', 'gold', 'platinum'];
 const CURRENCIES = ['EUR', 'USD', 'GBP', 'CHF'];
 
-/** mulberry32: a small, fast, seeded generator; plenty for filler data. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 export type Payload = Record<string, unknown>;
 
 /** An order-like object whose JSON is about `bytes` long (at least that, within one line). */
 export function payloadOf(bytes: number, seed: number): Payload {
-  const random = generator(seed);
+  const random = prng(seed);
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)] as T;
   const hex = (digits: number) =>
     Math.floor(random() * 16 ** digits)

@@ -6,39 +6,23 @@
  * ValidationException. On in-process dynalite.
  */
 import { randomBytes } from 'node:crypto';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { PayloadTooLargeError } from '../../lib/model/errors.ts';
 import { executionChangeOf } from '../../lib/store/dynamodb/execution-changes.ts';
 import { DEFLATE_OVER, taskItem, taskKey } from '../../lib/store/dynamodb/execution-items.ts';
-import { DynamoExecutionStore } from '../../lib/store/dynamodb/executions.ts';
-import { createTables, documentClient } from '../../lib/store/dynamodb/index.ts';
-import { EXECUTIONS_TABLE } from '../../lib/store/dynamodb/tables.ts';
-import { startTestDynamo, type TestDynamo } from '../helpers/dynamo.ts';
+import { freshExecutionsTable, useTestDynamo } from '../helpers/dynamo.ts';
 import { taskOf, workflowOf } from './executions.contract.ts';
 
-let dynamo: TestDynamo;
-beforeAll(async () => {
-  dynamo = await startTestDynamo();
-});
-afterAll(async () => {
-  await dynamo.close();
-});
+const dynamo = useTestDynamo();
 
 async function freshTable() {
-  const name = `${dynamo.uniquePrefix()}executions`;
-  await createTables(dynamo.admin, { [EXECUTIONS_TABLE.id]: name }, [EXECUTIONS_TABLE]);
-  const client = documentClient(dynamo.admin);
-  const raw = async (workflowId: string, taskId: string) =>
-    (
-      await client.send(
-        new GetCommand({ TableName: name, Key: taskKey(workflowId, taskId), ConsistentRead: true }),
-      )
-    ).Item;
-  const store = new DynamoExecutionStore(client, name);
+  const table = await freshExecutionsTable(dynamo());
+  const raw = (workflowId: string, taskId: string) => table.raw(taskKey(workflowId, taskId));
+  const store = table.store();
   await store.createWorkflow(workflowOf('run-1'));
-  return { name, client, raw, store };
+  return { name: table.name, client: table.client, raw, store };
 }
 
 /** An order with `lines` lines: a few KB of JSON that deflates like business data. */
