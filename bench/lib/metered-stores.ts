@@ -72,7 +72,7 @@ export function meteredExecutions(m: StoreMeter, inner: ExecutionStore): Executi
       // A Query of the run's items, then every task row and the record deleted.
       t.reads += 1;
       const ids = m.storedIds('executions', workflowId);
-      m.written(t, ids.length, () => m.storedBytes('executions', workflowId, ids));
+      m.deleted(t, ids.length, () => m.storedBytes('executions', workflowId, ids));
       await inner.removeWorkflow(workflowId);
       for (const id of ids) m.store(t, 'executions', workflowId, id, undefined);
     },
@@ -129,7 +129,7 @@ export function meteredExecutions(m: StoreMeter, inner: ExecutionStore): Executi
     deleteTasks: async (workflowId, taskIds) => {
       const t = m.call('executions.deleteTasks');
       const sks = [...new Set(taskIds)].map(rowSk);
-      m.written(t, sks.length, () => m.storedBytes('executions', workflowId, sks));
+      m.deleted(t, sks.length, () => m.storedBytes('executions', workflowId, sks));
       await inner.deleteTasks(workflowId, taskIds);
       for (const sk of sks) m.store(t, 'executions', workflowId, sk, undefined);
     },
@@ -213,7 +213,7 @@ export function meteredQueue(m: StoreMeter, inner: TaskQueue): TaskQueue {
     remove: async (queueName, taskId) => {
       const t = m.call('queue.remove');
       // DeleteItem bills a write whether or not the item exists.
-      m.written(t, 1, () => m.storedBytes('queues', group(queueName), [taskId]));
+      m.deleted(t, 1, () => m.storedBytes('queues', group(queueName), [taskId]));
       await inner.remove(queueName, taskId);
       m.store(t, 'queues', group(queueName), taskId, undefined);
     },
@@ -298,7 +298,7 @@ export function meteredWorkflowDefs(m: StoreMeter, inner: WorkflowDefStore): Wor
     delete: async (name, version) => {
       const t = m.call('workflowDefs.delete');
       const { pk, sk } = wfKey(name, version);
-      m.written(t, 1, () => m.storedBytes('definitions', pk, [sk]));
+      m.deleted(t, 1, () => m.storedBytes('definitions', pk, [sk]));
       const deleted = await inner.delete(name, version);
       m.store(t, 'definitions', pk, sk, undefined);
       return deleted;
@@ -338,7 +338,7 @@ export function meteredTaskDefs(m: StoreMeter, inner: TaskDefStore): TaskDefStor
     delete: async (name) => {
       const t = m.call('taskDefs.delete');
       const { pk, sk } = taskDefKey(name);
-      m.written(t, 1, () => m.storedBytes('definitions', pk, [sk]));
+      m.deleted(t, 1, () => m.storedBytes('definitions', pk, [sk]));
       const deleted = await inner.delete(name);
       m.store(t, 'definitions', pk, sk, undefined);
       return deleted;

@@ -111,16 +111,28 @@ export class StoreMeter {
     tally.writeUnits += units;
   }
 
-  /** `items` items written; `bytes` gives the sizes of those whose size is known. */
+  /** `items` items put; `bytes` gives the sizes of those whose size is known. */
   written(tally: Tally, items: number, bytes: () => number[]): void {
+    this.billWrites(tally, items, bytes, true);
+  }
+
+  /**
+   * `items` items deleted; `bytes` gives the sizes of those that existed. DynamoDB bills a delete
+   * by the size of the item it deletes (one unit when there was none); it writes no bytes.
+   */
+  deleted(tally: Tally, items: number, bytes: () => number[]): void {
+    this.billWrites(tally, items, bytes, false);
+  }
+
+  private billWrites(tally: Tally, items: number, bytes: () => number[], put: boolean): void {
     tally.writes += items;
     if (!this.sizes) return;
     const sizes = bytes();
     for (const size of sizes) {
-      tally.bytesWritten += size;
+      if (put) tally.bytesWritten += size;
       tally.writeUnits += Math.max(1, Math.ceil(size / 1024));
     }
-    // Items whose size is unknown (a delete of an item that does not exist): one unit each.
+    // Items whose size is unknown: one unit each.
     tally.writeUnits += Math.max(0, items - sizes.length);
   }
 

@@ -2,10 +2,11 @@
  * The store meter's index writes (bench/lib/table-model.ts): DynamoDB's rules applied to every index
  * of a TableSpec, on items built by the adapters' own item builders and on hand-made ones.
  */
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { StoreMeter } from '../../bench/lib/store-meter.ts';
 import { type Item, indexWritesOf, TableModel } from '../../bench/lib/table-model.ts';
-import { emptyTally, INDEXES, METERED_TABLES } from '../../bench/lib/tally.ts';
+import { diffSnapshots, emptyTally, INDEXES, METERED_TABLES } from '../../bench/lib/tally.ts';
 import { createMemoryStores } from '../../lib/runtime/stores.ts';
 import { taskItem, workflowItem } from '../../lib/store/dynamodb/execution-items.ts';
 import { EXECUTIONS_TABLE, type TableSpec } from '../../lib/store/dynamodb/tables.ts';
@@ -179,6 +180,20 @@ describe('the store meter', () => {
       'executions.wakeups': 0,
     });
     expect(totals.indexWrites).toBe(7);
+    await stores.close();
+  });
+
+  it('bills a delete by the size of the item it deletes, and counts no bytes written for it', async () => {
+    const meter = new StoreMeter({ sizes: true });
+    const stores = meter.wrap(createMemoryStores());
+    const big = taskOf('run-8', 'task-8', 1, { inputData: { blob: randomBytes(3000).toString('base64') } });
+    await stores.executions.createWorkflow(workflowOf('run-8'));
+    await stores.executions.createTasks([big]);
+    const before = meter.snapshot();
+    await stores.executions.deleteTasks('run-8', ['task-8']);
+    const removal = diffSnapshots(meter.snapshot(), before).ops.get(`other\u0000executions.deleteTasks`);
+    // About 4 KB of deflate-proof row: 4 units for the delete, one each for byTask and byTaskType.
+    expect(removal).toMatchObject({ writes: 1, bytesWritten: 0, indexWrites: 2, writeUnits: 6 });
     await stores.close();
   });
 });
