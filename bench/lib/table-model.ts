@@ -34,8 +34,19 @@ export interface IndexWrite {
   units: number;
 }
 
-/** Every index (GSIs then LSIs) of a table, in the meter's terms. */
+const known = new WeakMap<TableSpec, IndexModel[]>();
+
+/** Every index (GSIs then LSIs) of a table, in the meter's terms (worked out once per spec). */
 export function indexesOf(spec: TableSpec): IndexModel[] {
+  let indexes = known.get(spec);
+  if (!indexes) {
+    indexes = modelsOf(spec);
+    known.set(spec, indexes);
+  }
+  return indexes;
+}
+
+function modelsOf(spec: TableSpec): IndexModel[] {
   const projected = (index: Parameters<typeof projectionOf>[0]): readonly string[] | 'ALL' => {
     const projection = projectionOf(index);
     if (projection.type === 'ALL') return 'ALL';
