@@ -7,6 +7,8 @@
  *   --sections=handoff,throughput,store,cost,bundles  --workflows=500 --workers=8 --batch=1
  *   --warmup=100 --samples=300 --iterations=300 --count-workflows=200 --worker=plain,sdk
  *   --decider-batch=<the stack's, 10> --store-ms=5 --sqs-ms=10 --floor-requests=20000
+ *   --payload-bytes=0 (each run's input and each task's output about that many bytes of JSON,
+ *   pseudo-random but shaped like real orders, so it deflates like real payloads: bench/lib/payload.ts)
  * Throughput, CPU, requests and cost are printed for both worker modes side by side
  * (bench/lib/load.ts: `plain` posts results to /api/tasks, `sdk` behaves like the official SDK's
  * TaskRunner with update-v2), each beside the machine's HTTP floor (bench/lib/http-floor.ts).
@@ -32,6 +34,7 @@ import { HttpClient } from './lib/http-client.ts';
 import { floorMsPerTask, type HttpFloor, measureHttpFloor } from './lib/http-floor.ts';
 import { requestRate, runLoad, type WorkerMode, workerModes } from './lib/load.ts';
 import { loadAverage } from './lib/machine.ts';
+import { payloadBytesOption } from './lib/payload.ts';
 import { fmt, heading, percentile, table } from './lib/stats.ts';
 import { totalOf } from './lib/tally.ts';
 import {
@@ -58,6 +61,7 @@ const o = {
   sqsMs: args.int('sqs-ms', 10),
   modes: workerModes(args.string('worker', 'plain,sdk')),
   floorRequests: args.int('floor-requests', 20_000, 100),
+  payloadBytes: payloadBytesOption(args),
 };
 const FUNCTION_MB = { http: 512, decider: 1024, timer: 512 };
 const MODE_LABEL: Record<WorkerMode, string> = {
@@ -73,6 +77,7 @@ const shapeOf = (worker: WorkerMode): WorkloadShape => ({
   startConcurrency: 8,
   inflight: 200,
   worker,
+  payloadBytes: o.payloadBytes,
 });
 
 /** Figures that do not depend on the worker mode: figure, value, aim. */
@@ -131,7 +136,7 @@ async function throughput(mode: WorkerMode): Promise<Throughput> {
   const server = await startChildServer();
   const client = new HttpClient(server.url, clientSocketsFor(shape));
   try {
-    await registerWorkload(client, shape.taskTypes);
+    await registerWorkload(client, shape.taskTypes, shape.payloadBytes);
     if (o.warmup > 0) await runLoad(client, loadOptionsFor(shape, o.warmup));
     const version = await requestRate(client, '/api/version', o.workers, 3);
     const { result, serverCpuMs, otherCpuMs } = await measureLoad(
@@ -178,7 +183,8 @@ async function counted(mode: WorkerMode, serverCpuPerTask: number): Promise<Coun
     decideCpuMs: serverCpuPerTask,
     readUnits: all.readUnits / n,
     writeUnits: all.writeUnits / n,
-    // The workload's payloads stay far below the external-payload threshold: nothing goes to S3.
+    // The workload's payloads stay below the external-payload threshold (payloadBytesOption):
+    // nothing goes to S3.
     s3Puts: 0,
     s3Gets: 0,
     reads: all.reads / n,

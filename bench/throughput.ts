@@ -10,6 +10,8 @@
  *   --workflows=2000 --workers=8 --batch=10 --poll-timeout=100 --start-concurrency=8
  *   --inflight=200 --task-types=5 --warmup=200 --version-seconds=3 --alone-workflows=50
  *   --count-workflows=200 --worker=plain (or sdk, or plain,sdk) --floor-requests=20000 --cpu-prof
+ *   --payload-bytes=0 (each run's input and each task's output about that many bytes of JSON,
+ *   pseudo-random but shaped like real orders, so it deflates like real payloads: bench/lib/payload.ts)
  * Beside the server's CPU per task it prints the machine's floor: the CPU a bare node:http server
  * spends per keep-alive request here, times the run's requests per task (bench/lib/http-floor.ts).
  */
@@ -23,6 +25,7 @@ import { summariseProfile } from './lib/cpu-profile.ts';
 import { HttpClient } from './lib/http-client.ts';
 import { floorMsPerTask, type HttpFloor, measureHttpFloor } from './lib/http-floor.ts';
 import { requestRate, runLoad, type WorkerMode, workerModes } from './lib/load.ts';
+import { payloadBytesOption } from './lib/payload.ts';
 import { fmt, heading, percentile, table } from './lib/stats.ts';
 import {
   clientSocketsFor,
@@ -55,6 +58,7 @@ const options = {
   cpuProf: args.bool('cpu-prof'),
   workerModes: workerModes(args.string('worker', 'plain')),
   floorRequests: args.int('floor-requests', 20_000, 100),
+  payloadBytes: payloadBytesOption(args),
 };
 
 const shapeOf = (worker: WorkerMode): WorkloadShape => ({
@@ -65,6 +69,7 @@ const shapeOf = (worker: WorkerMode): WorkloadShape => ({
   startConcurrency: options.startConcurrency,
   inflight: options.inflight,
   worker,
+  payloadBytes: options.payloadBytes,
 });
 
 const WORKER_LABEL: Record<WorkerMode, string> = {
@@ -80,7 +85,7 @@ async function throughputPass(worker: WorkerMode, floor: HttpFloor): Promise<voi
   let profile: string | undefined;
   let window: { fromUs: number; toUs: number } | undefined;
   try {
-    await registerWorkload(client, options.taskTypes);
+    await registerWorkload(client, options.taskTypes, options.payloadBytes);
     if (options.warmup > 0) {
       const warm = await runLoad(client, loadOptionsFor(shape, options.warmup));
       if (warm.errors.length > 0) throw new Error(`warm-up failed: ${warm.errors[0]}`);

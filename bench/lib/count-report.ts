@@ -4,7 +4,7 @@
  * operation and by hot partition (bench/README.md defines each figure).
  */
 
-import { WAKE_SHARDS } from '../../lib/store/dynamodb/execution-items.ts';
+import { DAY_SHARDS, WAKE_SHARDS } from '../../lib/store/dynamodb/execution-items.ts';
 import { fmt, heading, table } from './stats.ts';
 import { byOperation, INDEXES, type MeterSnapshot, PHASES, type Tally, totalOf } from './tally.ts';
 
@@ -100,11 +100,11 @@ export function printCounts(snapshot: MeterSnapshot, setup: CountSetup): void {
       ],
     ),
   );
-  console.log('\nPer SIMPLE task, by index (modelled):');
+  console.log("\nPer SIMPLE task, by index (modelled from every index of the tables' specs):");
   console.log(
     table(
-      ['index', 'writes per task'],
-      INDEXES.map((i) => [i, perTask(total.byIndex[i])]),
+      ['index', 'writes per task', 'WCU per task'],
+      INDEXES.map((i) => [i, perTask(total.byIndex[i] ?? 0), perTask(total.byIndexUnits[i] ?? 0)]),
     ),
   );
   const m = snapshot.messages;
@@ -164,7 +164,8 @@ export function printCounts(snapshot: MeterSnapshot, setup: CountSetup): void {
 /**
  * Writes that land on one partition key whatever the number of runs: a worker queue (pk
  * "Q#<type>", its `ready` LSI in the same partition), one of the sparse `wakeups` GSI's shard keys, the
- * byName GSI (one key per workflow name), poll data (pk "P#<type>"). DynamoDB serves about 1,000
+ * byName GSI (one key per workflow name), one day's byStartDay shard, the byTaskType GSI (one key
+ * per task type), poll data (pk "P#<type>"). DynamoDB serves about 1,000
  * write units per second per partition (and an LSI's item collection cannot be split), so at the
  * aimed rate these are the first limits a deployment meets.
  */
@@ -179,9 +180,17 @@ function printHotPartitions(snapshot: MeterSnapshot, setup: CountSetup): void {
     [`one worker queue, pk Q#<type> incl. its ready LSI (${types} types share the load)`, queueUnits / types],
     [
       `wakeups GSI, one of its ${WAKE_SHARDS} shard keys "Wn"`,
-      (total.byIndex['executions.wakeups'] ?? 0) / WAKE_SHARDS,
+      (total.byIndexUnits['executions.wakeups'] ?? 0) / WAKE_SHARDS,
     ],
-    [`byName GSI, partition key "${setup.workflowName}"`, total.byIndex['executions.byName']],
+    [`byName GSI, partition key "${setup.workflowName}"`, total.byIndexUnits['executions.byName'] ?? 0],
+    [
+      `byStartDay GSI, one of today's ${DAY_SHARDS} shard keys`,
+      (total.byIndexUnits['executions.byStartDay'] ?? 0) / DAY_SHARDS,
+    ],
+    [
+      `byTaskType GSI, partition key <type> (${types} types)`,
+      (total.byIndexUnits['executions.byTaskType'] ?? 0) / types,
+    ],
     [`poll data, pk P#<type> (${types} types)`, writes('pollData.record') / types],
   ];
   console.log(

@@ -5,6 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { expectStatus, type HttpClient } from './http-client.ts';
+import { type Payload, payloadPool } from './payload.ts';
 
 /**
  * How the workers poll and report (bench/README.md):
@@ -52,6 +53,11 @@ export interface LoadOptions {
   pollTimeoutMs: number;
   /** Worker kind; `sdk` ignores `batch` (it polls one task at a time). */
   worker: WorkerMode;
+  /**
+   * About this many bytes of JSON as each run's input `data` and each task's output `data`
+   * (bench/lib/payload.ts; the workload passes them on as task inputs); 0 for none.
+   */
+  payloadBytes?: number;
 }
 
 export interface LoadResult {
@@ -98,6 +104,11 @@ export async function runLoad(client: HttpClient, options: LoadOptions): Promise
     allDone = resolve;
   });
   const waiting: (() => void)[] = [];
+  const payloads = (options.payloadBytes ?? 0) > 0 ? payloadPool(options.payloadBytes ?? 0) : [];
+  let handedOut = 0;
+  /** `{ data }` with the next payload of the pool, or nothing without payloads. */
+  const data = (): { data?: Payload } =>
+    payloads.length > 0 ? { data: payloads[handedOut++ % payloads.length] as Payload } : {};
 
   const runFinished = (workflowId: string, at: number) => {
     const sent = sentAt.get(workflowId);
@@ -126,7 +137,10 @@ export async function runLoad(client: HttpClient, options: LoadOptions): Promise
       const at = performance.now() - t0;
       try {
         const res = expectStatus(
-          await client.post(`/api/workflow/${encodeURIComponent(options.workflowName)}`, { n: started }),
+          await client.post(`/api/workflow/${encodeURIComponent(options.workflowName)}`, {
+            n: started,
+            ...data(),
+          }),
           'start',
         );
         sentAt.set(res.body, at);
@@ -171,7 +185,7 @@ export async function runLoad(client: HttpClient, options: LoadOptions): Promise
     taskId: task.taskId,
     status: 'COMPLETED',
     workerId,
-    outputData: { by: workerId, ref: task.referenceTaskName },
+    outputData: { by: workerId, ref: task.referenceTaskName, ...data() },
   });
 
   const completed = (task: ApiTask) => {

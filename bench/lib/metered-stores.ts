@@ -4,8 +4,23 @@
  */
 import type { TaskDef, WorkflowDef } from '../../lib/model/definitions.ts';
 import type { TaskRecord, WorkflowRecord } from '../../lib/model/execution.ts';
-import { taskItem, taskShapeOf, workflowItem } from '../../lib/store/dynamodb/execution-items.ts';
-import { QUEUE_SHARDS, queueItem, readyKey } from '../../lib/store/dynamodb/queue.ts';
+import {
+  taskDefItem,
+  taskKey as taskDefKey,
+  wfKey,
+  workflowDefItem,
+} from '../../lib/store/dynamodb/definitions.ts';
+import {
+  idempotencyItem,
+  logItem,
+  taskItem,
+  taskKey,
+  taskShapeOf,
+  WORKFLOW_SK,
+  workflowItem,
+} from '../../lib/store/dynamodb/execution-items.ts';
+import { QUEUE_SHARDS, queueItem } from '../../lib/store/dynamodb/queue.ts';
+import { TTL_ATTRIBUTE } from '../../lib/store/dynamodb/tables.ts';
 import type {
   ExecutionStore,
   PollData,
@@ -17,23 +32,27 @@ import type {
   WorkflowDefStore,
 } from '../../lib/store/ports.ts';
 import type { StoreMeter } from './store-meter.ts';
+import { type Item, itemBytes } from './table-model.ts';
 
 /** A snapshot's name is a sha256 in base64url: 43 characters. */
 const SNAPSHOT_HASH = 'x'.repeat(43);
 
 export function meteredExecutions(m: StoreMeter, inner: ExecutionStore): ExecutionStore {
-  const sizes = m.sizes;
   // Items as the DynamoDB adapter writes them: the definition and the workflow task named by the
   // hash of their snapshot (lib/store/dynamodb/snapshots.ts), stored once per process and shape.
-  const wfSize = (r: WorkflowRecord) => (sizes ? itemBytes(workflowItem(r, SNAPSHOT_HASH)) : 0);
-  const taskSize = (t: TaskRecord) =>
-    sizes ? itemBytes(taskItem(t, taskShapeOf(t) ? SNAPSHOT_HASH : undefined)) : 0;
+  // A run's items are grouped by its id (the partition key), each named by its sort key.
+  const runItem = (r: WorkflowRecord) => m.item(() => workflowItem(r, SNAPSHOT_HASH));
+  const rowItem = (t: TaskRecord) => m.item(() => taskItem(t, taskShapeOf(t) ? SNAPSHOT_HASH : undefined));
+  const rowSk = (taskId: string) => taskKey('', taskId).sk;
+  const wfSize = (r: WorkflowRecord) => (m.sizes ? itemBytes(runItem(r)) : 0);
+  const taskSize = (t: TaskRecord) => (m.sizes ? itemBytes(rowItem(t)) : 0);
   return {
     createWorkflow: async (record) => {
       const t = m.call('executions.createWorkflow');
-      m.written(t, 1, () => [wfSize(record)]);
+      const item = runItem(record);
+      m.written(t, 1, () => [itemBytes(item)]);
       await m.conditional(t, () => inner.createWorkflow(record));
-      m.runCreated(t, record);
+      m.store(t, 'executions', record.workflowId, WORKFLOW_SK, item);
     },
     getWorkflow: async (workflowId) => {
       const t = m.call('executions.getWorkflow');
@@ -43,34 +62,43 @@ export function meteredExecutions(m: StoreMeter, inner: ExecutionStore): Executi
     },
     commitWorkflow: async (record, expectedRev) => {
       const t = m.call('executions.commitWorkflow');
-      m.written(t, 1, () => [wfSize(record)]);
+      const item = runItem(record);
+      m.written(t, 1, () => [itemBytes(item)]);
       await m.conditional(t, () => inner.commitWorkflow(record, expectedRev));
-      m.runCommitted(t, record);
+      m.store(t, 'executions', record.workflowId, WORKFLOW_SK, item);
     },
     removeWorkflow: async (workflowId) => {
       const t = m.call('executions.removeWorkflow');
       // A Query of the run's items, then every task row and the record deleted.
       t.reads += 1;
-      m.written(t, 1 + m.taskRowCount(workflowId), () => []);
+      const ids = m.storedIds('executions', workflowId);
+      m.deleted(t, ids.length, () => m.storedBytes('executions', workflowId, ids));
       await inner.removeWorkflow(workflowId);
-      m.runRemoved(t, workflowId);
+      for (const id of ids) m.store(t, 'executions', workflowId, id, undefined);
     },
     createTasks: async (tasks) => {
       const t = m.call('executions.createTasks');
-      m.written(t, tasks.length, () => tasks.map(taskSize));
+      const items = tasks.map(rowItem);
+      m.written(t, tasks.length, () => items.map(itemBytes));
       const stored = await inner.createTasks(tasks);
-      for (const task of tasks) {
-        if (m.taskRowCreated(t, task.workflowInstanceId, task.taskId)) continue;
+      tasks.forEach((task, i) => {
+        const sk = rowSk(task.taskId);
+        if (m.stored('executions', task.workflowInstanceId, sk) === undefined) {
+          m.store(t, 'executions', task.workflowInstanceId, sk, items[i]);
+          return;
+        }
         // The adapter's conditional put fails and it reads the stored row instead.
         t.conflicts++;
         t.reads++;
-      }
+      });
       return stored;
     },
     updateTask: async (task, expectedRev) => {
       const t = m.call('executions.updateTask');
-      m.written(t, 1, () => [taskSize(task)]);
+      const item = rowItem(task);
+      m.written(t, 1, () => [itemBytes(item)]);
       await m.conditional(t, () => inner.updateTask(task, expectedRev));
+      m.store(t, 'executions', task.workflowInstanceId, rowSk(task.taskId), item);
     },
     getTask: async (workflowId, taskId) => {
       const t = m.call('executions.getTask');
@@ -100,10 +128,10 @@ export function meteredExecutions(m: StoreMeter, inner: ExecutionStore): Executi
     },
     deleteTasks: async (workflowId, taskIds) => {
       const t = m.call('executions.deleteTasks');
-      const unique = [...new Set(taskIds)];
-      m.written(t, unique.length, () => []);
+      const sks = [...new Set(taskIds)].map(rowSk);
+      m.deleted(t, sks.length, () => m.storedBytes('executions', workflowId, sks));
       await inner.deleteTasks(workflowId, taskIds);
-      for (const id of unique) m.taskRowDeleted(t, workflowId, id);
+      for (const sk of sks) m.store(t, 'executions', workflowId, sk, undefined);
     },
     findWorkflows: async (query) => {
       const t = m.call('executions.findWorkflows');
@@ -131,8 +159,11 @@ export function meteredExecutions(m: StoreMeter, inner: ExecutionStore): Executi
     },
     appendLogs: async (logs: TaskExecLog[]) => {
       const t = m.call('executions.appendLogs');
-      m.written(t, logs.length, () => logs.map((l) => Buffer.byteLength(JSON.stringify(l)) + 60));
+      // Logs are never replaced: built for their size and their index writes, not kept.
+      const items = logs.map((log, i) => m.item(() => logItem(log, i, 'r'.repeat(8))));
+      m.written(t, logs.length, () => items.map(itemBytes));
       await inner.appendLogs(logs);
+      for (const item of items) m.added(t, 'executions', item);
     },
     logs: async (taskId) => {
       const t = m.call('executions.logs');
@@ -143,43 +174,51 @@ export function meteredExecutions(m: StoreMeter, inner: ExecutionStore): Executi
     claimIdempotencyKey: async (claim) => {
       const t = m.call('executions.claimIdempotencyKey');
       // A small conditional put; a lost claim reads the holder back.
-      m.written(t, 1, () => [120]);
+      const item = m.item(() => idempotencyItem(claim));
+      m.written(t, 1, () => [itemBytes(item)]);
       const held = await inner.claimIdempotencyKey(claim);
       if (held !== undefined) {
         t.conflicts++;
         t.reads++;
-      }
+      } else m.store(t, 'executions', `IDEM\u0000${claim.workflowName}`, claim.key, item);
       return held;
     },
   };
 }
 
 export function meteredQueue(m: StoreMeter, inner: TaskQueue): TaskQueue {
+  // Entries are grouped by queue and named by their table sort key (lib/store/dynamodb/queue.ts:
+  // the entry's order), so a task pushed again under another key is a second item until its old
+  // entry is removed, as in the table.
+  const group = (queueName: string) => `Q\u0000${queueName}`;
+  const keyOf = (entry: QueueEntry) => String(queueItem(entry).sk);
   return {
     push: async (entries) => {
       const t = m.call('queue.push');
       const latest = new Map<string, QueueEntry>();
       for (const entry of entries) latest.set(`${entry.queueName}\u0000${entry.taskId}`, entry);
-      m.written(t, latest.size, () => [...latest.values()].map(queueEntryBytes));
-      m.countQueuePushes(latest.size);
+      const items = [...latest.values()].map((entry) => ({ entry, item: m.item(() => queueItem(entry)) }));
+      m.written(t, items.length, () => items.map(({ item }) => itemBytes(item)));
+      m.countQueuePushes(items.length);
       await inner.push(entries);
-      for (const [key, entry] of latest) m.queueEntryPut(t, key, readyKey(entry));
+      for (const { entry, item } of items) m.store(t, 'queues', group(entry.queueName), keyOf(entry), item);
     },
     peek: async (queueName, count, now) => {
       const t = m.call('queue.peek');
       const found = await inner.peek(queueName, count, now);
       // One Query per shard key of the queue (lib/store/dynamodb/queue.ts); the entries found
       // are counted against the first, the others read at least one unit each.
-      m.query(t, () => found.reduce((sum, e) => sum + queueEntryBytes(e), 0));
+      m.query(t, () => found.reduce((sum, e) => sum + itemBytes(queueItem(e)), 0));
       for (let shard = 1; shard < QUEUE_SHARDS; shard++) m.query(t, () => 0);
       return found;
     },
     remove: async (entry) => {
       const t = m.call('queue.remove');
       // DeleteItem bills a write whether or not the item exists.
-      m.written(t, 1, () => []);
+      const id = keyOf(entry);
+      m.deleted(t, 1, () => m.storedBytes('queues', group(entry.queueName), [id]));
       await inner.remove(entry);
-      m.queueEntryDeleted(t, `${entry.queueName}\u0000${entry.taskId}`);
+      m.store(t, 'queues', group(entry.queueName), id, undefined);
     },
     size: async (queueName) => {
       const t = m.call('queue.size');
@@ -196,12 +235,29 @@ export function meteredQueue(m: StoreMeter, inner: TaskQueue): TaskQueue {
   };
 }
 
+/**
+ * A poll data item as DynamoPollDataStore.record (lib/store/dynamodb/queue.ts) writes it; copied
+ * here because that adapter builds it inline.
+ */
+const pollDataItem = (data: PollData): Item => ({
+  pk: `P#${data.queueName}`,
+  sk: data.workerId ? `W#${data.workerId}` : '-',
+  queueName: data.queueName,
+  domain: data.domain,
+  workerId: data.workerId,
+  lastPollTime: data.lastPollTime,
+  ...(data.expiresAt ? { expiresAt: data.expiresAt, [TTL_ATTRIBUTE]: Math.ceil(data.expiresAt / 1000) } : {}),
+});
+
 export function meteredPollData(m: StoreMeter, inner: PollDataStore): PollDataStore {
   return {
     record: async (data: PollData) => {
       const t = m.call('pollData.record');
-      m.written(t, 1, () => [Buffer.byteLength(JSON.stringify(data)) + 40]);
+      const item = m.item(() => pollDataItem(data));
+      m.written(t, 1, () => [itemBytes(item)]);
       await inner.record(data);
+      const { pk, sk } = pollDataItem(data);
+      m.store(t, 'queues', String(pk), String(sk), item);
     },
     list: async (queueName) => {
       const t = m.call('pollData.list');
@@ -213,13 +269,15 @@ export function meteredPollData(m: StoreMeter, inner: PollDataStore): PollDataSt
 }
 
 export function meteredWorkflowDefs(m: StoreMeter, inner: WorkflowDefStore): WorkflowDefStore {
-  const size = (def: WorkflowDef) => Buffer.byteLength(JSON.stringify(def)) + 60;
+  const size = (def: WorkflowDef) => itemBytes(workflowDefItem(def));
   return {
     put: async (def, options) => {
       const t = m.call('workflowDefs.put');
-      m.written(t, 1, () => [size(def)]);
+      const item = m.item(() => workflowDefItem(def));
+      m.written(t, 1, () => [itemBytes(item)]);
       await m.conditional(t, () => inner.put(def, options));
-      m.index(t, 'definitions.gsi1', 1);
+      const { pk, sk } = wfKey(def.name, def.version);
+      m.store(t, 'definitions', pk, sk, item);
     },
     get: async (name, version) => {
       const t = m.call('workflowDefs.get');
@@ -242,22 +300,25 @@ export function meteredWorkflowDefs(m: StoreMeter, inner: WorkflowDefStore): Wor
     },
     delete: async (name, version) => {
       const t = m.call('workflowDefs.delete');
-      m.written(t, 1, () => []);
+      const { pk, sk } = wfKey(name, version);
+      m.deleted(t, 1, () => m.storedBytes('definitions', pk, [sk]));
       const deleted = await inner.delete(name, version);
-      if (deleted) m.index(t, 'definitions.gsi1', 1);
+      m.store(t, 'definitions', pk, sk, undefined);
       return deleted;
     },
   };
 }
 
 export function meteredTaskDefs(m: StoreMeter, inner: TaskDefStore): TaskDefStore {
-  const size = (def: TaskDef) => Buffer.byteLength(JSON.stringify(def)) + 60;
+  const size = (def: TaskDef) => itemBytes(taskDefItem(def));
   return {
     put: async (def) => {
       const t = m.call('taskDefs.put');
-      m.written(t, 1, () => [size(def)]);
+      const item = m.item(() => taskDefItem(def));
+      m.written(t, 1, () => [itemBytes(item)]);
       await inner.put(def);
-      m.index(t, 'definitions.gsi1', 1);
+      const { pk, sk } = taskDefKey(def.name);
+      m.store(t, 'definitions', pk, sk, item);
     },
     get: async (name) => {
       const t = m.call('taskDefs.get');
@@ -279,30 +340,11 @@ export function meteredTaskDefs(m: StoreMeter, inner: TaskDefStore): TaskDefStor
     },
     delete: async (name) => {
       const t = m.call('taskDefs.delete');
-      m.written(t, 1, () => []);
+      const { pk, sk } = taskDefKey(name);
+      m.deleted(t, 1, () => m.storedBytes('definitions', pk, [sk]));
       const deleted = await inner.delete(name);
-      if (deleted) m.index(t, 'definitions.gsi1', 1);
+      m.store(t, 'definitions', pk, sk, undefined);
       return deleted;
     },
   };
 }
-
-// ---- item sizes (DynamoDB's rule: attribute name bytes + value bytes) ----
-
-function itemBytes(item: Record<string, unknown>): number {
-  let size = 0;
-  for (const [name, value] of Object.entries(item)) {
-    if (value === undefined) continue;
-    size += Buffer.byteLength(name);
-    if (typeof value === 'string') size += Buffer.byteLength(value);
-    else if (typeof value === 'number')
-      size += Math.ceil(String(Math.abs(value)).replace('.', '').length / 2) + 1;
-    // A binary attribute (a deflated run record body) counts its bytes.
-    else if (value instanceof Uint8Array) size += value.byteLength;
-    else size += Buffer.byteLength(JSON.stringify(value));
-  }
-  return size;
-}
-
-/** The size of an entry's queues-table item, built by the adapter's own item builder. */
-const queueEntryBytes = (entry: QueueEntry) => itemBytes(queueItem(entry));

@@ -7,25 +7,19 @@
  * - read  = one item read by key (GetItem, or one item of a BatchGetItem) or one Query/Scan request;
  * - write = one item put or deleted (PutItem, DeleteItem, one item of a BatchWriteItem), including
  *   conditional writes that fail (DynamoDB bills those too; they are also counted as `conflicts`);
- * - index writes are MODELLED, not measured (the memory store has no indexes). They follow
- *   DynamoDB's rules for secondary indexes: an item entering or leaving an index is one index
- *   write, a change of an index key attribute is two (delete + put), a change of a projected
- *   non-key attribute is one, and a write that touches no indexed attribute costs none:
- *     executions.byTask  (GSI, KEYS_ONLY on taskId)      task row created or deleted;
- *     executions.byName  (GSI, INCLUDE status, workflowVersion, correlationId) run created or
- *                        removed, or a commit that changes one of those three;
- *     executions.wakeups (GSI, sparse on wakeAt)          wakeAt 0 -> t or t -> 0: 1; t -> t': 2;
- *     queues.ready       (LSI, ALL on readyKey)           entry created or deleted: 1; an entry
- *                        pushed again with another priority/visibility (a new readyKey): 2;
- *     definitions.gsi1   (GSI, ALL)                       definition put or deleted.
- * - with `sizes`, request units are MODELLED too from the adapters' item shapes: write units =
- *   ceil(item KB) per item written (index writes of KEYS_ONLY/INCLUDE items: 1 each, the `ready`
- *   LSI copies the whole small entry: 1), read units = ceil(item size / 4 KB) per item read
- *   consistently, a Query ceil(total / 4 KB).
+ * - index writes are MODELLED, not measured (the memory store has no indexes): every item written
+ *   is built by the adapter's own item builder and compared with the item it replaces, for every
+ *   index of its table's spec (bench/lib/table-model.ts has DynamoDB's rules), so an index added to
+ *   a TableSpec is counted without a change here;
+ * - with `sizes`, request units are MODELLED too from those items: write units = ceil(item KB) per
+ *   item put or deleted (a delete by the size of the item it deletes), index write units =
+ *   ceil(index entry KB) per index write, read units = ceil(item size / 4 KB) per item read
+ *   consistently, a Query ceil(total / 4 KB). Items are only built with `sizes` (that costs an
+ *   encode of every record written): without it, index writes and units are not counted.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ConflictError, VersionConflictError } from '../../lib/model/errors.ts';
-import type { WorkflowRecord } from '../../lib/model/execution.ts';
+import { DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE } from '../../lib/store/dynamodb/tables.ts';
 import type { Stores } from '../../lib/store/ports.ts';
 import {
   meteredExecutions,
@@ -34,6 +28,7 @@ import {
   meteredTaskDefs,
   meteredWorkflowDefs,
 } from './metered-stores.ts';
+import { type Item, indexWritesOf, itemBytes, TableModel } from './table-model.ts';
 import {
   addTally,
   emptyTally,
@@ -44,13 +39,11 @@ import {
   type Tally,
 } from './tally.ts';
 
-/** The attributes of a run item that indexes read, as last written. */
-interface RunIndexState {
-  status: string;
-  version: number;
-  correlationId: string | undefined;
-  wakeAt: number;
-}
+/** The tables whose items the meter keeps (tally.ts METERED_TABLES lists their indexes). */
+export type TableId = 'definitions' | 'executions' | 'queues';
+
+/** The item written when sizes are not metered: it carries no key attribute, so it is in no index. */
+const UNSIZED: Item = Object.freeze({});
 
 /** SQS DelaySeconds is at most 15 minutes (lib/queue/sqs.ts). */
 const SQS_MAX_DELAY_MS = 900_000;
@@ -59,10 +52,12 @@ export class StoreMeter {
   private readonly phase = new AsyncLocalStorage<Phase>();
   private readonly ops = new Map<string, Tally>();
   readonly messages: Messages = { decisionRequests: 0, timerMessages: 0, taskQueuePushes: 0, decides: 0 };
-  /** Index attributes of the stored items, to model index writes (the memory store has no indexes). */
-  private readonly runs = new Map<string, RunIndexState>();
-  private readonly taskRows = new Map<string, Set<string>>();
-  private readonly queueKeys = new Map<string, string>();
+  /** The items as the DynamoDB adapters would hold them, to model index writes. */
+  private readonly tables: Record<TableId, TableModel> = {
+    definitions: new TableModel(DEFINITIONS_TABLE),
+    executions: new TableModel(EXECUTIONS_TABLE),
+    queues: new TableModel(QUEUES_TABLE),
+  };
   /** Whether item sizes (bytes, request units) are measured; that costs a JSON copy per item. */
   readonly sizes: boolean;
 
@@ -108,24 +103,36 @@ export class StoreMeter {
     return tally;
   }
 
-  index(tally: Tally, index: IndexName, writes: number): void {
+  index(tally: Tally, index: IndexName, writes: number, units: number): void {
     if (writes <= 0) return;
-    tally.byIndex[index] += writes;
+    tally.byIndex[index] = (tally.byIndex[index] ?? 0) + writes;
+    tally.byIndexUnits[index] = (tally.byIndexUnits[index] ?? 0) + units;
     tally.indexWrites += writes;
-    // Index items here are small (keys, a few projected attributes, or a small queue entry).
-    tally.writeUnits += writes;
+    tally.writeUnits += units;
   }
 
-  /** `items` items written; `bytes` gives the sizes of those whose size is known. */
+  /** `items` items put; `bytes` gives the sizes of those whose size is known. */
   written(tally: Tally, items: number, bytes: () => number[]): void {
+    this.billWrites(tally, items, bytes, true);
+  }
+
+  /**
+   * `items` items deleted; `bytes` gives the sizes of those that existed. DynamoDB bills a delete
+   * by the size of the item it deletes (one unit when there was none); it writes no bytes.
+   */
+  deleted(tally: Tally, items: number, bytes: () => number[]): void {
+    this.billWrites(tally, items, bytes, false);
+  }
+
+  private billWrites(tally: Tally, items: number, bytes: () => number[], put: boolean): void {
     tally.writes += items;
     if (!this.sizes) return;
     const sizes = bytes();
     for (const size of sizes) {
-      tally.bytesWritten += size;
+      if (put) tally.bytesWritten += size;
       tally.writeUnits += Math.max(1, Math.ceil(size / 1024));
     }
-    // Items whose size is unknown (deletes): one unit each.
+    // Items whose size is unknown: one unit each.
     tally.writeUnits += Math.max(0, items - sizes.length);
   }
 
@@ -154,72 +161,41 @@ export class StoreMeter {
     }
   }
 
-  // ---- index models ----
+  // ---- the items (index models) ----
 
-  runCreated(tally: Tally, record: WorkflowRecord): void {
-    const state = runState(record);
-    this.runs.set(record.workflowId, state);
-    this.index(tally, 'executions.byName', 1);
-    if (state.wakeAt > 0) this.index(tally, 'executions.wakeups', 1);
+  /** The item as the adapter builds it when sizes are metered, else one that is in no index. */
+  item(build: () => Item): Item {
+    return this.sizes ? build() : UNSIZED;
   }
 
-  runCommitted(tally: Tally, record: WorkflowRecord): void {
-    const before = this.runs.get(record.workflowId);
-    const after = runState(record);
-    this.runs.set(record.workflowId, after);
-    if (!before) return;
-    if (
-      before.status !== after.status ||
-      before.version !== after.version ||
-      before.correlationId !== after.correlationId
-    ) {
-      this.index(tally, 'executions.byName', 1);
-    }
-    if (before.wakeAt !== after.wakeAt) {
-      this.index(tally, 'executions.wakeups', before.wakeAt > 0 && after.wakeAt > 0 ? 2 : 1);
-    }
+  /** The stored item `id` of `group` (metered-stores.ts names them), if any. */
+  stored(table: TableId, group: string, id: string): Item | undefined {
+    return this.tables[table].get(group, id);
   }
 
-  /** A run and its task rows removed. */
-  runRemoved(tally: Tally, workflowId: string): void {
-    const rows = this.taskRows.get(workflowId)?.size ?? 0;
-    this.index(tally, 'executions.byTask', rows);
-    this.index(tally, 'executions.byName', 1);
-    if ((this.runs.get(workflowId)?.wakeAt ?? 0) > 0) this.index(tally, 'executions.wakeups', 1);
-    this.runs.delete(workflowId);
-    this.taskRows.delete(workflowId);
+  /** The ids of a group's stored items. */
+  storedIds(table: TableId, group: string): string[] {
+    return this.tables[table].ids(group);
   }
 
-  taskRowCount(workflowId: string): number {
-    return this.taskRows.get(workflowId)?.size ?? 0;
+  /** `item` now stored as `id` of `group` (put, or deleted: undefined): counts its index writes. */
+  store(tally: Tally, table: TableId, group: string, id: string, item: Item | undefined): void {
+    for (const write of this.tables[table].write(group, id, item).writes)
+      this.index(tally, write.index, write.writes, write.units);
   }
 
-  /** A task row written with a create: false when it existed already (the create adopted it). */
-  taskRowCreated(tally: Tally, workflowId: string, taskId: string): boolean {
-    let rows = this.taskRows.get(workflowId);
-    if (!rows) {
-      rows = new Set();
-      this.taskRows.set(workflowId, rows);
-    }
-    if (rows.has(taskId)) return false;
-    rows.add(taskId);
-    this.index(tally, 'executions.byTask', 1);
-    return true;
+  /** A new item the meter neither keeps nor sees again (a log line): counts its index writes. */
+  added(tally: Tally, table: TableId, item: Item): void {
+    for (const write of indexWritesOf(this.tables[table].spec, undefined, item))
+      this.index(tally, write.index, write.writes, write.units);
   }
 
-  taskRowDeleted(tally: Tally, workflowId: string, taskId: string): void {
-    if (this.taskRows.get(workflowId)?.delete(taskId)) this.index(tally, 'executions.byTask', 1);
-  }
-
-  /** A queue entry put with the given sort key of the `ready` LSI. */
-  queueEntryPut(tally: Tally, key: string, readyKey: string): void {
-    const before = this.queueKeys.get(key);
-    this.queueKeys.set(key, readyKey);
-    this.index(tally, 'queues.ready', before === undefined ? 1 : before === readyKey ? 0 : 2);
-  }
-
-  queueEntryDeleted(tally: Tally, key: string): void {
-    if (this.queueKeys.delete(key)) this.index(tally, 'queues.ready', 1);
+  /** The sizes of stored items (those that exist), for the units of their deletes. */
+  storedBytes(table: TableId, group: string, ids: readonly string[]): number[] {
+    return ids.flatMap((id) => {
+      const item = this.tables[table].get(group, id);
+      return item ? [itemBytes(item)] : [];
+    });
   }
 
   // ---- messages ----
@@ -241,10 +217,3 @@ export class StoreMeter {
     this.messages.decides++;
   }
 }
-
-const runState = (record: WorkflowRecord): RunIndexState => ({
-  status: record.status,
-  version: record.workflowVersion,
-  correlationId: record.correlationId,
-  wakeAt: Math.max(0, record.wakeAt),
-});

@@ -2,18 +2,18 @@
  * What the store meter counts (bench/lib/store-meter.ts): tallies per operation and phase, queue
  * messages, snapshots and their differences.
  */
+import { DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE } from '../../lib/store/dynamodb/tables.ts';
+import { indexNamesOf } from './table-model.ts';
 
 export type Phase = 'start' | 'decide' | 'poll' | 'update' | 'other';
 export const PHASES: readonly Phase[] = ['start', 'decide', 'poll', 'update', 'other'];
 
-export const INDEXES = [
-  'executions.byTask',
-  'executions.byName',
-  'executions.wakeups',
-  'queues.ready',
-  'definitions.gsi1',
-] as const;
-export type IndexName = (typeof INDEXES)[number];
+/** The tables the meter models (bench/lib/metered-stores.ts writes their items). */
+export const METERED_TABLES = [DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE] as const;
+
+/** Every index of those tables, "<table>.<index>", from their specs (lib/store/dynamodb/tables.ts). */
+export const INDEXES: readonly string[] = indexNamesOf(METERED_TABLES);
+export type IndexName = string;
 
 export interface Tally {
   calls: number;
@@ -23,6 +23,8 @@ export interface Tally {
   conflicts: number;
   indexWrites: number;
   byIndex: Record<IndexName, number>;
+  /** Write units of those index writes, per index (also in `writeUnits`). */
+  byIndexUnits: Record<IndexName, number>;
   readUnits: number;
   writeUnits: number;
   bytesWritten: number;
@@ -35,6 +37,7 @@ export const emptyTally = (): Tally => ({
   conflicts: 0,
   indexWrites: 0,
   byIndex: Object.fromEntries(INDEXES.map((i) => [i, 0])) as Record<IndexName, number>,
+  byIndexUnits: Object.fromEntries(INDEXES.map((i) => [i, 0])) as Record<IndexName, number>,
   readUnits: 0,
   writeUnits: 0,
   bytesWritten: 0,
@@ -46,7 +49,10 @@ export function addTally(into: Tally, from: Tally): Tally {
   into.writes += from.writes;
   into.conflicts += from.conflicts;
   into.indexWrites += from.indexWrites;
-  for (const index of INDEXES) into.byIndex[index] += from.byIndex[index];
+  for (const index of INDEXES) {
+    into.byIndex[index] = (into.byIndex[index] ?? 0) + (from.byIndex[index] ?? 0);
+    into.byIndexUnits[index] = (into.byIndexUnits[index] ?? 0) + (from.byIndexUnits[index] ?? 0);
+  }
   into.readUnits += from.readUnits;
   into.writeUnits += from.writeUnits;
   into.bytesWritten += from.bytesWritten;
@@ -60,7 +66,10 @@ export function subTally(a: Tally, b: Tally): Tally {
   out.writes = a.writes - b.writes;
   out.conflicts = a.conflicts - b.conflicts;
   out.indexWrites = a.indexWrites - b.indexWrites;
-  for (const index of INDEXES) out.byIndex[index] = a.byIndex[index] - b.byIndex[index];
+  for (const index of INDEXES) {
+    out.byIndex[index] = (a.byIndex[index] ?? 0) - (b.byIndex[index] ?? 0);
+    out.byIndexUnits[index] = (a.byIndexUnits[index] ?? 0) - (b.byIndexUnits[index] ?? 0);
+  }
   out.readUnits = a.readUnits - b.readUnits;
   out.writeUnits = a.writeUnits - b.writeUnits;
   out.bytesWritten = a.bytesWritten - b.bytesWritten;

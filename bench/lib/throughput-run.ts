@@ -26,6 +26,8 @@ export interface WorkloadShape {
   startConcurrency: number;
   inflight: number;
   worker: WorkerMode;
+  /** JSON bytes of each run's input and each task's output (bench/lib/payload.ts); 0 for none. */
+  payloadBytes?: number;
 }
 
 export const loadOptionsFor = (shape: WorkloadShape, workflows: number): LoadOptions => ({
@@ -39,6 +41,7 @@ export const loadOptionsFor = (shape: WorkloadShape, workflows: number): LoadOpt
   batch: shape.batch,
   pollTimeoutMs: shape.pollTimeoutMs,
   worker: shape.worker,
+  payloadBytes: shape.payloadBytes ?? 0,
 });
 
 /** Sockets the client needs for a load of that shape (every caller its own keep-alive socket). */
@@ -137,7 +140,7 @@ export async function countLoad(shape: WorkloadShape, workflows: number): Promis
   const metered = await startMeteredServer({ sizes: true });
   const client = new HttpClient(metered.server.url, clientSocketsFor(shape));
   try {
-    await registerWorkload(client, shape.taskTypes);
+    await registerWorkload(client, shape.taskTypes, shape.payloadBytes ?? 0);
     await metered.idle();
     const before = metered.meter.snapshot();
     const result = await runLoad(client, loadOptionsFor(shape, workflows));

@@ -1,6 +1,8 @@
 /**
  * The throughput benchmark's workload: a workflow of five SIMPLE tasks, each passing a value on to
- * the next, registered over HTTP like a user would.
+ * the next, registered over HTTP like a user would. With a payload (`--payload-bytes`), each task
+ * also takes `data` (the workflow input's for the first, the previous task's output for the others),
+ * and the workers answer an output `data` of about the same size (bench/lib/payload.ts).
  */
 import { OWNER, ref, simpleTask } from './definitions.ts';
 import { expectStatus, type HttpClient } from './http-client.ts';
@@ -16,7 +18,11 @@ export function taskTypesOf(distinct: number): string[] {
   );
 }
 
-export async function registerWorkload(client: HttpClient, distinctTypes: number): Promise<string[]> {
+export async function registerWorkload(
+  client: HttpClient,
+  distinctTypes: number,
+  payloadBytes = 0,
+): Promise<string[]> {
   const types = taskTypesOf(distinctTypes);
   const unique = [...new Set(types)];
   expectStatus(
@@ -33,11 +39,10 @@ export async function registerWorkload(client: HttpClient, distinctTypes: number
     schemaVersion: 2,
     ownerEmail: OWNER,
     tasks: types.map((name, i) =>
-      simpleTask(
-        name,
-        `t${i + 1}`,
-        i === 0 ? { n: ref('workflow.input.n') } : { previous: ref(`t${i}.output.ref`) },
-      ),
+      simpleTask(name, `t${i + 1}`, {
+        ...(i === 0 ? { n: ref('workflow.input.n') } : { previous: ref(`t${i}.output.ref`) }),
+        ...(payloadBytes > 0 ? { data: ref(i === 0 ? 'workflow.input.data' : `t${i}.output.data`) } : {}),
+      }),
     ),
     outputParameters: { last: ref(`${LAST_REF}.output.ref`) },
   };

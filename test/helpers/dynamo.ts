@@ -4,6 +4,7 @@
  * a unique prefix, so tests never see each other's items.
  */
 import { DeleteTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll } from 'vitest';
 import {
   createDynamoStores,
@@ -12,8 +13,10 @@ import {
   tableNamesFrom,
 } from '../../lib/runtime/stores.ts';
 import { type EmbeddedDynamo, startEmbeddedDynamo } from '../../lib/store/dynamodb/embedded.ts';
-import { dynamoSession } from '../../lib/store/dynamodb/index.ts';
-import type { TableNames } from '../../lib/store/dynamodb/tables.ts';
+import { DynamoExecutionStore } from '../../lib/store/dynamodb/executions.ts';
+import { createTables, documentClient, dynamoSession } from '../../lib/store/dynamodb/index.ts';
+import type { Item } from '../../lib/store/dynamodb/paging.ts';
+import { EXECUTIONS_TABLE, type TableNames } from '../../lib/store/dynamodb/tables.ts';
 
 export interface FreshStores {
   stores: ServiceStores;
@@ -89,4 +92,42 @@ export function runOnDynalite(contract: (name: string, factory: () => Promise<Fr
     if (!dynamo) throw new Error('dynalite did not start');
     return dynamo.freshStores();
   });
+}
+
+/** A dynalite for the calling file's tests (started before them, closed after); call it at the top level. */
+export function useTestDynamo(): () => TestDynamo {
+  let dynamo: TestDynamo | undefined;
+  beforeAll(async () => {
+    dynamo = await startTestDynamo();
+  });
+  afterAll(async () => {
+    await dynamo?.close();
+  });
+  return () => {
+    if (!dynamo) throw new Error('dynalite did not start');
+    return dynamo;
+  };
+}
+
+export interface ExecutionsTable {
+  name: string;
+  client: DynamoDBDocumentClient;
+  /** An item as stored, read consistently by its key. */
+  raw(key: Record<string, string>): Promise<Item | undefined>;
+  /** A new adapter over the table: a process that has seen nothing yet. */
+  store(): DynamoExecutionStore;
+}
+
+/** An executions table of its own, for tests that look at the items the adapter writes. */
+export async function freshExecutionsTable(dynamo: TestDynamo): Promise<ExecutionsTable> {
+  const name = `${dynamo.uniquePrefix()}executions`;
+  await createTables(dynamo.admin, { [EXECUTIONS_TABLE.id]: name }, [EXECUTIONS_TABLE]);
+  const client = documentClient(dynamo.admin);
+  return {
+    name,
+    client,
+    raw: async (key) =>
+      (await client.send(new GetCommand({ TableName: name, Key: key, ConsistentRead: true }))).Item,
+    store: () => new DynamoExecutionStore(client, name),
+  };
 }

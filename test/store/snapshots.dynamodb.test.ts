@@ -4,44 +4,35 @@
  * them (a cold function) reads them back; and items written before snapshots still read.
  */
 
-import { inflateRawSync } from 'node:zlib';
-import { GetCommand, PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { taskItem, taskKey, workflowItem, workflowKey } from '../../lib/store/dynamodb/execution-items.ts';
-import { DynamoExecutionStore } from '../../lib/store/dynamodb/executions.ts';
-import { createTables, documentClient } from '../../lib/store/dynamodb/index.ts';
+import { PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { expect, it } from 'vitest';
+import {
+  bodyJson as storedJson,
+  taskItem,
+  taskKey,
+  workflowItem,
+  workflowKey,
+} from '../../lib/store/dynamodb/execution-items.ts';
 import { SNAPSHOT_PREFIX } from '../../lib/store/dynamodb/snapshots.ts';
-import { EXECUTIONS_TABLE } from '../../lib/store/dynamodb/tables.ts';
-import { startTestDynamo, type TestDynamo } from '../helpers/dynamo.ts';
+import { freshExecutionsTable, useTestDynamo } from '../helpers/dynamo.ts';
 import { workflowDefOf } from './definitions.contract.ts';
 import { taskOf, workflowOf } from './executions.contract.ts';
 
-let dynamo: TestDynamo;
-beforeAll(async () => {
-  dynamo = await startTestDynamo();
-});
-afterAll(async () => {
-  await dynamo.close();
-});
+const dynamo = useTestDynamo();
 
 async function freshTable() {
-  const name = `${dynamo.uniquePrefix()}executions`;
-  await createTables(dynamo.admin, { [EXECUTIONS_TABLE.id]: name }, [EXECUTIONS_TABLE]);
-  const client = documentClient(dynamo.admin);
-  const raw = async (key: Record<string, string>) =>
-    (await client.send(new GetCommand({ TableName: name, Key: key, ConsistentRead: true }))).Item;
+  const table = await freshExecutionsTable(dynamo());
   const snapshotCount = async () =>
-    ((await client.send(new ScanCommand({ TableName: name }))).Items ?? []).filter((item) =>
+    ((await table.client.send(new ScanCommand({ TableName: table.name }))).Items ?? []).filter((item) =>
       String(item.pk).startsWith(SNAPSHOT_PREFIX),
     ).length;
-  return { name, client, raw, snapshotCount, store: () => new DynamoExecutionStore(client, name) };
+  return { ...table, snapshotCount };
 }
 
 /** A stored item's JSON body, inflated when it was stored deflated. */
 function bodyJson(item: Record<string, unknown> | undefined): string {
-  if (item?.bodyZ instanceof Uint8Array) return inflateRawSync(item.bodyZ).toString('utf8');
-  if (typeof item?.body !== 'string') throw new Error('item has no body');
-  return item.body;
+  if (!item) throw new Error('no such item');
+  return storedJson(item);
 }
 
 const bigDefinition = workflowDefOf('order_flow', 1, {

@@ -15,8 +15,27 @@ import { isConditionFailure, translate } from './errors.ts';
 import { batchGet, queryAll } from './paging.ts';
 
 const pad = (version: number): string => String(version).padStart(10, '0');
-const wfKey = (name: string, version: number) => ({ pk: `WF#${name}`, sk: `V#${pad(version)}` });
-const taskKey = (name: string) => ({ pk: `TASK#${name}`, sk: 'TASK' });
+export const wfKey = (name: string, version: number) => ({ pk: `WF#${name}`, sk: `V#${pad(version)}` });
+export const taskKey = (name: string) => ({ pk: `TASK#${name}`, sk: 'TASK' });
+
+/** A workflow definition's item (gsi1 lists every workflow definition). */
+export const workflowDefItem = (def: WorkflowDef) => ({
+  ...wfKey(def.name, def.version),
+  gsi1pk: 'WF',
+  gsi1sk: `${def.name}#${pad(def.version)}`,
+  name: def.name,
+  version: def.version,
+  body: JSON.stringify(def),
+});
+
+/** A task definition's item (gsi1 lists every task definition). */
+export const taskDefItem = (def: TaskDef) => ({
+  ...taskKey(def.name),
+  gsi1pk: 'TASK',
+  gsi1sk: def.name,
+  name: def.name,
+  body: JSON.stringify(def),
+});
 
 const bodyOf = <T>(item: Record<string, unknown>): T => JSON.parse(String(item.body)) as T;
 
@@ -31,14 +50,7 @@ export class DynamoWorkflowDefStore implements WorkflowDefStore {
       await this.client.send(
         new PutCommand({
           TableName: this.table,
-          Item: {
-            ...wfKey(def.name, def.version),
-            gsi1pk: 'WF',
-            gsi1sk: `${def.name}#${pad(def.version)}`,
-            name: def.name,
-            version: def.version,
-            body: JSON.stringify(def),
-          },
+          Item: workflowDefItem(def),
           // Without overwrite, (name, version) must not exist yet: registration never replaces silently.
           ConditionExpression: options.overwrite ? undefined : 'attribute_not_exists(pk)',
         }),
@@ -119,13 +131,7 @@ export class DynamoTaskDefStore implements TaskDefStore {
       .send(
         new PutCommand({
           TableName: this.table,
-          Item: {
-            ...taskKey(def.name),
-            gsi1pk: 'TASK',
-            gsi1sk: def.name,
-            name: def.name,
-            body: JSON.stringify(def),
-          },
+          Item: taskDefItem(def),
         }),
       )
       .catch((e: unknown) => translate(e, 'task definition put'));

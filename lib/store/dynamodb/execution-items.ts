@@ -71,28 +71,52 @@ export const idempotencyKey = (workflowName: string, key: string) => ({
   pk: `IDEM#${JSON.stringify([workflowName, key])}`,
   sk: 'IDEM',
 });
+/** An idempotency claim's item: in no index (no workflowName, taskId or wakeShard attribute). */
+export const idempotencyItem = (claim: { workflowName: string; key: string; workflowId: string }): Item => ({
+  ...idempotencyKey(claim.workflowName, claim.key),
+  workflowId: claim.workflowId,
+});
 export const logPk = (taskId: string) => `LOG#${taskId}`;
 const digits = (value: number, width: number) => String(Math.max(0, Math.floor(value))).padStart(width, '0');
-export const bodyOf = <T>(item: Item): T => JSON.parse(String(item.body)) as T;
 /**
- * A run record whose JSON is longer than this is stored deflated (binary `bodyZ` instead of
- * `body`). DynamoDB bills a write per started KB of the item and a consistent read per 4 KB, and
- * every decide rewrites the record: a five-task run's 1.7 KB record deflates to about 0.4 KB, one
- * write unit instead of two, for about 0.1 ms of CPU each way. A record with 1,000 open
- * dynamic-fork branches (about 0.3 MB of JSON, run-codec.ts) shrinks to a few tens of KB, far
- * below the 400 KB item cap. A record that fits one write unit anyway stays plain.
+ * A run record or task row whose JSON is longer than this is stored deflated (binary `bodyZ`
+ * instead of `body`). DynamoDB bills a write per started KB of the item and a consistent read per
+ * 4 KB, and every decide rewrites the record: a five-task run's 1.7 KB record deflates to about
+ * 0.4 KB, one write unit instead of two, for about 0.1 ms of CPU each way. A task row is written
+ * three times (created, claimed, completed), so a row of a few KB of input and output pays that
+ * three times over; JSON of business data deflates 3-5x. A record with 1,000 open dynamic-fork
+ * branches (about 0.3 MB of JSON, run-codec.ts) shrinks to a few tens of KB, far below the 400 KB
+ * item cap. An item that fits one write unit anyway stays plain.
  */
 export const DEFLATE_OVER = 1024;
-/** A run item's JSON, inflated if stored deflated. */
-const runJson = (item: Item): string =>
+/** What an item's body may take of a DynamoDB item (400 KB, its other attributes included). */
+const MAX_BODY_BYTES = 390 * 1024;
+
+/**
+ * An item's body attribute: the JSON as it is up to DEFLATE_OVER, else deflated. Too large even
+ * deflated, it is said plainly (`tooLarge`, given the deflated size) rather than as DynamoDB's
+ * ValidationException.
+ */
+function storedBody(json: string, tooLarge: (bytes: number) => string): { body: string } | { bodyZ: Buffer } {
+  if (json.length <= DEFLATE_OVER) return { body: json };
+  // Level 1: the size win of deflate at a fraction of its CPU (a 1 MB record in about 4 ms).
+  const bodyZ = deflateRawSync(json, { level: 1 });
+  if (bodyZ.byteLength > MAX_BODY_BYTES) throw new PayloadTooLargeError(tooLarge(bodyZ.byteLength));
+  return { bodyZ };
+}
+
+/** An item's JSON body, inflated if it was stored deflated (items of any age: `body` or `bodyZ`). */
+export const bodyJson = (item: Item): string =>
   item.bodyZ instanceof Uint8Array ? inflateRawSync(item.bodyZ).toString('utf8') : String(item.body);
+
+export const bodyOf = <T>(item: Item): T => JSON.parse(bodyJson(item)) as T;
 
 /**
  * A run record item's body with what the codec left out put back; `definition` is the snapshot an
  * item naming one (`def`, snapshots.ts) stands for (items from before snapshots embed it).
  */
 export const runOf = (item: Item, definition?: WorkflowDef): WorkflowRecord =>
-  decodeRun(runJson(item), definition);
+  decodeRun(bodyJson(item), definition);
 
 /**
  * A run's own fields without decoding its tasks (which needs its definition): what its search
@@ -105,7 +129,7 @@ export function runFieldsOf(item: Item): RunFields {
     codec: _codec,
     workflowDefinition: _def,
     ...fields
-  } = JSON.parse(runJson(item)) as WorkflowRecord & { shapes?: unknown; codec?: unknown };
+  } = JSON.parse(bodyJson(item)) as WorkflowRecord & { shapes?: unknown; codec?: unknown };
   return fields;
 }
 
@@ -146,22 +170,16 @@ export function matchesQuery(record: WorkflowRecord, query: WorkflowQuery): bool
   return true;
 }
 
-/** What a record's body may take of a DynamoDB item (400 KB, its other attributes included). */
-const MAX_BODY_BYTES = 390 * 1024;
-
 /** A run's item; with `definition` (the hash of its snapshot) the record leaves the definition out. */
 export function workflowItem(record: WorkflowRecord, definition?: string): Item {
-  const json = encodeRun(record, { withoutDefinition: definition !== undefined });
-  // Level 1: the size win of deflate at a fraction of its CPU (a 1 MB record in about 4 ms).
-  const body = json.length > DEFLATE_OVER ? { bodyZ: deflateRawSync(json, { level: 1 }) } : { body: json };
-  if (body.bodyZ && body.bodyZ.byteLength > MAX_BODY_BYTES) {
-    // Said plainly rather than as DynamoDB's ValidationException; the run cannot commit as it is.
-    throw new PayloadTooLargeError(
-      `Run ${record.workflowId}: its record takes ${body.bodyZ.byteLength} bytes deflated, more than a ` +
-        `DynamoDB item holds (400 KB); it has ${record.tasks.length} tasks in its working set ` +
-        '(a dynamic fork of thousands of open branches, or large branch inputs)',
-    );
-  }
+  const body = storedBody(
+    encodeRun(record, { withoutDefinition: definition !== undefined }),
+    // The run cannot commit as it is.
+    (bytes) =>
+      `Run ${record.workflowId}: its record takes ${bytes} bytes deflated, more than a ` +
+      `DynamoDB item holds (400 KB); it has ${record.tasks.length} tasks in its working set ` +
+      '(a dynamic fork of thousands of open branches, or large branch inputs)',
+  );
   return {
     ...workflowKey(record.workflowId),
     rev: record.rev,
@@ -191,6 +209,12 @@ export function workflowItem(record: WorkflowRecord, definition?: string): Item 
  * `shape` (the hash of the snapshot of its workflow task, taskShapeOf) the body leaves it out.
  */
 export function taskItem(task: TaskRecord, shape?: string): Item {
+  const body = storedBody(
+    JSON.stringify(shape !== undefined ? withoutWorkflowTask(task) : task),
+    (bytes) =>
+      `Task ${task.taskId} of run ${task.workflowInstanceId}: its row takes ${bytes} bytes deflated, more ` +
+      'than a DynamoDB item holds (400 KB); inputs and outputs that large belong in external payload storage',
+  );
   return {
     ...taskKey(task.workflowInstanceId, task.taskId),
     taskId: task.taskId,
@@ -199,9 +223,8 @@ export function taskItem(task: TaskRecord, shape?: string): Item {
     scheduledTime: task.scheduledTime,
     rev: task.rev,
     seq: task.seq,
-    ...(shape !== undefined
-      ? { wt: shape, body: JSON.stringify(withoutWorkflowTask(task)) }
-      : { body: JSON.stringify(task) }),
+    ...(shape !== undefined ? { wt: shape } : {}),
+    ...body,
   };
 }
 

@@ -21,6 +21,7 @@ import {
   bodyOf,
   byNameQuery,
   correlationKeyOf,
+  idempotencyItem,
   idempotencyKey,
   logItem,
   logPk,
@@ -70,8 +71,7 @@ export class DynamoExecutionStore implements ExecutionStore {
         await this.client.send(
           new PutCommand({
             TableName: this.table,
-            // No workflowName, taskId or wakeShard attribute: the item stays out of every index.
-            Item: { ...key, workflowId: claim.workflowId },
+            Item: idempotencyItem(claim),
             // One run per key: the first claim wins, and a successor replaces only the run it read.
             ConditionExpression:
               claim.replaces === undefined

@@ -20,15 +20,16 @@
               startDay = "<yyyy-mm-dd of createTime, UTC>#<0..3, hash of the workflow id>",
  *              wakeShard = "W0".."W7" (hash of the workflow id) and wakeAt (N) only while wakeAt > 0
  *   task row   pk = "<workflowId>"       sk = "T#<taskId>"
- *              body, wt? (the hash of its workflow task's snapshot), rev (N), taskId, seq (N), taskType,
+ *              body (bodyZ, deflated, when over 1 KB), wt? (the hash of its workflow task's snapshot), rev (N), taskId, seq (N), taskType,
  *              scheduledTime (N)
  *   snapshot   pk = "SNAP#<sha256 of body, base64url>"   sk = "SNAP"
  *              body: a run's definition or a row's workflow task (without its reference name), stored
  *              once by content before any item names it, never changed (snapshots.ts); in no index
  *   task log   pk = "LOG#<taskId>"       sk = "<createdTime, 13 digits>#<counter, 10 digits>#<random>"
  *              body
- *   `body` is the record as a JSON string; the other attributes exist for keys, indexes and
- *   conditions. Every write of a workflow item or a task row is conditional on `rev` (or on not
+ *   `body` is the record as a JSON string (`bodyZ` the same deflated, over execution-items.ts
+ *   DEFLATE_OVER; readers take either, so items written before deflation still read); the other
+ *   attributes exist for keys, indexes and conditions. Every write of a workflow item or a task row is conditional on `rev` (or on not
  *   existing yet), which is what lets the engine run without transactions.
  *   - byTask   (GSI) pk taskId, sk sk; KEYS_ONLY. Only task rows carry taskId, so only they are
  *     indexed. findTask = Query byTask, then a consistent GetItem (GSIs are eventually consistent).
