@@ -4,7 +4,8 @@
  * operation and by hot partition (bench/README.md defines each figure).
  */
 
-import { DAY_SHARDS, WAKE_SHARDS } from '../../lib/store/dynamodb/execution-items.ts';
+import { DAY_SHARDS, TYPE_SHARDS, WAKE_SHARDS } from '../../lib/store/dynamodb/execution-items.ts';
+import { QUEUE_SHARDS } from '../../lib/store/dynamodb/queue.ts';
 import { fmt, heading, table } from './stats.ts';
 import { byOperation, INDEXES, type MeterSnapshot, PHASES, type Tally, totalOf } from './tally.ts';
 
@@ -162,12 +163,11 @@ export function printCounts(snapshot: MeterSnapshot, setup: CountSetup): void {
 }
 
 /**
- * Writes that land on one partition key whatever the number of runs: a worker queue (pk
- * "Q#<type>", its `ready` LSI in the same partition), one of the sparse `wakeups` GSI's shard keys, the
- * byName GSI (one key per workflow name), one day's byStartDay shard, the byTaskType GSI (one key
- * per task type), poll data (pk "P#<type>"). DynamoDB serves about 1,000
- * write units per second per partition (and an LSI's item collection cannot be split), so at the
- * aimed rate these are the first limits a deployment meets.
+ * Writes that land on one partition key whatever the number of runs: one of a worker queue's shard
+ * keys (pk "Q#<shard>#<type>"), one of the sparse `wakeups` GSI's shard keys, the byName GSI (one
+ * key per workflow name), one day's byStartDay shard, one of a task type's byTaskType shard keys,
+ * poll data (pk "P#<type>"). DynamoDB serves about 1,000 write units per second per partition, so
+ * at the aimed rate these are the first limits a deployment meets.
  */
 function printHotPartitions(snapshot: MeterSnapshot, setup: CountSetup): void {
   const { tasks, aims } = setup;
@@ -177,7 +177,10 @@ function printHotPartitions(snapshot: MeterSnapshot, setup: CountSetup): void {
   const types = setup.taskTypes;
   const queueUnits = writes('queue.push') + writes('queue.remove');
   const rows: [string, number][] = [
-    [`one worker queue, pk Q#<type> incl. its ready LSI (${types} types share the load)`, queueUnits / types],
+    [
+      `one of a worker queue's ${QUEUE_SHARDS} shard keys, pk Q#<shard>#<type> (${types} types share the load)`,
+      queueUnits / types / QUEUE_SHARDS,
+    ],
     [
       `wakeups GSI, one of its ${WAKE_SHARDS} shard keys "Wn"`,
       (total.byIndexUnits['executions.wakeups'] ?? 0) / WAKE_SHARDS,
@@ -188,8 +191,8 @@ function printHotPartitions(snapshot: MeterSnapshot, setup: CountSetup): void {
       (total.byIndexUnits['executions.byStartDay'] ?? 0) / DAY_SHARDS,
     ],
     [
-      `byTaskType GSI, partition key <type> (${types} types)`,
-      (total.byIndexUnits['executions.byTaskType'] ?? 0) / types,
+      `byTaskType GSI, one of a type's ${TYPE_SHARDS} shard keys <type>#<shard> (${types} types)`,
+      (total.byIndexUnits['executions.byTaskType'] ?? 0) / types / TYPE_SHARDS,
     ],
     [`poll data, pk P#<type> (${types} types)`, writes('pollData.record') / types],
   ];

@@ -25,10 +25,10 @@ export const TASK_PREFIX = 'T#';
  */
 export const WAKE_SHARDS = 8;
 
-/** A stable hash of a workflow id, to pick an index shard. */
-function hashOf(workflowId: string): number {
+/** A stable hash of an id (a workflow's or a task's), to pick an index shard. */
+function hashOf(id: string): number {
   let hash = 0;
-  for (let i = 0; i < workflowId.length; i++) hash = (hash * 31 + workflowId.charCodeAt(i)) >>> 0;
+  for (let i = 0; i < id.length; i++) hash = (hash * 31 + id.charCodeAt(i)) >>> 0;
   return hash;
 }
 
@@ -49,6 +49,28 @@ const dayOf = (time: number) => new Date(Math.floor(time / DAY_MS) * DAY_MS).toI
 export function startDayOf(workflowId: string, createTime: number): string {
   return `${dayOf(createTime)}#${hashOf(workflowId) % DAY_SHARDS}`;
 }
+
+/**
+ * The byTaskType index spreads one task type's rows over this many partition keys
+ * ("<taskType>#0".."#3", by a hash of the task id): every row of the type is written there once,
+ * and an index partition takes about 1,000 writes/s, so one key would cap a task type near 1,000
+ * tasks/s (below its four worker-queue keys).
+ */
+export const TYPE_SHARDS = 4;
+
+/** A task row's byTaskType key. */
+export const taskTypeKeyOf = (taskType: string, taskId: string): string =>
+  `${taskType}#${hashOf(taskId) % TYPE_SHARDS}`;
+
+/**
+ * Every byTaskType key a row of the type may have: its shards, and the bare type, which rows
+ * written before the index was sharded carry. A key can also hold rows of another type (a type
+ * literally named "x#0" shares a key with shard 0 of "x"), so readers check each row's type.
+ */
+export const taskTypeKeys = (taskType: string): string[] => [
+  taskType,
+  ...Array.from({ length: TYPE_SHARDS }, (_, shard) => `${taskType}#${shard}`),
+];
 
 /** Every byStartDay key of the days from `from` to `to` (inclusive, epoch ms), oldest first. */
 export function startDaysBetween(from: number, to: number): string[] {
@@ -218,8 +240,9 @@ export function taskItem(task: TaskRecord, shape?: string): Item {
   return {
     ...taskKey(task.workflowInstanceId, task.taskId),
     taskId: task.taskId,
-    // Keys of byTaskType; they never change after the row is created, so updates write no index row.
-    taskType: task.taskType,
+    // Keys of byTaskType (the type's shard); they never change after the row is created, so updates
+    // write no index row.
+    taskType: taskTypeKeyOf(task.taskType, task.taskId),
     scheduledTime: task.scheduledTime,
     rev: task.rev,
     seq: task.seq,

@@ -10,7 +10,8 @@
  *   attributes: it reads (and pays for) the whole table; the planner uses it only when the query
  *   names no workflow type and bounds no recent time window.
  * - getWorkflowsById: BatchGetItem (100 keys a call), consistent.
- * - tasksOfTypes: one Query per type on byTaskType (pk taskType, sk scheduledTime, KEYS_ONLY),
+ * - tasksOfTypes: one Query per key of each type on byTaskType (pk taskType = the type's shard,
+ *   sk scheduledTime, KEYS_ONLY),
  *   then BatchGet of the rows. The index is written once per task row created (its keys never
  *   change, nothing else is projected), never on a task update.
  * - scanTasks with ids: one Query per run (begins_with sk "T#"); without: a Scan of task rows.
@@ -21,7 +22,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TaskRecord, WorkflowRecord, WorkflowStatus } from '../../model/execution.ts';
 import type { RunIndexRead, RunIndexRow } from '../ports.ts';
 import { isMissingIndex } from './errors.ts';
-import { startDaysBetween, TASK_PREFIX, WORKFLOW_SK, workflowKey } from './execution-items.ts';
+import { startDaysBetween, TASK_PREFIX, taskTypeKeys, WORKFLOW_SK, workflowKey } from './execution-items.ts';
 import { batchGet, type Item, queryAll, scanAll } from './paging.ts';
 import type { ExecutionCodec } from './snapshots.ts';
 
@@ -142,29 +143,34 @@ export async function workflowsById(
   return codec.runs(unique.flatMap((id): Item[] => (byId.has(id) ? [byId.get(id) as Item] : [])));
 }
 
-/** Task rows of the given types: byTaskType (KEYS_ONLY) per type, then the rows (BatchGet). */
+/**
+ * Task rows of the given types: byTaskType (KEYS_ONLY) on every key of each type (its shards and
+ * the bare type of older rows, taskTypeKeys), then the rows (BatchGet), kept if of a type asked for.
+ */
 export async function tasksOfTypes(
   client: DynamoDBDocumentClient,
   table: string,
   codec: ExecutionCodec,
   types: readonly string[],
 ): Promise<TaskRecord[]> {
+  const wanted = new Set(types);
   const pages = await Promise.all(
-    [...new Set(types)].map((taskType) =>
+    [...new Set([...wanted].flatMap(taskTypeKeys))].map((key) =>
       queryAll(
         client,
         {
           TableName: table,
           IndexName: 'byTaskType',
           KeyConditionExpression: 'taskType = :type',
-          ExpressionAttributeValues: { ':type': taskType },
+          ExpressionAttributeValues: { ':type': key },
         },
         'task search',
       ),
     ),
   );
   const keys = pages.flat().map((item) => ({ pk: item.pk, sk: item.sk }));
-  return codec.tasks(await batchGet(client, table, keys, 'task search'));
+  const rows = await codec.tasks(await batchGet(client, table, keys, 'task search'));
+  return rows.filter((row) => wanted.has(row.taskType));
 }
 
 export async function scanTasks(

@@ -20,7 +20,8 @@
               startDay = "<yyyy-mm-dd of createTime, UTC>#<0..3, hash of the workflow id>",
  *              wakeShard = "W0".."W7" (hash of the workflow id) and wakeAt (N) only while wakeAt > 0
  *   task row   pk = "<workflowId>"       sk = "T#<taskId>"
- *              body (bodyZ, deflated, when over 1 KB), wt? (the hash of its workflow task's snapshot), rev (N), taskId, seq (N), taskType,
+ *              body (bodyZ, deflated, when over 1 KB), wt? (the hash of its workflow task's snapshot), rev (N), taskId, seq (N),
+ *              taskType = "<taskType>#<0..3, hash of the task id>" (rows written before: the bare type),
  *              scheduledTime (N)
  *   snapshot   pk = "SNAP#<sha256 of body, base64url>"   sk = "SNAP"
  *              body: a run's definition or a row's workflow task (without its reference name), stored
@@ -52,8 +53,11 @@
  *     (the status) changes. Four shards per day keep a busy day under one partition's write rate.
  *     Runs written before the index existed lack startDay: `npm run backfill:search-keys`.
  *   - byTaskType (GSI) pk taskType, sk scheduledTime (NUMBER); KEYS_ONLY. Only task rows carry
- *     taskType. Task search by type = Query per type, then BatchGet the rows. Both keys never change
- *     after the row is created: one index write per task row, none on its updates.
+ *     taskType. Four shards per type (TYPE_SHARDS, by a hash of the task id) keep a busy type under
+ *     one index partition's ~1,000 writes/s. Task search by type = Query on each shard and on the
+ *     bare type (rows from before the shards), then BatchGet the rows and keep those of the type.
+ *     Both keys never change after the row is created: one index write per task row, none on its
+ *     updates.
  *   - wakeups  (GSI) pk wakeShard, sk wakeAt (NUMBER); KEYS_ONLY; sparse. dueWakeups = one Query
  *     per shard (wakeShard = "Wn" AND wakeAt <= now, ascending), merged. Eight shards keyed by a
  *     hash of the workflow id spread the writes (an index partition takes ~1,000 writes/s), and
