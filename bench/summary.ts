@@ -28,6 +28,7 @@ import {
   type PerTask,
   PRICES,
   totalPerTask,
+  withoutStorage,
 } from './lib/cost-model.ts';
 import { measureHandoff, measureLoop, registerHandoffWorkload } from './lib/handoff.ts';
 import { HttpClient } from './lib/http-client.ts';
@@ -366,6 +367,10 @@ async function main(): Promise<void> {
     addByMode(
       `  the same, batch ${o.deciderBatch}, tables on provisioned capacity at ${TARGET_UTILIZATION}% use`,
       (mode) => dollars(totalPerTask(costOf(c(mode), o.deciderBatch, PROVISIONED)) * 1e6),
+    );
+    addByMode(
+      `  the same, batch ${o.deciderBatch}, without DynamoDB (API Gateway, Lambda, SQS: the design's floor)`,
+      (mode) => dollars(totalPerTask(withoutStorage(costOf(c(mode), o.deciderBatch))) * 1e6),
     );
     add(
       'Step Functions Standard, per million state transitions',

@@ -127,6 +127,13 @@ export interface CostLine {
 export const totalPerTask = (lines: readonly CostLine[]): number =>
   lines.reduce((sum, line) => sum + line.perTask, 0);
 
+/**
+ * The lines that are not DynamoDB: what a task costs in requests and compute whatever its storage
+ * costs (API Gateway, Lambda, SQS, S3). Their total is this design's floor per task.
+ */
+export const withoutStorage = (lines: readonly CostLine[]): CostLine[] =>
+  lines.filter((line) => !line.item.startsWith('DynamoDB'));
+
 /** Cost of one SIMPLE task execution, by item. */
 export function costPerTask(t: PerTask, o: CostOptions): CostLine[] {
   const latency = { storeMs: o.storeMs, sqsMs: o.sqsMs };

@@ -6,6 +6,7 @@ import {
   type PerTask,
   PRICES,
   totalPerTask,
+  withoutStorage,
 } from '../../bench/lib/cost-model.ts';
 import { decider } from '../../lib/jobs/decision-consumers.ts';
 
@@ -94,5 +95,15 @@ describe('the cost model', () => {
     expect(one.detail).toContain('1.20 invocations x 32 ms');
     expect(ten.detail).toContain('0.12 invocations x 48 ms');
     expect(ten.perTask).toBeLessThan(one.perTask);
+  });
+
+  it('prices the design floor: every line but DynamoDB', () => {
+    const lines = costPerTask(perTask(1.25), options(10));
+    const floor = withoutStorage(lines);
+    expect(floor.map((l) => l.item)).not.toContain('DynamoDB writes');
+    expect(floor.map((l) => l.item)).toContain('API Gateway HTTP API requests');
+    const storage = line(lines, 'DynamoDB writes').perTask + line(lines, 'DynamoDB reads').perTask;
+    expect(storage).toBeGreaterThan(0);
+    expect(totalPerTask(floor)).toBeCloseTo(totalPerTask(lines) - storage, 12);
   });
 });
