@@ -78,15 +78,10 @@ export function decodeRun(json: string, definition?: WorkflowDef): WorkflowRecor
 const frozen = new WeakSet<object>();
 
 /**
- * Freezes a definition snapshot deeply, once per object, so it can be shared by every read of a
- * run instead of copied: a run's definition never changes, and any code that tried to change one
- * would fail loudly instead of corrupting other readers.
+ * Freezes a value and everything it holds, once per object, so it can be shared by every reader
+ * instead of copied: a run's definition snapshot, a workflow task's snapshot. They never change,
+ * and any code that tried to change one would fail loudly instead of corrupting other readers.
  */
-export function freezeDefinition(def: WorkflowDef): WorkflowDef {
-  return freezeDeeply(def);
-}
-
-/** Freezes a value and everything it holds (freezeDefinition), once per object. */
 export function freezeDeeply<T>(value: T): T {
   const visit = (node: unknown): void => {
     if (typeof node !== 'object' || node === null || frozen.has(node)) return;

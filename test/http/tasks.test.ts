@@ -4,7 +4,7 @@
  * out the next task, and reading one task back - with every bad input answered 400/404.
  */
 import { describe, expect, it } from 'vitest';
-import { type Json, uniqueName } from '../helpers/fixtures.ts';
+import { type Json, loop, uniqueName } from '../helpers/fixtures.ts';
 import { errorBody, pathsOf, useTestServer } from '../helpers/server.ts';
 import { type ApiTask, ExecutionApi, eventually, expectJson, expectNoContent } from './execution-api.ts';
 
@@ -218,28 +218,20 @@ describe('POST /api/tasks/update-v2', () => {
   });
 
   it("answers the task its own update made the decider schedule: a loop's next iteration", async () => {
-    const loop = uniqueName('loop');
+    const flow = uniqueName('loop');
     const body = uniqueName('body');
     await api.registerWorkflow({
-      name: loop,
+      name: flow,
       version: 1,
-      tasks: [
-        {
-          name: 'loop',
-          taskReferenceName: 'loop',
-          type: 'DO_WHILE',
-          loopCondition: '$.loop.iteration < 3',
-          loopOver: [{ name: body, taskReferenceName: 'step', type: 'SIMPLE' }],
-        },
-      ],
+      tasks: [loop([{ name: body, taskReferenceName: 'step', type: 'SIMPLE' }], '$.loop.iteration < 3')],
     });
     // A first run warms the server's script sandbox (its first loopCondition starts a worker
     // thread, which takes longer than update-v2 waits for a decide).
-    const warm = await api.start(loop);
+    const warm = await api.start(flow);
     for (let n = 0; n < 3; n++) await api.update(await api.pollEventually(body, 'loop-worker'), 'COMPLETED');
     await api.workflowEventually(warm, 'COMPLETED');
 
-    const id = await api.start(loop);
+    const id = await api.start(flow);
     let task = await api.pollEventually(body, 'loop-worker');
     const handed: string[] = [task.referenceTaskName];
     // One update-v2 per iteration and no poll in between: each answer is the next iteration.

@@ -8,7 +8,7 @@
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
 import type { ExecutionStore, IdempotencyClaim, RunIndexRead, RunIndexRow, TaskExecLog } from '../ports.ts';
-import { freezeDefinition } from '../run-codec.ts';
+import { freezeDeeply } from '../run-codec.ts';
 import { isolate } from './isolate.ts';
 
 /** A stored run: its private copy (definition frozen and shared) plus the fields the store looks at. */
@@ -30,7 +30,7 @@ interface StoredTask {
 }
 
 function storeRun(r: WorkflowRecord): StoredRun {
-  freezeDefinition(r.workflowDefinition);
+  freezeDeeply(r.workflowDefinition);
   return {
     record: isolate(r),
     rev: r.rev,

@@ -3,7 +3,7 @@
  * (undefined and functions dropped from objects, null in arrays; non-finite numbers null; toJSON
  * and other non-plain objects through JSON itself), built by walking it instead of serializing
  * and parsing, which costs about a third. Frozen objects (definition snapshots, lib/store/run-codec.ts
- * freezeDefinition) cannot change under anyone, so they are shared rather than copied.
+ * freezeDeeply) cannot change under anyone, so they are shared rather than copied.
  */
 export function isolate<T>(value: T): T {
   return copyValue(value) as T;
