@@ -58,10 +58,20 @@ export function checkEdge(request: EdgeRequest): void {
   }
 }
 
+/** Bytes of one header line: `name: value` and its CRLF. */
+const lineBytes = (name: string, value: string) => name.length + value.length + 4;
+
 /** Bytes of a header section given as name/value pairs. */
 export function headerBytesOf(headers: Iterable<[string, string]>): number {
   let total = 0;
-  for (const [name, value] of headers) total += name.length + value.length + 4;
+  for (const [name, value] of headers) total += lineBytes(name, value);
+  return total;
+}
+
+/** The same over node's flat [name, value, name, value...] list (rawHeaders), without pairing it up. */
+export function rawHeaderBytesOf(raw: readonly string[]): number {
+  let total = 0;
+  for (let i = 0; i + 1 < raw.length; i += 2) total += lineBytes(raw[i] as string, raw[i + 1] as string);
   return total;
 }
 

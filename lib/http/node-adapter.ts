@@ -10,7 +10,7 @@ import type { Logger } from '../log/logger.ts';
 import { PayloadTooLargeError } from '../model/errors.ts';
 import { logAccess, loggableTarget } from './access-log.ts';
 import { isTextual } from './content-types.ts';
-import { checkEdge, clientErrorResponse, clientErrorStatus } from './edge.ts';
+import { checkEdge, clientErrorResponse, clientErrorStatus, rawHeaderBytesOf } from './edge.ts';
 import { errorResponse } from './error-response.ts';
 import { NodeRequest } from './node-request.ts';
 import { withBodyStream, withKnownText } from './request.ts';
@@ -42,7 +42,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, options: NodeAd
   let bodyRead = false;
   let raw = false;
   try {
-    checkEdge({ method, target, headerBytes: rawHeaderBytes(req.rawHeaders) });
+    checkEdge({ method, target, headerBytes: rawHeaderBytesOf(req.rawHeaders) });
     raw = method !== 'GET' && method !== 'HEAD' && options.router.takesRawBody(method, url);
     const body =
       method === 'GET' || method === 'HEAD' || raw ? undefined : await readBody(req, options.maxBodyBytes);
@@ -66,14 +66,6 @@ function originHost(host: string | undefined): string {
     /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host)
     ? host
     : 'localhost';
-}
-
-/** headerBytesOf (edge.ts) over node's flat [name, value, name, value...] list, without pairing it up. */
-function rawHeaderBytes(raw: string[]): number {
-  let total = 0;
-  for (let i = 0; i + 1 < raw.length; i += 2)
-    total += (raw[i] as string).length + (raw[i + 1] as string).length + 4;
-  return total;
 }
 
 /**

@@ -1,3 +1,10 @@
+/**
+ * What the search index holds: one document per run and one per task row, with the search field
+ * names of evaluate.ts (the same documents the in-process filter reads), plus `text` (what a bare
+ * free-text term matches) and a run's `expiresAt` (retention). A change of the executions table
+ * becomes an index operation: a put indexes the document again, a removal (a delete, a rerun
+ * dropping task rows, or TTL expiry) deletes it.
+ */
 import type { ExecutionChange, IndexOp } from './ports.ts';
 import {
   type RunFields,

@@ -1,3 +1,10 @@
+/**
+ * The search index port: an external index of runs and task rows (OpenSearch, fed from the
+ * executions table's change stream) that answers the same parsed query the store planner answers.
+ * It returns ids and an exact count only; the records themselves are read from the execution store
+ * by id, so what a search shows is what the store holds (retention, removals) and no second copy of
+ * a record's shape exists. The writer side is what the indexer (lib/jobs/search-indexer.ts) feeds.
+ */
 import type { SortKey } from './planner.ts';
 import type { FreeText, QueryExpr } from './query-ast.ts';
 import type { RunFields, TaskFields } from './summaries.ts';

@@ -17,15 +17,7 @@ import type { WorkflowDef } from '../../model/definitions.ts';
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
 import { freezeDeeply } from '../run-codec.ts';
 import { putIfAbsent, translate } from './errors.ts';
-import {
-  bodyOf,
-  runOf,
-  type TaskShape,
-  taskItem,
-  taskOf,
-  taskShapeOf,
-  workflowItem,
-} from './execution-items.ts';
+import { runOf, type TaskShape, taskItem, taskOf, taskShapeOf, workflowItem } from './execution-items.ts';
 import type { Item } from './paging.ts';
 
 export const SNAPSHOT_PREFIX = 'SNAP#';
@@ -89,7 +81,6 @@ export class Snapshots {
       .catch((e: unknown) => translate(e, 'snapshot read'));
     if (typeof result.Item?.body !== 'string') throw new Error(`Snapshot ${hash} is missing`);
     const value = freezeDeeply(JSON.parse(result.Item.body) as object);
-    this.hashOfValue.set(value, hash);
     this.keep(hash, value);
     return value;
   }
@@ -124,15 +115,17 @@ export class ExecutionCodec {
   }
 
   async run(item: Item): Promise<WorkflowRecord> {
-    return typeof item.def === 'string'
-      ? runOf(item, await this.snapshots.read<WorkflowDef>(item.def))
-      : runOf(item);
+    return runOf(
+      item,
+      typeof item.def === 'string' ? await this.snapshots.read<WorkflowDef>(item.def) : undefined,
+    );
   }
 
   async task(item: Item): Promise<TaskRecord> {
-    return typeof item.wt === 'string'
-      ? taskOf(item, await this.snapshots.read<TaskShape>(item.wt))
-      : bodyOf<TaskRecord>(item);
+    return taskOf(
+      item,
+      typeof item.wt === 'string' ? await this.snapshots.read<TaskShape>(item.wt) : undefined,
+    );
   }
 
   runs(items: readonly Item[]): Promise<WorkflowRecord[]> {
