@@ -1,6 +1,6 @@
 /** Worker queue names (`[domain:]taskType`, reference/conductor.md §4.1) and the entry of a task row. */
 import type { TaskRecord } from '../model/execution.ts';
-import type { QueueEntry, TaskQueue } from '../store/ports.ts';
+import { type QueueEntry, sameQueueKey, type TaskQueue } from '../store/ports.ts';
 
 export function queueName(taskType: string, domain?: string): string {
   return domain ? `${domain}:${taskType}` : taskType;
@@ -67,9 +67,6 @@ export async function pushRequeued(queue: TaskQueue, rows: readonly Requeued[]):
   for (const { before, after } of rows) {
     if (before.status !== 'SCHEDULED') continue;
     const previous = queueEntryOf(before);
-    const next = queueEntryOf(after);
-    const sameKey =
-      !previous.legacy && previous.priority === next.priority && previous.visibleAt === next.visibleAt;
-    if (!sameKey) await queue.remove(previous);
+    if (previous.legacy || !sameQueueKey(previous, queueEntryOf(after))) await queue.remove(previous);
   }
 }

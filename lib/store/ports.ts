@@ -194,6 +194,13 @@ export interface QueueEntry {
 }
 
 /**
+ * Whether two entries of one task in one queue are stored under one key (TaskQueue: an entry's key
+ * is its queue, task, priority and visibleAt), the old layout aside.
+ */
+export const sameQueueKey = (a: QueueEntry, b: QueueEntry): boolean =>
+  a.priority === b.priority && a.visibleAt === b.visibleAt;
+
+/**
  * Worker task queues, one per `[domain:]taskType`. Entries only say "this task may be pollable";
  * the task row's status (and the visibility it names) decides, so a stale or duplicate entry is
  * harmless.

@@ -3,7 +3,13 @@
  * (higher first) then visibility time then insertion; `peek` scans from the front. One entry per
  * task: a push replaces the task's previous entry.
  */
-import type { PollData, PollDataStore, QueueEntry, TaskQueue } from '../ports.ts';
+import {
+  type PollData,
+  type PollDataStore,
+  type QueueEntry,
+  sameQueueKey,
+  type TaskQueue,
+} from '../ports.ts';
 
 interface Slot extends QueueEntry {
   order: number;
@@ -49,7 +55,7 @@ export class MemoryTaskQueue implements TaskQueue {
   async remove(entry: QueueEntry): Promise<void> {
     const list = this.queues.get(entry.queueName);
     if (!list) return;
-    const at = list.findIndex((s) => s.taskId === entry.taskId && sameKey(s, entry));
+    const at = list.findIndex((s) => s.taskId === entry.taskId && sameQueueKey(s, entry));
     if (at >= 0) list.splice(at, 1);
     if (list.length === 0) this.queues.delete(entry.queueName);
   }
@@ -64,8 +70,6 @@ export class MemoryTaskQueue implements TaskQueue {
     return out;
   }
 }
-
-const sameKey = (a: QueueEntry, b: QueueEntry) => a.priority === b.priority && a.visibleAt === b.visibleAt;
 
 function before(a: Slot, b: Slot): boolean {
   if (a.priority !== b.priority) return a.priority > b.priority;
