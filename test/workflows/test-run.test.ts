@@ -17,7 +17,7 @@ import { SimulatedDecisionQueue } from '../../lib/workflows/test-run/decision-qu
 import { MockBook } from '../../lib/workflows/test-run/mock-book.ts';
 import { parseTestRequest, type TestPlan } from '../../lib/workflows/test-run/request.ts';
 import { engineHarness } from '../helpers/engine.ts';
-import { type Json, ref, worker } from '../helpers/fixtures.ts';
+import { type Json, loop, ref, worker } from '../helpers/fixtures.ts';
 
 const scripts = createQuickJsEvaluator();
 afterAll(() => scripts.close());
@@ -116,15 +116,7 @@ describe('a test run', () => {
         workflowDef: {
           name: 'looping',
           version: 1,
-          tasks: [
-            {
-              name: 'loop',
-              taskReferenceName: 'loop',
-              type: 'DO_WHILE',
-              loopCondition: '$.loop.iteration < 3',
-              loopOver: [worker('step')],
-            },
-          ],
+          tasks: [loop([worker('step')], '$.loop.iteration < 3')],
         },
         taskRefToMockOutput: {
           step: [

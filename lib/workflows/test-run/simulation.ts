@@ -201,6 +201,8 @@ export class Simulation {
         pollCount: task.pollCount + 1,
         workerId: TEST_WORKER,
         callbackAfterSeconds: 0,
+        // As a real claim (TaskService): the entry goes with it, and the row no longer names one.
+        visibleAt: undefined,
         rev: task.rev + 1,
       },
       task.rev,
