@@ -1,14 +1,15 @@
 /**
- * The throughput benchmark's workload: a workflow of five SIMPLE tasks, each passing a value on to
- * the next, registered over HTTP like a user would. With a payload (`--payload-bytes`), each task
+ * The throughput benchmark's workload: a workflow of five SIMPLE tasks (`--tasks-per-workflow=N`
+ * for a chain of N), each passing a value on to the next, registered over HTTP like a user would. With a payload (`--payload-bytes`), each task
  * also takes `data` (the workflow input's for the first, the previous task's output for the others),
  * and the workers answer an output `data` of about the same size (bench/lib/payload.ts).
  */
+import { Args } from './args.ts';
 import { OWNER, ref, simpleTask } from './definitions.ts';
 import { expectStatus, type HttpClient } from './http-client.ts';
 
 export const WORKFLOW_NAME = 'bench_five_simple';
-export const TASKS_PER_WORKFLOW = 5;
+export const TASKS_PER_WORKFLOW = new Args().int('tasks-per-workflow', 5, 1);
 export const LAST_REF = `t${TASKS_PER_WORKFLOW}`;
 
 /** Task type of each of the five tasks: five types, or one shared by all. */
