@@ -12,7 +12,7 @@
 import { Annotations, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -140,7 +140,9 @@ export class ConductorStack extends Stack {
     this.operations = props.operations ?? {};
     this.alarms = new ServiceAlarms(this, 'Alarms', { email: this.operations.alarmEmail });
 
-    const streamConsumers = STREAM_CONSUMERS.filter((c) => c.searchBackend === props.searchBackend);
+    const streamConsumers = STREAM_CONSUMERS.filter((c) =>
+      c.deployedWith({ searchBackend: props.searchBackend ?? 'store', properties: this.properties }),
+    );
     this.data = new ServiceData(this, 'Data', {
       streamed: streamConsumers.map((c) => c.table),
       capacity: this.operations.tableCapacity,
@@ -284,6 +286,7 @@ export class ConductorStack extends Stack {
         bisectBatchOnError: true,
         retryAttempts: consumer.retryAttempts,
         onFailure: new SqsDlq(deadLetters),
+        filters: consumer.filters?.map((pattern) => FilterCriteria.filter(pattern)),
       }),
     );
     new CfnOutput(this, consumer.deadLetters.output, {

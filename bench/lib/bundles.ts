@@ -23,8 +23,12 @@ export function measureBundles(): FunctionBundle[] {
   const outdir = mkdtempSync(join(tmpdir(), 'bench-bundles-'));
   try {
     const app = new App({ outdir });
+    // Every function there is: all gated capabilities, and both stream consumers (the search
+    // indexer and the cleaner of expired runs).
     new ConductorStack(app, 'Bench', {
       gates: { scheduler: true, fileStorage: true, messageQueue: true, agents: false },
+      searchBackend: 'opensearch',
+      properties: { 'service.workflow.retention': '30d' },
     });
     app.synth();
     const template = JSON.parse(readFileSync(join(outdir, 'Bench.template.json'), 'utf8')) as {

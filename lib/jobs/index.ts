@@ -6,6 +6,7 @@
  */
 import { decider, timer } from './decision-consumers.ts';
 import { eventHandlers } from './event-handlers.ts';
+import { expiredRuns } from './expired-runs.ts';
 import { scheduleFire } from './schedule-fire.ts';
 import { scheduleTick } from './schedule-tick.ts';
 import { searchIndexer } from './search-indexer.ts';
@@ -31,8 +32,8 @@ export const CONSUMERS: readonly Consumer<unknown>[] = [
   eventHandlers,
 ];
 
-/** Consumers of a table's change stream; deployed only with the search backend they feed. */
-export const STREAM_CONSUMERS: readonly StreamConsumer[] = [searchIndexer];
+/** Consumers of a table's change stream; deployed only where they have work (deployedWith). */
+export const STREAM_CONSUMERS: readonly StreamConsumer[] = [searchIndexer, expiredRuns];
 
 export function streamConsumerNamed(name: StreamConsumerName): StreamConsumer {
   const consumer = STREAM_CONSUMERS.find((c) => c.name === name);

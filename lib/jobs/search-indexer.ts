@@ -12,7 +12,7 @@ import type { StreamConsumer } from './types.ts';
 export const searchIndexer: StreamConsumer = {
   name: 'search-indexer',
   summary: 'indexes runs and tasks from the executions stream into OpenSearch',
-  searchBackend: 'opensearch',
+  deployedWith: (choices) => choices.searchBackend === 'opensearch',
   table: EXECUTIONS_TABLE,
   batchSize: 100,
   retryAttempts: 10,
@@ -23,7 +23,7 @@ export const searchIndexer: StreamConsumer = {
   timeoutSeconds: 60,
   async handle(changes, deps) {
     const ops = indexOpsOf(changes);
-    await deps.index.write(ops);
+    await deps.index().write(ops);
     deps.logger.debug('indexed changes', { changes: changes.length, writes: ops.length });
   },
   grants: { tables: [], sends: [], search: 'readWrite' },

@@ -15,10 +15,10 @@ import type { EventMessage, SystemTaskMessage, WorkQueueName, WorkQueueType } fr
 import type { ScheduleDispatcher } from '../scheduler/dispatcher.ts';
 import type { ExecutionChange, SearchIndexWriter } from '../search/ports.ts';
 import type { TableSpec } from '../store/dynamodb/tables.ts';
-import type { Stores } from '../store/ports.ts';
+import type { ExecutionStore, Stores } from '../store/ports.ts';
 
 export type JobName = 'sweeper' | 'schedule-tick';
-export type StreamConsumerName = 'search-indexer';
+export type StreamConsumerName = 'search-indexer' | 'expired-runs';
 export type ConsumerName = 'decider' | 'timer' | 'schedule-fire' | 'system-tasks' | 'event-handlers';
 
 /** What the function that runs a job or consumer may touch on AWS (the stack grants exactly this). */
@@ -113,24 +113,41 @@ export interface Consumer<M> {
   grants: Grants;
 }
 
-/** What a stream consumer works with: the search index it feeds. */
+/**
+ * What a stream consumer works with, each made when first asked for: the search index it feeds,
+ * the execution store it cleans.
+ */
 export interface StreamConsumerDeps {
-  index: SearchIndexWriter;
+  index(): SearchIndexWriter;
+  executions(): ExecutionStore;
   logger: Logger;
 }
 
+/** What a deployment chose that decides which stream consumers it runs (infra/stack.ts). */
+export interface StreamChoices {
+  searchBackend: 'store' | 'opensearch';
+  /** The service properties set for every function (`-c service.x=y`). */
+  properties: Readonly<Record<string, string>>;
+}
+
 /**
- * A consumer of a table's change stream (DynamoDB Streams on AWS): the search indexer. Unlike a
- * queue consumer it has no queue of its own; the stream keeps each item's changes in order, and
- * one batch per stream shard is handled at a time, so applying a batch in order converges on the
- * items' latest state. A batch that fails is retried whole (then in halves) and, past
- * `retryAttempts`, named in the dead-letter queue. Deployed only with the search backend it feeds.
+ * A consumer of a table's change stream (DynamoDB Streams on AWS): the search indexer, the cleaner
+ * of expired runs. Unlike a queue consumer it has no queue of its own; the stream keeps each item's
+ * changes in order, and one batch per stream shard is handled at a time, so applying a batch in
+ * order converges on the items' latest state. A batch that fails is retried whole (then in halves)
+ * and, past `retryAttempts`, named in the dead-letter queue. Deployed only where it has work: the
+ * stack streams a table only for the consumers it deploys. The local host has no stream.
  */
 export interface StreamConsumer {
   name: StreamConsumerName;
   summary: string;
-  /** The stack deploys it (and the table's stream) only with this search backend. */
-  searchBackend: 'opensearch';
+  /** Whether the stack deploys it (and its table's stream). */
+  deployedWith(choices: StreamChoices): boolean;
+  /**
+   * Event filter patterns on the stream records (Lambda event filtering): a record that matches
+   * none never invokes the function, and is not billed. None: every record.
+   */
+  filters?: readonly Record<string, unknown>[];
   /** The table whose change stream feeds it. */
   table: TableSpec;
   /** Records per invocation. */

@@ -26,7 +26,7 @@ import { eventOfBridgeInput, eventRecordOf, isBridgeInput, type SourceRecord } f
 import { type LambdaAdapterOptions, lambdaHttpHandler } from '../http/lambda-adapter.ts';
 import { type BatchResponse, runConsumer } from '../jobs/batch.ts';
 import { consumerNamed, jobNamed, streamConsumerNamed } from '../jobs/index.ts';
-import type { ConsumerName, JobName, StreamConsumerName } from '../jobs/types.ts';
+import type { ConsumerName, JobName, StreamConsumerDeps, StreamConsumerName } from '../jobs/types.ts';
 import { beginInvocation, invocationContext } from '../log/invocation.ts';
 import { createLogger, LOG_LEVELS } from '../log/logger.ts';
 import { embeddedMetrics } from '../log/metrics.ts';
@@ -50,7 +50,9 @@ import { SignedOpenSearchHttp } from '../search/opensearch/signed-http.ts';
 import type { KeySource } from '../security/api-keys.ts';
 import { refreshingKeys } from '../security/refreshing-keys.ts';
 import { type ExecutionStreamRecord, executionChangesOf } from '../store/dynamodb/execution-changes.ts';
-import { dynamoSession } from '../store/dynamodb/index.ts';
+import { DynamoExecutionStore } from '../store/dynamodb/executions.ts';
+import { documentClient, dynamoSession } from '../store/dynamodb/index.ts';
+import { EXECUTIONS_TABLE } from '../store/dynamodb/tables.ts';
 import { LocalRunWatcher } from '../workflows/progress.ts';
 import { jobDepsOf } from './job-deps.ts';
 import { createRouter } from './router.ts';
@@ -273,23 +275,41 @@ export function jobHandler(
 
 /**
  * The Lambda handler of one stream consumer (lib/jobs), fed by a DynamoDB Streams event source:
- * the records become domain changes here (the adapter), the consumer writes them to the index. A
- * throw fails the batch, which the event source retries in order (and halves) before giving up.
+ * the records become domain changes here (the adapter), the consumer applies them (to the search
+ * index, or to the execution store). A throw fails the batch, which the event source retries in
+ * order (and halves) before giving up.
  */
 export function streamConsumerHandler(
   name: StreamConsumerName,
 ): (event: DynamoDBStreamEvent) => Promise<void> {
   const consumer = streamConsumerNamed(name);
-  let deps: ReturnType<typeof indexerDeps> | undefined;
+  let deps: StreamConsumerDeps | undefined;
   return async (event) => {
-    deps ??= indexerDeps();
+    deps ??= streamConsumerDeps();
     await consumer.handle(executionChangesOf(event.Records as ExecutionStreamRecord[]), deps);
   };
 }
 
-function indexerDeps() {
+/** A stream consumer's ports, each made when first asked for (a consumer uses one of them). */
+function streamConsumerDeps(): StreamConsumerDeps {
   const { config, logger } = awsConfig();
-  return { index: openSearchIndexFrom(config), logger };
+  let index: OpenSearchIndex | undefined;
+  let executions: DynamoExecutionStore | undefined;
+  return {
+    logger,
+    index: () => {
+      index ??= openSearchIndexFrom(config);
+      return index;
+    },
+    executions: () => {
+      const endpoint = config.string('service.dynamodb.endpoint');
+      executions ??= new DynamoExecutionStore(
+        documentClient(new DynamoDBClient(endpoint ? { endpoint } : {})),
+        tableNamesOf(config)[EXECUTIONS_TABLE.id] as string,
+      );
+      return executions;
+    },
+  };
 }
 
 /**

@@ -38,7 +38,8 @@ export interface SearchIndex {
 
 /** One change of the executions table, as its change stream reports it (lib/store/dynamodb). */
 export type ExecutionChange =
-  | { kind: 'workflow'; workflowId: string; record?: RunFields }
+  /** `expired`: a removal by the table's TTL (retention), not by the service. */
+  | { kind: 'workflow'; workflowId: string; record?: RunFields; expired?: boolean }
   | { kind: 'task'; workflowId: string; taskId: string; record?: TaskFields };
 
 /** A document to (re)index, or to delete (no `doc`). */

@@ -1066,6 +1066,76 @@ describe('ConductorStack search backend', () => {
   });
 });
 
+describe('ConductorStack retention: expired runs', () => {
+  let plain: Template;
+  let retained: Template;
+  let both: Template;
+
+  beforeAll(() => {
+    plain = synth({ properties: { 'service.workflow.retention': '0' } });
+    retained = synth({ properties: { 'service.workflow.retention': '30d' } });
+    both = synth({ searchBackend: 'opensearch', properties: { 'service.workflow.retention': '7d' } });
+  });
+
+  const mappingOf = (template: Template, name: string): Properties => {
+    const [fnId] = functionOf(template, name);
+    return only(
+      template.findResources('AWS::Lambda::EventSourceMapping', {
+        Properties: { FunctionName: { Ref: fnId } },
+      }),
+      `${name} event source`,
+    )[1];
+  };
+
+  it('adds no stream and no cleaner while runs are kept forever', () => {
+    expect(
+      plain.findResources('AWS::Lambda::Function', {
+        Properties: { Description: BACKGROUND['expired-runs'] },
+      }),
+    ).toEqual({});
+    const tables = Object.values(plain.findResources('AWS::DynamoDB::Table'));
+    expect(tables.every((table) => table.Properties.StreamSpecification === undefined)).toBe(true);
+  });
+
+  it('with a retention, streams the executions table to the cleaner, filtered to TTL removals of run items', () => {
+    const executionsId = tableIdOf(retained, 'executions');
+    const table = retained.toJSON().Resources[executionsId];
+    expect(table.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
+    const mapping = mappingOf(retained, 'expired-runs');
+    expect(mapping).toMatchObject({
+      EventSourceArn: { 'Fn::GetAtt': [executionsId, 'StreamArn'] },
+      StartingPosition: 'TRIM_HORIZON',
+      BisectBatchOnFunctionError: true,
+    });
+    const filters = (mapping.FilterCriteria as { Filters: { Pattern: string }[] }).Filters;
+    expect(filters.map((f) => JSON.parse(f.Pattern))).toEqual([
+      {
+        eventName: ['REMOVE'],
+        userIdentity: { type: ['Service'], principalId: ['dynamodb.amazonaws.com'] },
+        dynamodb: { Keys: { sk: { S: ['WF'] } } },
+      },
+    ]);
+    expect(retained.findOutputs('ExpiredRunsDeadLetterQueueUrl')).not.toEqual({});
+  });
+
+  it('lets the cleaner read and delete executions items, and names its table', () => {
+    const dynamo = dynamoActionsOf(retained, 'expired-runs');
+    expect(dynamo).toEqual(
+      expect.arrayContaining(['dynamodb:Query', 'dynamodb:BatchWriteItem', 'dynamodb:DeleteItem']),
+    );
+    expect(Object.keys(tableVariables(environmentOf(retained, 'expired-runs')))).toEqual([
+      envNameOf('service.dynamodb.tables.executions'),
+    ]);
+  });
+
+  it('runs the cleaner and the search indexer side by side on one stream', () => {
+    const indexer = mappingOf(both, 'search-indexer');
+    const cleaner = mappingOf(both, 'expired-runs');
+    expect(indexer.EventSourceArn).toEqual(cleaner.EventSourceArn);
+    expect(indexer.FilterCriteria).toBeUndefined();
+  });
+});
+
 describe('ConductorStack event handlers', () => {
   let template: Template;
   let queueId: string;

@@ -1,7 +1,7 @@
 /**
  * The executions table's change stream (DynamoDB Streams, NEW_IMAGE) read as domain changes: a
  * run's item or a task row put (INSERT, MODIFY) or removed (REMOVE: a delete, or TTL expiry, whose
- * record carries the keys alone). Log items and idempotency claims are not searchable and are
+ * record carries the keys alone; a run's TTL expiry is marked `expired`). Log items and idempotency claims are not searchable and are
  * skipped. The item layout is the one of execution-items.ts (key design: tables.ts).
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
@@ -17,7 +17,18 @@ export interface ExecutionStreamRecord {
     Keys?: Record<string, unknown>;
     NewImage?: Record<string, unknown>;
   };
+  /** Set on a removal by TTL: the DynamoDB service itself deleted the item. */
+  userIdentity?: { type?: string; principalId?: string };
 }
+
+/** Who a TTL deletion's stream record names as its author (the AWS documentation's values). */
+export const TTL_DELETER = { type: 'Service', principalId: 'dynamodb.amazonaws.com' } as const;
+
+/** Whether a stream record is a removal by the table's TTL. */
+export const removedByTtl = (record: ExecutionStreamRecord): boolean =>
+  record.eventName === 'REMOVE' &&
+  record.userIdentity?.type === TTL_DELETER.type &&
+  record.userIdentity?.principalId === TTL_DELETER.principalId;
 
 const plain = (image: Record<string, unknown>) => unmarshall(image as Record<string, AttributeValue>);
 
@@ -30,6 +41,7 @@ export function executionChangeOf(record: ExecutionStreamRecord): ExecutionChang
   const image = record.eventName === 'REMOVE' ? undefined : record.dynamodb?.NewImage;
   const item = image ? plain(image) : undefined;
   if (sk === WORKFLOW_SK) {
+    if (removedByTtl(record)) return { kind: 'workflow', workflowId: pk, expired: true };
     return { kind: 'workflow', workflowId: pk, record: item ? runFieldsOf(item) : undefined };
   }
   if (sk.startsWith(TASK_PREFIX)) {

@@ -58,7 +58,10 @@ class RecordingIndex implements SearchIndexWriter {
 async function indexed(records: ExecutionStreamRecord[]): Promise<IndexOp[]> {
   const index = new RecordingIndex();
   await searchIndexer.handle(executionChangesOf(records), {
-    index,
+    index: () => index,
+    executions: () => {
+      throw new Error('the search indexer reads no table');
+    },
     logger: createLogger({ level: 'error', format: 'json' }),
   });
   expect(index.batches).toHaveLength(1);
