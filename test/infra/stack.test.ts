@@ -116,6 +116,26 @@ function statementsOf(template: Template, name: string): Statement[] {
     .flatMap((document) => document.Statement);
 }
 
+/** The properties of the one event source mapping that feeds a function. */
+function eventSourceOf(template: Template, name: string): Properties {
+  const [fnId] = functionOf(template, name);
+  return only(
+    template.findResources('AWS::Lambda::EventSourceMapping', {
+      Properties: { FunctionName: { Ref: fnId } },
+    }),
+    `${name} event source`,
+  )[1];
+}
+
+/** A stack without the stream consumer's function, and with no table streamed at all. */
+function expectNoStreamConsumer(template: Template, name: string): void {
+  expect(
+    template.findResources('AWS::Lambda::Function', { Properties: { Description: BACKGROUND[name] } }),
+  ).toEqual({});
+  const tables = Object.values(template.findResources('AWS::DynamoDB::Table'));
+  expect(tables.every((table) => table.Properties.StreamSpecification === undefined)).toBe(true);
+}
+
 const actionsOf = (statement: Statement): string[] =>
   Array.isArray(statement.Action) ? statement.Action : [statement.Action];
 
@@ -929,13 +949,7 @@ describe('ConductorStack search backend', () => {
     for (const type of ['Collection', 'SecurityPolicy', 'AccessPolicy']) {
       plain.resourceCountIs(`AWS::OpenSearchServerless::${type}`, 0);
     }
-    const tables = Object.values(plain.findResources('AWS::DynamoDB::Table'));
-    expect(tables.every((table) => table.Properties.StreamSpecification === undefined)).toBe(true);
-    expect(
-      plain.findResources('AWS::Lambda::Function', {
-        Properties: { Description: BACKGROUND['search-indexer'] },
-      }),
-    ).toEqual({});
+    expectNoStreamConsumer(plain, 'search-indexer');
     const mappings = Object.values(plain.findResources('AWS::Lambda::EventSourceMapping'));
     expect(mappings.every((mapping) => mapping.Properties.StartingPosition === undefined)).toBe(true);
     for (const name of ['workflows', 'tasks']) {
@@ -979,13 +993,7 @@ describe('ConductorStack search backend', () => {
   });
 
   it('feeds the indexer from the executions stream in order, halving failing batches, failures to a DLQ', () => {
-    const [indexerId] = functionOf(withSearch, 'search-indexer');
-    const [, mapping] = only(
-      withSearch.findResources('AWS::Lambda::EventSourceMapping', {
-        Properties: { FunctionName: { Ref: indexerId } },
-      }),
-      'indexer event source',
-    );
+    const mapping = eventSourceOf(withSearch, 'search-indexer');
     expect(mapping).toMatchObject({
       EventSourceArn: { 'Fn::GetAtt': [executionsId, 'StreamArn'] },
       StartingPosition: 'TRIM_HORIZON',
@@ -1077,31 +1085,15 @@ describe('ConductorStack retention: expired runs', () => {
     both = synth({ searchBackend: 'opensearch', properties: { 'service.workflow.retention': '7d' } });
   });
 
-  const mappingOf = (template: Template, name: string): Properties => {
-    const [fnId] = functionOf(template, name);
-    return only(
-      template.findResources('AWS::Lambda::EventSourceMapping', {
-        Properties: { FunctionName: { Ref: fnId } },
-      }),
-      `${name} event source`,
-    )[1];
-  };
-
   it('adds no stream and no cleaner while runs are kept forever', () => {
-    expect(
-      plain.findResources('AWS::Lambda::Function', {
-        Properties: { Description: BACKGROUND['expired-runs'] },
-      }),
-    ).toEqual({});
-    const tables = Object.values(plain.findResources('AWS::DynamoDB::Table'));
-    expect(tables.every((table) => table.Properties.StreamSpecification === undefined)).toBe(true);
+    expectNoStreamConsumer(plain, 'expired-runs');
   });
 
   it('with a retention, streams the executions table to the cleaner, filtered to TTL removals of run items', () => {
     const executionsId = tableIdOf(retained, 'executions');
     const table = retained.toJSON().Resources[executionsId];
     expect(table.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
-    const mapping = mappingOf(retained, 'expired-runs');
+    const mapping = eventSourceOf(retained, 'expired-runs');
     expect(mapping).toMatchObject({
       EventSourceArn: { 'Fn::GetAtt': [executionsId, 'StreamArn'] },
       StartingPosition: 'TRIM_HORIZON',
@@ -1129,8 +1121,8 @@ describe('ConductorStack retention: expired runs', () => {
   });
 
   it('runs the cleaner and the search indexer side by side on one stream', () => {
-    const indexer = mappingOf(both, 'search-indexer');
-    const cleaner = mappingOf(both, 'expired-runs');
+    const indexer = eventSourceOf(both, 'search-indexer');
+    const cleaner = eventSourceOf(both, 'expired-runs');
     expect(indexer.EventSourceArn).toEqual(cleaner.EventSourceArn);
     expect(indexer.FilterCriteria).toBeUndefined();
   });
