@@ -78,9 +78,7 @@ function awsConfig() {
 export function awsServices(): Promise<Services> {
   services ??= (async () => {
     const { config, logger } = awsConfig();
-    const endpoint = config.string('service.dynamodb.endpoint');
-    // Region and credentials come from the Lambda environment through the SDK's own chain.
-    const client = new DynamoDBClient(endpoint ? { endpoint } : {});
+    const client = dynamoClientFrom(config);
     const tables = tableNamesOf(config);
     return createServices({
       config,
@@ -302,14 +300,19 @@ function streamConsumerDeps(): StreamConsumerDeps {
       return index;
     },
     executions: () => {
-      const endpoint = config.string('service.dynamodb.endpoint');
       executions ??= new DynamoExecutionStore(
-        documentClient(new DynamoDBClient(endpoint ? { endpoint } : {})),
+        documentClient(dynamoClientFrom(config)),
         tableNamesOf(config)[EXECUTIONS_TABLE.id] as string,
       );
       return executions;
     },
   };
+}
+
+/** The DynamoDB client; region and credentials come from the Lambda environment (the SDK's chain). */
+function dynamoClientFrom(config: ServiceConfig): DynamoDBClient {
+  const endpoint = config.string('service.dynamodb.endpoint');
+  return new DynamoDBClient(endpoint ? { endpoint } : {});
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * The executions table's change stream (DynamoDB Streams, NEW_IMAGE) read as domain changes: a
  * run's item or a task row put (INSERT, MODIFY) or removed (REMOVE: a delete, or TTL expiry, whose
- * record carries the keys alone; a run's TTL expiry is marked `expired`). Log items and idempotency claims are not searchable and are
- * skipped. The item layout is the one of execution-items.ts (key design: tables.ts).
+ * record carries the keys alone; a run's TTL expiry is marked `expired`). Log items and
+ * idempotency claims are not searchable and are skipped. The item layout is the one of
+ * execution-items.ts (key design: tables.ts).
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
