@@ -1,15 +1,18 @@
 /**
  * Expired runs (`service.workflow.retention`): DynamoDB's TTL deletes an ended run's item once its
  * retention is over (lib/workflows/retention.ts), and the table's stream then reports that removal.
- * This consumer removes what the run leaves behind, its task rows and their log lines, as removing
- * the run through the API would (ExecutionStore.removeWorkflow: a Query of the run's items, then
- * batched deletes). Without it the rows of every expired run would stay forever.
+ * This consumer deletes what the run leaves behind, its task rows and their log lines
+ * (ExpiredRunRemover: a Query of the run's items, then conditional deletes). Without it the rows
+ * of every expired run would stay forever.
  *
- * Only TTL removals of run items reach its function (the event filter below: Lambda drops every
- * other record before invoking it, unbilled), and it checks each change again. Removing twice
- * removes nothing more, so the stream's at-least-once delivery is harmless. Deployed only with a
- * retention set on the stack (`-c service.workflow.retention=30d`); the local host has no stream
- * (its store never expires runs: readers hide them instead).
+ * Some run ids come back (an idempotency key's, an event's), so it deletes nothing while a run of
+ * the id exists again, and only rows and lines from before the removal: a run created again
+ * meanwhile loses nothing, whenever this runs (a lagging or redriven batch). Only TTL removals of
+ * run items reach its function (the event filter below: Lambda drops every other record before
+ * invoking it, unbilled), and it checks each change again. Running twice deletes nothing more, so
+ * the stream's at-least-once delivery is harmless. Deployed only with a retention set on the stack
+ * (`-c service.workflow.retention=30d`); the local host has no stream (its store never expires
+ * runs: readers hide them instead).
  */
 import { configOf } from '../config/load.ts';
 import { TTL_DELETER } from '../store/dynamodb/execution-changes.ts';
@@ -44,14 +47,19 @@ export const expiredRuns: StreamConsumer = {
   retryAttempts: 10,
   deadLetters: {
     output: 'ExpiredRunsDeadLetterQueueUrl',
-    description: 'Stream batches of expired runs whose task rows were not removed (remove them by id)',
+    description: 'Stream batches of expired runs whose task rows were not removed (they stay in the table)',
   },
   timeoutSeconds: 300,
   async handle(changes, deps) {
-    const expired = changes.flatMap((c) => (c.kind === 'workflow' && c.expired ? [c.workflowId] : []));
-    const executions = deps.executions();
+    const now = Date.now();
+    const expired = changes.flatMap((c) =>
+      c.kind === 'workflow' && c.expired ? [{ id: c.workflowId, before: c.removedAt ?? now }] : [],
+    );
+    const remover = deps.expiredRuns();
     for (let i = 0; i < expired.length; i += CONCURRENCY) {
-      await Promise.all(expired.slice(i, i + CONCURRENCY).map((id) => executions.removeWorkflow(id)));
+      await Promise.all(
+        expired.slice(i, i + CONCURRENCY).map((run) => remover.removeExpiredRun(run.id, run.before)),
+      );
     }
     if (expired.length > 0) deps.logger.info('removed expired runs', { runs: expired.length });
   },

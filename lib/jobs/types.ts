@@ -15,7 +15,7 @@ import type { EventMessage, SystemTaskMessage, WorkQueueName, WorkQueueType } fr
 import type { ScheduleDispatcher } from '../scheduler/dispatcher.ts';
 import type { ExecutionChange, SearchIndexWriter } from '../search/ports.ts';
 import type { TableSpec } from '../store/dynamodb/tables.ts';
-import type { ExecutionStore, Stores } from '../store/ports.ts';
+import type { ExpiredRunRemover, Stores } from '../store/ports.ts';
 
 export type JobName = 'sweeper' | 'schedule-tick';
 export type StreamConsumerName = 'search-indexer' | 'expired-runs';
@@ -114,12 +114,12 @@ export interface Consumer<M> {
 }
 
 /**
- * What a stream consumer works with, each made when first asked for: the search index it feeds,
- * the execution store it cleans.
+ * What a stream consumer works with, each made when first asked for (a consumer uses one): the
+ * search index it feeds, the remover of what expired runs leave.
  */
 export interface StreamConsumerDeps {
   index(): SearchIndexWriter;
-  executions(): ExecutionStore;
+  expiredRuns(): ExpiredRunRemover;
   logger: Logger;
 }
 

@@ -52,7 +52,7 @@ import { refreshingKeys } from '../security/refreshing-keys.ts';
 import { type ExecutionStreamRecord, executionChangesOf } from '../store/dynamodb/execution-changes.ts';
 import { DynamoExecutionStore } from '../store/dynamodb/executions.ts';
 import { documentClient, dynamoSession } from '../store/dynamodb/index.ts';
-import { EXECUTIONS_TABLE } from '../store/dynamodb/tables.ts';
+import { EXECUTIONS_TABLE, tableName } from '../store/dynamodb/tables.ts';
 import { LocalRunWatcher } from '../workflows/progress.ts';
 import { jobDepsOf } from './job-deps.ts';
 import { createRouter } from './router.ts';
@@ -299,10 +299,10 @@ function streamConsumerDeps(): StreamConsumerDeps {
       index ??= openSearchIndexFrom(config);
       return index;
     },
-    executions: () => {
+    expiredRuns: () => {
       executions ??= new DynamoExecutionStore(
         documentClient(dynamoClientFrom(config)),
-        tableNamesOf(config)[EXECUTIONS_TABLE.id] as string,
+        tableName(tableNamesOf(config), EXECUTIONS_TABLE),
       );
       return executions;
     },

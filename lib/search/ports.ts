@@ -38,8 +38,11 @@ export interface SearchIndex {
 
 /** One change of the executions table, as its change stream reports it (lib/store/dynamodb). */
 export type ExecutionChange =
-  /** `expired`: a removal by the table's TTL (retention), not by the service. */
-  | { kind: 'workflow'; workflowId: string; record?: RunFields; expired?: boolean }
+  /**
+   * `expired`: a removal by the table's TTL (retention), not by the service, at `removedAt` (epoch
+   * ms, to the second) when the stream says.
+   */
+  | { kind: 'workflow'; workflowId: string; record?: RunFields; expired?: boolean; removedAt?: number }
   | { kind: 'task'; workflowId: string; taskId: string; record?: TaskFields };
 
 /** A document to (re)index, or to delete (no `doc`). */

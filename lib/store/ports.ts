@@ -103,6 +103,21 @@ export interface RunIndexRead {
   byStartDay?: boolean;
 }
 
+/**
+ * Removes what a run leaves behind once DynamoDB's TTL deleted its record (retention; the change
+ * stream tells, so only the DynamoDB adapter has it: lib/jobs/expired-runs.ts).
+ */
+export interface ExpiredRunRemover {
+  /**
+   * Deletes the task rows of run `workflowId` scheduled before `before` (epoch ms: when its record
+   * was deleted), and their log lines written before then. Does nothing while a run of that id
+   * exists again (ids an idempotency key or an event derives can come back), and a row or line
+   * written after `before` is never deleted, so a run created again meanwhile loses nothing. Never
+   * deletes a run's record. Running it twice deletes nothing more.
+   */
+  removeExpiredRun(workflowId: string, before: number): Promise<void>;
+}
+
 export interface ExecutionStore {
   /** Stores a new run; a ConflictError when the id exists (a re-run start converges on the first). */
   createWorkflow(record: WorkflowRecord): Promise<void>;

@@ -20,7 +20,7 @@ import {
   removedByTtl,
   TTL_DELETER,
 } from '../../lib/store/dynamodb/execution-changes.ts';
-import { WORKFLOW_SK, workflowKey } from '../../lib/store/dynamodb/execution-items.ts';
+import { workflowKey } from '../../lib/store/dynamodb/execution-items.ts';
 import type { DynamoExecutionStore } from '../../lib/store/dynamodb/executions.ts';
 import { freshExecutionsTable, useTestDynamo } from '../helpers/dynamo.ts';
 import { taskOf, workflowOf } from '../store/executions.contract.ts';
@@ -46,7 +46,7 @@ async function endedRun(store: DynamoExecutionStore, workflowId: string) {
 
 async function handle(store: DynamoExecutionStore, records: ExecutionStreamRecord[]) {
   await expiredRuns.handle(executionChangesOf(records), {
-    executions: () => store,
+    expiredRuns: () => store,
     index: () => {
       throw new Error('the cleaner writes no search index');
     },
@@ -92,9 +92,39 @@ it('leaves everything else alone: removals by the service, puts, task rows, othe
   expect(await store.getWorkflow('run-2')).toBeDefined();
 
   // One expired run in a batch: only its rows go.
+  await t.client.send(new DeleteCommand({ TableName: t.name, Key: workflowKey('run-3') }));
   await handle(store, [put, removal('run-3')]);
   expect(await store.listTasks('run-3')).toEqual([]);
   expect(await store.listTasks('run-2')).toHaveLength(2);
+});
+
+it('takes nothing from a run created again under the id, before or after the cleaner runs', async () => {
+  const t = await freshExecutionsTable(dynamo());
+  const store = t.store();
+  const [oldTask] = await endedRun(store, 'run-5');
+  await t.client.send(new DeleteCommand({ TableName: t.name, Key: workflowKey('run-5') }));
+  const removedAt = Date.now();
+
+  // Created again (an idempotency key's id) before the cleaner came: it leaves the id alone.
+  const again = taskOf('run-5', 'run-5-new', 3, { scheduledTime: removedAt + 1_000 });
+  await store.createWorkflow(workflowOf('run-5', { tasks: [again], seq: 3 }));
+  await store.createTasks([again]);
+  const record = {
+    ...removal('run-5'),
+    dynamodb: { ...removal('run-5').dynamodb, ApproximateCreationDateTime: Math.floor(removedAt / 1000) },
+  };
+  await handle(store, [record]);
+  expect(await store.getWorkflow('run-5')).toBeDefined();
+  expect((await store.listTasks('run-5')).map((task) => task.taskId).sort()).toEqual(
+    ['run-5-a', 'run-5-b', 'run-5-new'].sort(),
+  );
+
+  // Its record not written yet (a start under way): only the rows and lines from before go.
+  await t.client.send(new DeleteCommand({ TableName: t.name, Key: workflowKey('run-5') }));
+  await store.appendLogs([{ taskId: oldTask as string, log: 'later', createdTime: removedAt + 5_000 }]);
+  await handle(store, [record]);
+  expect((await store.listTasks('run-5')).map((task) => task.taskId)).toEqual(['run-5-new']);
+  expect((await store.logs(oldTask as string)).map((line) => line.log)).toEqual(['later']);
 });
 
 it('tells a TTL removal from any other record', () => {
@@ -103,10 +133,16 @@ it('tells a TTL removal from any other record', () => {
   expect(removedByTtl({ ...removal('r'), eventName: 'MODIFY' })).toBe(false);
   expect(removedByTtl(removal('r', { type: 'Service', principalId: 'someone.else' }))).toBe(false);
   expect(executionChangesOf([removal('r')])).toEqual([{ kind: 'workflow', workflowId: 'r', expired: true }]);
+  const timed = {
+    ...removal('r'),
+    dynamodb: { ...removal('r').dynamodb, ApproximateCreationDateTime: 1_700_000_000 },
+  };
+  expect(executionChangesOf([timed])).toEqual([
+    { kind: 'workflow', workflowId: 'r', expired: true, removedAt: 1_700_000_000_000 },
+  ]);
   expect(executionChangesOf([removal('r', null)])).toEqual([
     { kind: 'workflow', workflowId: 'r', record: undefined },
   ]);
-  expect(WORKFLOW_SK).toBe('WF');
 });
 
 it('is deployed only with a retention set, read as the service reads it', () => {

@@ -17,6 +17,8 @@ export interface ExecutionStreamRecord {
   dynamodb?: {
     Keys?: Record<string, unknown>;
     NewImage?: Record<string, unknown>;
+    /** When the change was made, in epoch seconds (rounded down). */
+    ApproximateCreationDateTime?: number;
   };
   /** Set on a removal by TTL: the DynamoDB service itself deleted the item. */
   userIdentity?: { type?: string; principalId?: string };
@@ -42,7 +44,15 @@ export function executionChangeOf(record: ExecutionStreamRecord): ExecutionChang
   const image = record.eventName === 'REMOVE' ? undefined : record.dynamodb?.NewImage;
   const item = image ? plain(image) : undefined;
   if (sk === WORKFLOW_SK) {
-    if (removedByTtl(record)) return { kind: 'workflow', workflowId: pk, expired: true };
+    if (removedByTtl(record)) {
+      const at = record.dynamodb?.ApproximateCreationDateTime;
+      return {
+        kind: 'workflow',
+        workflowId: pk,
+        expired: true,
+        ...(typeof at === 'number' ? { removedAt: at * 1000 } : {}),
+      };
+    }
     return { kind: 'workflow', workflowId: pk, record: item ? runFieldsOf(item) : undefined };
   }
   if (sk.startsWith(TASK_PREFIX)) {

@@ -273,6 +273,9 @@ export function taskShapeOf(task: TaskRecord): TaskShape | undefined {
   return shape;
 }
 
+/** The lowest log sort key of the given time (epoch ms): lines before it sort below. */
+export const logSortKeyBefore = (time: number): string => digits(time, 13);
+
 /**
  * A log item. The sort key orders a task's logs by time, then by `counter` (append order within
  * one process); the random tail keeps two processes appending in the same millisecond apart.

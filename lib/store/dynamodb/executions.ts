@@ -15,7 +15,14 @@ import {
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
 import { mapLimited } from '../../model/map-limited.ts';
-import type { ExecutionStore, IdempotencyClaim, RunIndexRead, RunIndexRow, TaskExecLog } from '../ports.ts';
+import type {
+  ExecutionStore,
+  ExpiredRunRemover,
+  IdempotencyClaim,
+  RunIndexRead,
+  RunIndexRow,
+  TaskExecLog,
+} from '../ports.ts';
 import { isConditionFailure, isMissingIndex, putIfAbsent, translate } from './errors.ts';
 import {
   bodyOf,
@@ -25,6 +32,7 @@ import {
   idempotencyKey,
   logItem,
   logPk,
+  logSortKeyBefore,
   matchesQuery,
   TASK_PREFIX,
   taskKey,
@@ -44,7 +52,7 @@ const CREATE_CONCURRENCY = 32;
 /** A row that vanishes between a failed create and the read that adopts it is created again, this often. */
 const CREATE_ATTEMPTS = 3;
 
-export class DynamoExecutionStore implements ExecutionStore {
+export class DynamoExecutionStore implements ExecutionStore, ExpiredRunRemover {
   /** Orders logs appended by this process within one millisecond. */
   private logCounter = 0;
 
@@ -137,6 +145,48 @@ export class DynamoExecutionStore implements ExecutionStore {
     await this.client
       .send(new DeleteCommand({ TableName: this.table, Key: workflowKey(workflowId) }))
       .catch((e: unknown) => translate(e, 'workflow remove'));
+  }
+
+  async removeExpiredRun(workflowId: string, before: number): Promise<void> {
+    const items = await queryAll(
+      this.client,
+      {
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': workflowId },
+        ProjectionExpression: 'pk, sk, taskId, scheduledTime',
+        ConsistentRead: true,
+      },
+      'expired run remove',
+    );
+    // The id is a run's again: its rows are not the expired run's to take.
+    if (items.some((item) => item.sk === WORKFLOW_SK)) return;
+    const rows = items.filter(
+      (item) =>
+        typeof item.taskId === 'string' &&
+        typeof item.scheduledTime === 'number' &&
+        item.scheduledTime < before,
+    );
+    await this.deleteLogs(
+      rows.map((row) => row.taskId as string),
+      before,
+    );
+    // One conditional delete per row: a row written since (a run created again under the id, with
+    // the same task id) is not the expired run's.
+    await mapLimited(rows, CREATE_CONCURRENCY, async (row) => {
+      try {
+        await this.client.send(
+          new DeleteCommand({
+            TableName: this.table,
+            Key: { pk: row.pk, sk: row.sk },
+            ConditionExpression: 'scheduledTime < :before',
+            ExpressionAttributeValues: { ':before': before },
+          }),
+        );
+      } catch (error) {
+        if (!isConditionFailure(error)) translate(error, 'expired run remove');
+      }
+    });
   }
 
   createTasks(tasks: TaskRecord[]): Promise<TaskRecord[]> {
@@ -409,7 +459,8 @@ export class DynamoExecutionStore implements ExecutionStore {
     throw new VersionConflictError(`Task ${task.taskId} kept changing while it was being created`);
   }
 
-  private async deleteLogs(taskIds: readonly string[]): Promise<void> {
+  /** Deletes the log lines of the tasks; with `before` (epoch ms), only lines written before then. */
+  private async deleteLogs(taskIds: readonly string[], before?: number): Promise<void> {
     for (let i = 0; i < taskIds.length; i += LOG_LOOKUP_CONCURRENCY) {
       await Promise.all(
         taskIds.slice(i, i + LOG_LOOKUP_CONCURRENCY).map(async (taskId) => {
@@ -417,8 +468,12 @@ export class DynamoExecutionStore implements ExecutionStore {
             this.client,
             {
               TableName: this.table,
-              KeyConditionExpression: 'pk = :pk',
-              ExpressionAttributeValues: { ':pk': logPk(taskId) },
+              KeyConditionExpression: before === undefined ? 'pk = :pk' : 'pk = :pk AND sk < :before',
+              ExpressionAttributeValues: {
+                ':pk': logPk(taskId),
+                // A line's sort key starts with its time (execution-items.ts logItem).
+                ...(before === undefined ? {} : { ':before': logSortKeyBefore(before) }),
+              },
               ProjectionExpression: 'pk, sk',
               ConsistentRead: true,
             },

@@ -59,7 +59,7 @@ async function indexed(records: ExecutionStreamRecord[]): Promise<IndexOp[]> {
   const index = new RecordingIndex();
   await searchIndexer.handle(executionChangesOf(records), {
     index: () => index,
-    executions: () => {
+    expiredRuns: () => {
       throw new Error('the search indexer reads no table');
     },
     logger: createLogger({ level: 'error', format: 'json' }),
