@@ -8,11 +8,12 @@ import { Args } from './args.ts';
 import { OWNER, ref, simpleTask } from './definitions.ts';
 import { expectStatus, type HttpClient } from './http-client.ts';
 
+/** The workflow's name, whatever the chain's length (five tasks by default). */
 export const WORKFLOW_NAME = 'bench_five_simple';
 export const TASKS_PER_WORKFLOW = new Args().int('tasks-per-workflow', 5, 1);
 export const LAST_REF = `t${TASKS_PER_WORKFLOW}`;
 
-/** Task type of each of the five tasks: five types, or one shared by all. */
+/** Task type of each task of the chain: `distinct` types in turn, or one shared by all. */
 export function taskTypesOf(distinct: number): string[] {
   return Array.from({ length: TASKS_PER_WORKFLOW }, (_, i) =>
     distinct <= 1 ? 'bench_task' : `bench_task_${(i % distinct) + 1}`,

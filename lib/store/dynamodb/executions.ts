@@ -121,17 +121,7 @@ export class DynamoExecutionStore implements ExecutionStore, ExpiredRunRemover {
   }
 
   async removeWorkflow(workflowId: string): Promise<void> {
-    const items = await queryAll(
-      this.client,
-      {
-        TableName: this.table,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': workflowId },
-        ProjectionExpression: 'pk, sk, taskId',
-        ConsistentRead: true,
-      },
-      'workflow remove',
-    );
+    const items = await this.itemsOfRun(workflowId, 'pk, sk, taskId', 'workflow remove');
     const taskIds = items.flatMap((item) => (typeof item.taskId === 'string' ? [item.taskId] : []));
     // Logs first, then task rows, then the record: a removal cut short leaves the record, so it can
     // be found and removed again, and never leaves logs nothing points to.
@@ -148,17 +138,7 @@ export class DynamoExecutionStore implements ExecutionStore, ExpiredRunRemover {
   }
 
   async removeExpiredRun(workflowId: string, before: number): Promise<void> {
-    const items = await queryAll(
-      this.client,
-      {
-        TableName: this.table,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': workflowId },
-        ProjectionExpression: 'pk, sk, taskId, scheduledTime',
-        ConsistentRead: true,
-      },
-      'expired run remove',
-    );
+    const items = await this.itemsOfRun(workflowId, 'pk, sk, taskId, scheduledTime', 'expired run remove');
     // The id is a run's again: its rows are not the expired run's to take.
     if (items.some((item) => item.sk === WORKFLOW_SK)) return;
     const rows = items.filter(
@@ -187,6 +167,21 @@ export class DynamoExecutionStore implements ExecutionStore, ExpiredRunRemover {
         if (!isConditionFailure(error)) translate(error, 'expired run remove');
       }
     });
+  }
+
+  /** Every item of a run's partition (its record and task rows), with the attributes named. */
+  private itemsOfRun(workflowId: string, projection: string, operation: string): Promise<Item[]> {
+    return queryAll(
+      this.client,
+      {
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': workflowId },
+        ProjectionExpression: projection,
+        ConsistentRead: true,
+      },
+      operation,
+    );
   }
 
   createTasks(tasks: TaskRecord[]): Promise<TaskRecord[]> {
