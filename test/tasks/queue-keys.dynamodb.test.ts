@@ -9,28 +9,22 @@
  */
 import { DeleteItemCommand, PutItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { queueEntryOf } from '../../lib/engine/queues.ts';
 import type { TaskRecord } from '../../lib/model/execution.ts';
 import { queueItem, readyKey } from '../../lib/store/dynamodb/queue.ts';
-import { type FreshStores, startTestDynamo, type TestDynamo } from '../helpers/dynamo.ts';
+import { type FreshStores, useTestDynamo } from '../helpers/dynamo.ts';
 import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
 import { simpleTask, workflowDef } from '../helpers/fixtures.ts';
 
 const TYPE = 'qk_task';
 
 describe('worker queue keys on DynamoDB, through the engine', () => {
-  let dynamo: TestDynamo;
+  const dynamo = useTestDynamo();
   let fresh: FreshStores;
   let h: EngineHarness;
-  beforeAll(async () => {
-    dynamo = await startTestDynamo();
-  });
-  afterAll(async () => {
-    await dynamo?.close();
-  });
   beforeEach(async () => {
-    fresh = await dynamo.freshStores();
+    fresh = await dynamo().freshStores();
     h = await engineHarness({ stores: fresh.stores });
     await h.register(workflowDef({ name: 'qk_wf', tasks: [simpleTask('qk')] }));
   });
@@ -41,7 +35,7 @@ describe('worker queue keys on DynamoDB, through the engine', () => {
 
   /** The stored queue entries: their sort keys and visibility. */
   async function entries(): Promise<{ sk: string; visibleAt: number }[]> {
-    const scanned = await dynamo.admin.send(
+    const scanned = await dynamo().admin.send(
       new ScanCommand({ TableName: fresh.tables.queues, ConsistentRead: true }),
     );
     return (scanned.Items ?? [])
@@ -177,14 +171,14 @@ describe('worker queue keys on DynamoDB, through the engine', () => {
       const row = await rowOf(workflowId);
       const entry = queueEntryOf(row);
       const item = queueItem(entry);
-      await dynamo.admin.send(
+      await dynamo().admin.send(
         new DeleteItemCommand({
           TableName: fresh.tables.queues,
           Key: marshall({ pk: item.pk, sk: item.sk }),
         }),
       );
       const old = { ...item, sk: entry.taskId, readyKey: readyKey(entry) };
-      await dynamo.admin.send(new PutItemCommand({ TableName: fresh.tables.queues, Item: marshall(old) }));
+      await dynamo().admin.send(new PutItemCommand({ TableName: fresh.tables.queues, Item: marshall(old) }));
       const before = { ...row, visibleAt: undefined, rev: row.rev + 1 };
       await fresh.stores.executions.updateTask(before, row.rev);
       expect(await entries()).toEqual([{ sk: entry.taskId, visibleAt: entry.visibleAt }]);
