@@ -292,7 +292,7 @@ export function streamConsumerHandler(
 function streamConsumerDeps(): StreamConsumerDeps {
   const { config, logger } = awsConfig();
   let index: OpenSearchIndex | undefined;
-  let executions: DynamoExecutionStore | undefined;
+  let remover: DynamoExecutionStore | undefined;
   return {
     logger,
     index: () => {
@@ -300,11 +300,11 @@ function streamConsumerDeps(): StreamConsumerDeps {
       return index;
     },
     expiredRuns: () => {
-      executions ??= new DynamoExecutionStore(
+      remover ??= new DynamoExecutionStore(
         documentClient(dynamoClientFrom(config)),
         tableName(tableNamesOf(config), EXECUTIONS_TABLE),
       );
-      return executions;
+      return remover;
     },
   };
 }
