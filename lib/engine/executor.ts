@@ -22,6 +22,7 @@ import { retryOnConflict } from '../model/retry-on-conflict.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { SchemaEnforcer } from '../schemas/ports.ts';
 import type { ExecutionStore, PollDataStore, TaskQueue } from '../store/ports.ts';
+import { rowsOfRun } from '../store/run-rows.ts';
 import { type DecideObservation, observeDecide, observing, reportDecide } from './decide-events.ts';
 import { decide } from './decider.ts';
 import { activeDomain, domainCandidates } from './domains.ts';
@@ -145,7 +146,7 @@ export class Executor {
   private async gatherLoopOutputs(record: WorkflowRecord): Promise<void> {
     const waiting = record.tasks.filter((t) => t.loopEnd === 'gathering');
     if (waiting.length === 0) return;
-    const rows = await this.deps.executions.listTasks(record.workflowId);
+    const rows = await rowsOfRun(this.deps.executions, record);
     for (const task of waiting) {
       const expand = this.deps.registry.get(task.workflowTask.type).expandOutput;
       if (expand) task.outputData = expand(task, rows, record.workflowDefinition).outputData;

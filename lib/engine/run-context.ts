@@ -84,7 +84,7 @@ export class RunContext implements DecideContext {
     const ref = iterationRef(wt.taskReferenceName, request.iteration);
     const retryOf = request.retryOf;
     const retryCount = retryOf ? retryOf.retryCount + 1 : 0;
-    const taskId = taskIdOf(wf.workflowId, ref, retryCount, wf.epoch);
+    const taskId = taskIdOf(wf, ref, retryCount);
     const worker = this.env.registry.get(wt.type).kind === 'worker';
     const { def } = effectiveTaskDef(wt, worker);
     const input = request.input ? { ...request.input } : this.resolveInput(wt, def, taskId);
@@ -210,7 +210,7 @@ export class RunContext implements DecideContext {
     for (const task of tasks) {
       // Attempts a retry superseded left the working set earlier; their ids derive from the attempt.
       for (let attempt = 0; attempt < task.retryCount; attempt++)
-        this.deleteTaskIds.push(taskIdOf(wf.workflowId, task.referenceTaskName, attempt, wf.epoch));
+        this.deleteTaskIds.push(taskIdOf(wf, task.referenceTaskName, attempt));
       this.deleteTaskIds.push(task.taskId);
     }
   }

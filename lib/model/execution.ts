@@ -155,6 +155,12 @@ export interface WorkflowRecord {
   endedByEngine?: boolean;
   /** Internal: restarts and reruns so far; task ids derive from it (ids.ts taskIdOf). */
   epoch?: number;
+  /**
+   * Internal: set when the run is created, from its creation time (ids.ts generationAt), and kept
+   * through restarts; task ids derive from it (ids.ts taskIdOf), so a run created again under a
+   * reused id never adopts or shows the earlier run's rows. Absent on runs created before it existed.
+   */
+  generation?: string;
   /** Internal: attempts a retry asked to try again; the decider schedules each, whatever its retry limit. */
   retryTaskIds?: string[];
   /** Internal: the task a rerun starts again from; the next decide schedules it and clears this. */

@@ -4,6 +4,7 @@
  * same ids and converges instead of creating duplicates.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import type { TaskRecord, WorkflowRecord } from './execution.ts';
 
 export interface IdGenerator {
   /** A fresh random id (UUID v4). */
@@ -21,14 +22,53 @@ export function derivedId(...parts: (string | number)[]): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
+/** What a run's task ids derive from: its id, its epoch and its generation. */
+export type RunIdentity = Pick<WorkflowRecord, 'workflowId' | 'epoch' | 'generation'>;
+
 /**
  * A task attempt's id. `epoch` counts the run's restarts and reruns, so a task scheduled after one
- * gets an id of its own rather than one of the deleted pass's (epoch 0 keeps the original ids).
+ * gets an id of its own rather than one of the deleted pass's. `generation` is set when the run is
+ * created, so a run created again under an id that comes back (an idempotency key's, an event's)
+ * never meets a task id of the earlier run, whose rows may outlive its record (DynamoDB TTL removes
+ * the record first). Runs stored before generations existed (no `generation`) keep the ids they
+ * had: epoch 0 without the epoch, later epochs with it.
  */
-export const taskIdOf = (workflowId: string, referenceName: string, retryCount: number, epoch = 0): string =>
-  epoch === 0
-    ? derivedId('task', workflowId, referenceName, retryCount)
-    : derivedId('task', workflowId, referenceName, retryCount, epoch);
+export function taskIdOf(
+  run: RunIdentity,
+  referenceName: string,
+  retryCount: number,
+  epoch = run.epoch ?? 0,
+): string {
+  if (run.generation !== undefined)
+    return derivedId('task', run.workflowId, referenceName, retryCount, epoch, run.generation);
+  return epoch === 0
+    ? derivedId('task', run.workflowId, referenceName, retryCount)
+    : derivedId('task', run.workflowId, referenceName, retryCount, epoch);
+}
+
+/**
+ * Whether a task row of the run's partition is this run's, not one an earlier run under the same
+ * id left behind: its id is one this run gives (in any of its epochs). Rows of a run without a
+ * generation are all its own.
+ */
+export function isRowOf(
+  run: RunIdentity,
+  row: Pick<TaskRecord, 'taskId' | 'referenceTaskName' | 'retryCount'>,
+): boolean {
+  if (run.generation === undefined) return true;
+  for (let epoch = run.epoch ?? 0; epoch >= 0; epoch--) {
+    if (taskIdOf(run, row.referenceTaskName, row.retryCount, epoch) === row.taskId) return true;
+  }
+  return false;
+}
+
+/**
+ * The generation of a run created at `createTime` (epoch ms), in base 36. Two runs under one id are
+ * never created in the same millisecond (the earlier one's record must be gone first: removed, or
+ * expired and deleted by TTL), and a decide re-run after a crash reads it from the record, so the
+ * ids stay deterministic.
+ */
+export const generationAt = (createTime: number): string => createTime.toString(36);
 
 export const childWorkflowIdOf = (parentWorkflowId: string, taskId: string): string =>
   derivedId('subworkflow', parentWorkflowId, taskId);

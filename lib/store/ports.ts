@@ -142,7 +142,10 @@ export interface ExecutionStore {
   getTasks(workflowId: string, taskIds: readonly string[]): Promise<TaskRecord[]>;
   /** Looks a task up by id alone (routes that are given only a task id). */
   findTask(taskId: string): Promise<TaskRecord | undefined>;
-  /** Every task row of a run, by seq. */
+  /**
+   * Every task row of a run's partition, by seq, including rows an earlier run under the same id
+   * left: readers of a run's rows take rowsOfRun (run-rows.ts).
+   */
   listTasks(workflowId: string): Promise<TaskRecord[]>;
   /** Removes task rows of a run (rerun/restart). */
   deleteTasks(workflowId: string, taskIds: readonly string[]): Promise<void>;

@@ -24,6 +24,7 @@ import type {
   TaskExecLog,
   TaskQueue,
 } from '../store/ports.ts';
+import { rowsOfRun } from '../store/run-rows.ts';
 import { PollLimits } from './poll-limits.ts';
 import type { ResultStatus, TaskResult } from './task-result.ts';
 
@@ -344,7 +345,7 @@ export class TaskService {
     // The type's output view needs the run's other rows (a DO_WHILE rebuilds its iterations).
     const run = await this.deps.executions.getWorkflow(task.workflowInstanceId);
     if (!run) return task;
-    const rows = await this.deps.executions.listTasks(task.workflowInstanceId);
+    const rows = await rowsOfRun(this.deps.executions, run);
     return (
       outputViews(this.deps.registry, run.workflowDefinition, rows).find((t) => t.taskId === taskId) ?? task
     );

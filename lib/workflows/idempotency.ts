@@ -6,6 +6,9 @@
  *   FAIL            409 naming the run the key points at;
  *   RETURN_EXISTING that run's id;
  *   FAIL_ON_RUNNING 409 while that run is not over; once it is, the key moves to a new run.
+ * A run whose retention expired (service.workflow.retention) is gone: the key moves to a new run
+ * whatever the strategy. Once DynamoDB's TTL has deleted the expired record, the key's run id is
+ * free and a run is created under it again; its task ids differ from the expired run's (model/ids.ts).
  *
  * The id of the run a key points at is derived from the name and the key (and, for a successor, the
  * run it replaces), so a start that died between its claim and its run's creation leaves nothing
@@ -56,7 +59,13 @@ export async function startOnce(
     if (!run) {
       if (await create(target)) return { workflowId: target, created: true };
       run = await executions.getWorkflow(target);
-      if (!run) continue;
+      if (!run) {
+        // Stored, yet reads do not show it: its retention expired (or it was just removed). It is
+        // gone for every strategy, so the key moves on to a successor, as from an ended run.
+        replaces = target;
+        candidate = derivedId('idempotency', workflowName, key, target);
+        continue;
+      }
     }
     if (strategy === 'RETURN_EXISTING') return { workflowId: target, created: false };
     if (strategy === 'FAIL') {

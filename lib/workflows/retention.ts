@@ -13,6 +13,7 @@
  */
 import type { Clock } from '../model/clock.ts';
 import { isTerminalWorkflow, type TaskRecord, type WorkflowRecord } from '../model/execution.ts';
+import { isRowOf } from '../model/ids.ts';
 import type { ExecutionStore, TaskExecLog } from '../store/ports.ts';
 
 export interface Retention {
@@ -53,8 +54,12 @@ export function retainingExecutions(
   const liveTasks = async (tasks: TaskRecord[]): Promise<TaskRecord[]> => {
     if (keepRuns) return tasks;
     const ids = [...new Set(tasks.map((t) => t.workflowInstanceId))];
-    const alive = new Set((await inner.getWorkflowsById(ids)).filter(live).map((r) => r.workflowId));
-    return tasks.filter((t) => alive.has(t.workflowInstanceId));
+    const alive = new Map((await inner.getWorkflowsById(ids)).filter(live).map((r) => [r.workflowId, r]));
+    // A row an earlier run under a reused id left is not the live run's either.
+    return tasks.filter((t) => {
+      const run = alive.get(t.workflowInstanceId);
+      return run !== undefined && isRowOf(run, t);
+    });
   };
   return {
     createWorkflow: (record) => inner.createWorkflow(stamp(record)),

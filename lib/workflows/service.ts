@@ -8,6 +8,7 @@ import { type ApiTask, type ApiWorkflow, toApiTask, toApiWorkflow } from '../mod
 import { NotFoundError, quote } from '../model/errors.ts';
 import type { TaskRecord, TaskStatus, WorkflowRecord, WorkflowStatus } from '../model/execution.ts';
 import type { ExecutionStore } from '../store/ports.ts';
+import { rowsOfRun } from '../store/run-rows.ts';
 
 export class WorkflowReader {
   constructor(
@@ -28,7 +29,7 @@ export class WorkflowReader {
 
   /** Every task row of the run, by seq, through its type's output view (DO_WHILE outputs in full). */
   async tasksOf(record: WorkflowRecord): Promise<TaskRecord[]> {
-    const rows = await this.executions.listTasks(record.workflowId);
+    const rows = await rowsOfRun(this.executions, record);
     return outputViews(this.registry, record.workflowDefinition, rows);
   }
 

@@ -13,7 +13,7 @@ import { forEachTask, mapTasks } from '../model/definition-graph.ts';
 import type { TaskDef, WorkflowDef } from '../model/definitions.ts';
 import { ConflictError, NotFoundError } from '../model/errors.ts';
 import type { WorkflowRecord } from '../model/execution.ts';
-import type { IdGenerator } from '../model/ids.ts';
+import { generationAt, type IdGenerator } from '../model/ids.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { SchemaEnforcer } from '../schemas/ports.ts';
 import type { ExecutionStore, TaskDefStore } from '../store/ports.ts';
@@ -194,6 +194,7 @@ export class WorkflowStarter {
       rev: 0,
       seq: 0,
       tasks: [],
+      generation: generationAt(now),
       // Stored due now: if the process dies before the first decide, the wake-up sweep finds it.
       wakeAt: now,
     };

@@ -2,7 +2,8 @@
  * Idempotent starts through the engine over both store adapters (memory and DynamoDB on dynalite):
  * 20 concurrent starts with one idempotency key, and 20 concurrent synchronous executions with one
  * requestId, leave exactly one run; a key whose starter died between its claim and its run (the
- * claim written, no run) is finished by the next start instead of dangling.
+ * claim written, no run) is finished by the next start instead of dangling; a key whose run
+ * expired (retention) moves on to a new run.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { derivedId } from '../../lib/model/ids.ts';
@@ -41,10 +42,10 @@ describe.each(adapters)('idempotent start over the %s store', (_name, storesFor)
   let engine: EngineHarness;
   let cleanup: () => Promise<void>;
 
-  async function setUp(): Promise<void> {
+  async function setUp(properties: Record<string, string> = {}): Promise<void> {
     const fresh = await storesFor();
     cleanup = fresh.cleanup;
-    engine = await engineHarness({ stores: fresh.stores });
+    engine = await engineHarness({ stores: fresh.stores, properties });
     await engine.register(WAITING);
     await engine.register(systemOnlyWorkflow('quick_flow'));
   }
@@ -100,5 +101,26 @@ describe.each(adapters)('idempotent start over the %s store', (_name, storesFor)
     expect(id).toBe(claimed);
     await engine.settle();
     expect((await engine.run(id)).status).toBe('RUNNING');
+  });
+
+  it('moves the key to a new run once the run it points at expired, whatever the strategy', async () => {
+    await setUp({ 'service.workflow.retention': '1h' });
+    const { starter } = engine.services.engine;
+    const start = (n: number, idempotencyStrategy: 'FAIL' | 'RETURN_EXISTING') =>
+      starter.start({ name: 'quick_flow', input: { n }, idempotencyKey: 'k', idempotencyStrategy });
+    const first = await start(1, 'FAIL');
+    await engine.settle();
+    expect((await engine.run(first)).status).toBe('COMPLETED');
+    await expect(start(2, 'FAIL')).rejects.toThrow(
+      `Workflow with idempotencyKey 'k' already exists: ${first}`,
+    );
+
+    // Expired; its record is still stored (the memory store keeps it, DynamoDB's TTL comes late).
+    await engine.advance(2 * 3_600_000);
+    const second = await start(2, 'FAIL');
+    expect(second).not.toBe(first);
+    await engine.settle();
+    expect(await engine.run(second)).toMatchObject({ status: 'COMPLETED', input: { n: 2 } });
+    expect(await start(3, 'RETURN_EXISTING')).toBe(second);
   });
 });

@@ -14,6 +14,7 @@
  */
 import { ConflictError, ValidationError } from '../../model/errors.ts';
 import { isTerminalWorkflow, type TaskRecord, type WorkflowRecord } from '../../model/execution.ts';
+import { rowsOfRun } from '../../store/run-rows.ts';
 import {
   currentTasks,
   isRetryableStatus,
@@ -112,7 +113,7 @@ async function locate(
   run: WorkflowRecord,
   taskId: string,
 ): Promise<{ run: WorkflowRecord; done: boolean } | undefined> {
-  const rows = await mutator.executions.listTasks(run.workflowId);
+  const rows = await rowsOfRun(mutator.executions, run);
   const holds = (task: TaskRecord) => task.taskId === taskId;
   if (rows.some(holds) || (isTerminalWorkflow(run.status) && run.tasks.some(holds)))
     return { run, done: false };

@@ -15,6 +15,7 @@ import { isTerminalTask, type TaskRecord, type WorkflowRecord } from '../../mode
 import { retryOnConflict } from '../../model/retry-on-conflict.ts';
 import type { DecisionQueue } from '../../queue/ports.ts';
 import type { ExecutionStore } from '../../store/ports.ts';
+import { rowsOfRun } from '../../store/run-rows.ts';
 
 /** What an operation changes: the run record, and the task rows it changed (as read, rev untouched). */
 export interface RunEdit {
@@ -83,7 +84,7 @@ export class RunMutator {
     }
     const open = run.tasks.filter((t) => !isTerminalTask(t.status));
     const rows = options.allRows
-      ? await executions.listTasks(workflowId)
+      ? await rowsOfRun(executions, run)
       : await executions.getTasks(
           workflowId,
           open.map((t) => t.taskId),

@@ -58,7 +58,7 @@ function skippedRow(
   const ref = workflowTask.taskReferenceName;
   return {
     // The id the decider would give the task's first attempt: a retried skip adopts the same row.
-    taskId: taskIdOf(run.workflowId, ref, 0),
+    taskId: taskIdOf(run, ref, 0),
     taskType: workflowTask.type,
     taskDefName: workflowTask.name,
     referenceTaskName: ref,

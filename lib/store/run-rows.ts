@@ -1,0 +1,16 @@
+/**
+ * The task rows of one run. A run's partition may also hold rows an earlier run under the same id
+ * left behind (ids an idempotency key or an event derives come back, and DynamoDB TTL removes an
+ * expired run's record before the cleaner removes its rows): they are not this run's (ids.ts isRowOf).
+ */
+import type { TaskRecord } from '../model/execution.ts';
+import { isRowOf, type RunIdentity } from '../model/ids.ts';
+import type { ExecutionStore } from './ports.ts';
+
+/** Every task row of the run, by seq, without rows an earlier run under its id left. */
+export async function rowsOfRun(
+  executions: Pick<ExecutionStore, 'listTasks'>,
+  run: RunIdentity,
+): Promise<TaskRecord[]> {
+  return (await executions.listTasks(run.workflowId)).filter((row) => isRowOf(run, row));
+}

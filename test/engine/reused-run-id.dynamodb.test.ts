@@ -1,0 +1,99 @@
+/**
+ * A run id that comes back (an idempotency key's, an event's) after its run expired: DynamoDB's
+ * TTL deletes the expired run's record, and its task rows stay until the cleaner of expired runs
+ * comes (lib/jobs/expired-runs.ts), or for good without it. A run created again under the id gets
+ * tasks of its own (its task ids derive from its generation, model/ids.ts): it adopts no row of
+ * the earlier run, and neither its reads, task search nor a worker see one. Engine over the
+ * DynamoDB adapter on dynalite, with a one-hour retention.
+ */
+import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { afterEach, expect, it } from 'vitest';
+import { taskIdOf } from '../../lib/model/ids.ts';
+import { SearchService } from '../../lib/search/service.ts';
+import { workflowKey } from '../../lib/store/dynamodb/execution-items.ts';
+import { type FreshStores, useTestDynamo } from '../helpers/dynamo.ts';
+import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
+import { simpleTask } from '../helpers/fixtures.ts';
+
+const HOUR = 3_600_000;
+const TYPE = 'ship_order';
+const FLOW = {
+  name: 'order_flow',
+  version: 1,
+  tasks: [simpleTask('pack', { name: TYPE }), simpleTask('send', { name: TYPE })],
+};
+
+const dynamo = useTestDynamo();
+let fresh: FreshStores | undefined;
+let h: EngineHarness | undefined;
+
+afterEach(async () => {
+  await h?.close();
+  await fresh?.cleanup();
+  h = undefined;
+  fresh = undefined;
+});
+
+async function setUp(): Promise<EngineHarness> {
+  fresh = await dynamo().freshStores();
+  h = await engineHarness({ stores: fresh.stores, properties: { 'service.workflow.retention': '1h' } });
+  await h.registerTaskDefs([{ name: TYPE, retryCount: 0 }]);
+  await h.register(FLOW);
+  return h;
+}
+
+/** Starts an order with the key and works both its tasks to the end. */
+async function completedOrder(engine: EngineHarness, key: string, n: number): Promise<string> {
+  const id = await engine.start(FLOW.name, { n }, { idempotencyKey: key, idempotencyStrategy: 'FAIL' });
+  await engine.work(TYPE, { packed: n });
+  await engine.work(TYPE, { sent: n });
+  expect((await engine.run(id)).status).toBe('COMPLETED');
+  return id;
+}
+
+it("gives a run created again under an expired run's id tasks of its own", async () => {
+  const engine = await setUp();
+  const id = await completedOrder(engine, 'order-7', 1);
+  const oldRows = await engine.tasks(id);
+  expect(oldRows.map((t) => t.status)).toEqual(['COMPLETED', 'COMPLETED']);
+
+  // The retention ends, and DynamoDB's TTL deletes the run's item alone; the rows stay.
+  await engine.advance(2 * HOUR);
+  await fresh?.admin.send(
+    new DeleteItemCommand({ TableName: fresh.tables.executions, Key: marshall(workflowKey(id)) }),
+  );
+
+  const again = await engine.start(
+    FLOW.name,
+    { n: 2 },
+    { idempotencyKey: 'order-7', idempotencyStrategy: 'FAIL' },
+  );
+  expect(again).toBe(id);
+  const run = await engine.run(again);
+  expect(run.status).toBe('RUNNING');
+  expect(run.tasks.map((t) => [t.referenceTaskName, t.status])).toEqual([['pack', 'SCHEDULED']]);
+  expect(oldRows.map((t) => t.taskId)).not.toContain(run.tasks[0]?.taskId);
+  const { reader } = engine.services.engine;
+  expect((await reader.get(again, true)).tasks?.map((t) => [t.referenceTaskName, t.status])).toEqual([
+    ['pack', 'SCHEDULED'],
+  ]);
+  const search = new SearchService(engine.services.stores.executions);
+  const found = await search.tasks({ start: 0, size: 10, query: `workflowId=${again}` });
+  expect(found.results.map((t) => t.taskId)).toEqual([run.tasks[0]?.taskId]);
+
+  // The worker gets the new run's tasks, with the new input, and the run ends on their outputs.
+  const pack = await engine.work(TYPE, { packed: 2 });
+  expect(pack.taskId).toBe(run.tasks[0]?.taskId);
+  await engine.work(TYPE, { sent: 2 });
+  const done = await engine.run(again);
+  expect(done.status).toBe('COMPLETED');
+  expect(done.input).toEqual({ n: 2 });
+  expect((await reader.get(again, true)).tasks?.map((t) => t.outputData)).toEqual([
+    { packed: 2 },
+    { sent: 2 },
+  ]);
+  // Its rows are not the expired run's: the same reference names, other ids.
+  expect(taskIdOf(done, 'pack', 0)).toBe(pack.taskId);
+  expect(taskIdOf({ workflowId: id }, 'pack', 0)).not.toBe(pack.taskId);
+});
