@@ -60,10 +60,10 @@ export async function startMeteredServer(options: MeteredServerOptions = {}): Pr
   const start = engine.starter.start.bind(engine.starter);
   engine.starter.start = (request) => meter.inPhase('start', () => start(request));
   const decide = engine.executor.decide.bind(engine.executor);
-  engine.executor.decide = (workflowId) =>
+  engine.executor.decide = (workflowId, taskIds) =>
     meter.inPhase('decide', () => {
       meter.countDecide();
-      return decide(workflowId);
+      return decide(workflowId, taskIds);
     });
   const poll = engine.tasks.poll.bind(engine.tasks);
   engine.tasks.poll = (taskType, pollOptions) => meter.inPhase('poll', () => poll(taskType, pollOptions));
@@ -74,6 +74,11 @@ export async function startMeteredServer(options: MeteredServerOptions = {}): Pr
   decisions.request = (workflowId, delayMs) => {
     meter.countRequest(delayMs);
     return request(workflowId, delayMs);
+  };
+  const requestForTasks = decisions.requestForTasks.bind(decisions);
+  decisions.requestForTasks = (workflowId, taskIds) => {
+    meter.countRequest(0);
+    return requestForTasks(workflowId, taskIds);
   };
   const wakeAt = decisions.wakeAt.bind(decisions);
   decisions.wakeAt = (workflowId, at) => {

@@ -70,12 +70,21 @@ export class Executor {
     this.observed = observing(this.sinks);
   }
 
-  /** Decides a run until its decision commits (re-reading after a concurrent change). */
-  async decide(workflowId: string): Promise<void> {
-    await retryOnConflict(() => this.decideOnce(workflowId));
+  /**
+   * Decides a run until its decision commits (re-reading after a concurrent change). `changed`,
+   * when given, names the only task rows that changed since the run's last decide (the decide
+   * requests of worker updates): the first attempt reads just those of its open tasks. That is safe
+   * because what else changes a row unannounced (a poll's claim, a requeue, a lease extension) only
+   * makes the run's own view of it older, which moves no deadline later (timeouts.ts arms a
+   * scheduled task's earliest one), and every write of a task is conditional on the revision this
+   * view holds: a write over a row that moved fails, and the attempt after it reads every row.
+   */
+  async decide(workflowId: string, changed?: readonly string[]): Promise<void> {
+    let attempt = 0;
+    await retryOnConflict(() => this.decideOnce(workflowId, attempt++ === 0 ? changed : undefined));
   }
 
-  private async decideOnce(workflowId: string): Promise<void> {
+  private async decideOnce(workflowId: string, changed: readonly string[] | undefined): Promise<void> {
     const { executions } = this.deps;
     const record = await executions.getWorkflow(workflowId);
     if (!record) return;
@@ -85,7 +94,7 @@ export class Executor {
       await this.followEnd(record);
       return;
     }
-    await this.refreshTasks(record);
+    await this.refreshTasks(record, changed);
     const seen = this.observed ? observeDecide(record) : undefined;
     const now = this.deps.clock.now();
     // What the commit is conditional on, taken before the decider works on the record in place.
@@ -108,27 +117,40 @@ export class Executor {
    * Task rows are the truth for what workers and the API change (status, output, times); the run
    * record keeps the decider's own bookkeeping (executed, retried, membership) for each task.
    */
-  private async refreshTasks(record: WorkflowRecord): Promise<void> {
-    const open = record.tasks.filter((t) => !t.executed);
+  private async refreshTasks(record: WorkflowRecord, changed: readonly string[] | undefined): Promise<void> {
+    let open = record.tasks.filter((t) => !t.executed);
     if (open.length === 0) return;
+    if (changed) {
+      const named = new Set(changed);
+      open = open.filter((t) => named.has(t.taskId));
+    }
     const rows = new Map(
-      (
-        await this.deps.executions.getTasks(
-          record.workflowId,
-          open.map((t) => t.taskId),
-        )
+      (open.length === 0
+        ? []
+        : await this.deps.executions.getTasks(
+            record.workflowId,
+            open.map((t) => t.taskId),
+          )
       ).map((r) => [r.taskId, r]),
     );
+    const read: TaskRecord[] = [];
     record.tasks = record.tasks.map((task) => {
       const row = rows.get(task.taskId);
+      if (!row) return task;
       // The definition's own workflowTask object is kept, so the record codec can leave it out.
-      return row
-        ? { ...row, workflowTask: task.workflowTask, executed: task.executed, retried: task.retried }
-        : task;
+      const fresh = {
+        ...row,
+        workflowTask: task.workflowTask,
+        executed: task.executed,
+        retried: task.retried,
+      };
+      read.push(fresh);
+      return fresh;
     });
     await this.gatherLoopOutputs(record);
-    // A child that ended while its parent was not told (a crash between the two) is caught up here.
-    for (const task of record.tasks) {
+    // A child that ended while its parent was not told (a crash between the two, or a notice that
+    // kept conflicting) is caught up here, for the tasks whose rows this decide read.
+    for (const task of read) {
       const onChildEnded = this.deps.registry.get(task.workflowTask.type).onChildEnded;
       if (!onChildEnded || isTerminalTask(task.status) || !task.subWorkflowId) continue;
       const child = await this.deps.executions.getWorkflow(task.subWorkflowId);
@@ -322,6 +344,6 @@ export class Executor {
       // Still changing after every attempt: the parent's own decide catches up on the child's end.
       if (!(error instanceof VersionConflictError)) throw error;
     }
-    await decisions.request(parentId);
+    await decisions.requestForTasks(parentId, [child.parentWorkflowTaskId as string]);
   }
 }

@@ -69,6 +69,6 @@ export class SystemTaskRunner {
       result = { status: 'FAILED', reasonForIncompletion: errorMessage(error) };
     }
     await reportAsyncResult(executions, clock, task, result);
-    await decisions.request(message.workflowId);
+    await decisions.requestForTasks(message.workflowId, [message.taskId]);
   }
 }

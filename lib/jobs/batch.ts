@@ -34,7 +34,7 @@ export interface BatchHandler<M> {
   name: string;
   decode(body: unknown): M | undefined;
   key(message: M): string | undefined;
-  coalesce: boolean;
+  coalesce?(waiting: M, next: M): M;
   handle(message: M): Promise<void>;
 }
 
@@ -78,7 +78,10 @@ export async function consumeBatch<M>(
   }
   const batchItemFailures: BatchResponse['batchItemFailures'] = [];
   const runGroup = async (key: string | undefined, group: Decoded<M>[]): Promise<void> => {
-    const todo = handler.coalesce ? group.slice(0, 1) : group;
+    const coalesce = handler.coalesce?.bind(handler);
+    const todo = coalesce
+      ? [{ message: group.map((m) => m.message).reduce((a, b) => coalesce(a, b)) }]
+      : group;
     for (const [index, { message }] of todo.entries()) {
       try {
         await handler.handle(message);
@@ -89,7 +92,7 @@ export async function consumeBatch<M>(
           error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
         });
         // The failed message and every later one of its group: a group stays in order.
-        const failed = handler.coalesce ? group : group.slice(index);
+        const failed = coalesce ? group : group.slice(index);
         for (const { messageId } of failed) {
           batchItemFailures.push({ itemIdentifier: messageId });
           // Its last delivery: SQS moves it to the dead-letter queue rather than deliver it again.

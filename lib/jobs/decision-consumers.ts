@@ -10,7 +10,7 @@
  */
 
 import type { DecisionMessage } from '../queue/work-queues.ts';
-import { decodeDecisionMessage } from '../queue/work-queues.ts';
+import { decodeDecisionMessage, mergeDecisionMessages } from '../queue/work-queues.ts';
 import { MESSAGES_TABLE } from '../store/dynamodb/messages.ts';
 import { SCHEMAS_TABLE } from '../store/dynamodb/schemas.ts';
 import { DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE } from '../store/dynamodb/tables.ts';
@@ -39,8 +39,8 @@ export const decider: Consumer<DecisionMessage> = {
   },
   decode: decodeDecisionMessage,
   key: (message) => message.workflowId,
-  coalesce: true,
-  handle: (message, deps) => deps.decide(message.workflowId),
+  coalesce: mergeDecisionMessages,
+  handle: (message, deps) => deps.decide(message.workflowId, message.taskIds),
   // A batch of up to 10 runs, decided concurrently; scripts alone may take 4 s each (evaluator.ts).
   timeoutSeconds: 60,
   memorySize: 1024,
@@ -79,7 +79,8 @@ export const timer: Consumer<DecisionMessage> = {
   },
   decode: decodeDecisionMessage,
   key: (message) => message.workflowId,
-  coalesce: true,
+  // Wake-ups name no rows: the forwarded request is a plain one.
+  coalesce: mergeDecisionMessages,
   handle: (message, deps) => deps.decisions.request(message.workflowId),
   // It only forwards messages.
   timeoutSeconds: 30,

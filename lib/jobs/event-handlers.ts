@@ -49,7 +49,6 @@ export const eventHandlers: Consumer<EventMessage> = {
   decode: decodeEventMessage,
   // Two deliveries of one message in a batch: one after the other (the second finds it done).
   key: (message) => message.messageId,
-  coalesce: false,
   handle: (message, deps) => deps.handleEvent(message),
   // Ten events at once; a condition script may take 4 s, actions are store writes. The execution
   // lease (lib/events/processor.ts EXECUTION_LEASE_MS) is as long.

@@ -26,7 +26,6 @@ export const scheduleFire: Consumer<ScheduleFireMessage> = {
   },
   decode: decodeScheduleFireMessage,
   key: () => undefined,
-  coalesce: false,
   handle: async (message, deps) => {
     if (deps.scheduler === undefined) throw new Error('This host wired no scheduler into its job deps');
     await deps.scheduler.fire(message);

@@ -26,7 +26,6 @@ export const systemTasks: Consumer<SystemTaskMessage> = {
   },
   decode: decodeSystemTaskMessage,
   key: () => undefined,
-  coalesce: false,
   handle: (message, deps) => deps.runSystemTask(message),
   // Ten requests at once, each bounded by its connect + read timeouts (at most 50 s each).
   timeoutSeconds: 120,

@@ -32,7 +32,8 @@ export interface JobDeps {
   logger: Logger;
   /** DeadLetterArrivals, MessagesDropped, WakeupsDue (EMF on AWS); none when absent. */
   metrics?: Metrics;
-  decide(workflowId: string): Promise<void>;
+  /** Decides the run; `taskIds`, when given, are the only rows that changed (DecisionMessage). */
+  decide(workflowId: string, taskIds?: readonly string[]): Promise<void>;
   /** Schedule dispatch and fires (lib/scheduler), over the host's schedule store and queue. */
   scheduler?: ScheduleDispatcher;
   /** Carries out an async system task handed off the decider (HTTP; lib/engine/system-tasks.ts). */
@@ -100,10 +101,11 @@ export interface Consumer<M> {
    */
   key(message: M): string | undefined;
   /**
-   * Handle one message per key and batch: for messages that ask for work on a key ("decide this
-   * run"), where the work done for one covers all of them.
+   * Handle one message per key and batch, the batch's messages of the key made one by this: for
+   * messages that ask for work on a key ("decide this run"), where the work done for one covers
+   * all of them. Absent, each message is handled.
    */
-  coalesce: boolean;
+  coalesce?(waiting: M, next: M): M;
   handle(message: M, deps: JobDeps): Promise<void>;
   /** How long one batch may take on AWS; the queue's visibility timeout is derived from it. */
   timeoutSeconds: number;

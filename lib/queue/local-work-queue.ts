@@ -6,7 +6,7 @@
  * back the rest of its group, as on a FIFO queue.
  */
 import type { Logger } from '../log/logger.ts';
-import type { SendOptions, WorkQueue } from './ports.ts';
+import type { Coalesce, SendOptions, WorkQueue } from './ports.ts';
 import { checkSend, type WorkQueueType } from './work-queues.ts';
 
 /** Where the queue arms its delays; real timers by default, manual ones in tests. */
@@ -25,16 +25,17 @@ export const realTimers: Timers = {
   clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
 
-export interface LocalWorkQueueOptions {
+export interface LocalWorkQueueOptions<M> {
   name: string;
   type: WorkQueueType;
   logger: Logger;
   timers?: Timers;
   /**
-   * A message sent to a group that already has one waiting is dropped: for messages that ask for
-   * work on a key ("decide this run"), where one pending request covers any number more.
+   * A message sent to a group that already has one waiting joins it (the two become one, as this
+   * says): for messages that ask for work on a key ("decide this run"), where one pending request
+   * covers any number more.
    */
-  coalesce?: boolean;
+  coalesce?: Coalesce<M>;
   /** Pause before a failed message is delivered again. */
   retryDelayMs?: number;
   /** Deliveries of one message before it is dropped (logged), as SQS moves it to its DLQ. */
@@ -67,7 +68,7 @@ export class LocalWorkQueue<M> implements WorkQueue<M> {
   private readonly timers: Timers;
   private closed = false;
 
-  constructor(private readonly options: LocalWorkQueueOptions) {
+  constructor(private readonly options: LocalWorkQueueOptions<M>) {
     this.timers = options.timers ?? realTimers;
   }
 
@@ -147,8 +148,11 @@ export class LocalWorkQueue<M> implements WorkQueue<M> {
       settling: [],
     };
     this.lanes.set(groupId, lane);
-    if (this.options.coalesce && lane.waiting.length > 0) {
+    const { coalesce } = this.options;
+    const last = lane.waiting.at(-1);
+    if (coalesce && last) {
       // The waiting message covers this one. If it waits for a retry, this request is that retry.
+      last.message = coalesce(last.message, delivery.message);
       if (lane.paused && !lane.running) this.resume(lane, groupId);
       return;
     }

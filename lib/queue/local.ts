@@ -9,9 +9,10 @@ import type { Logger } from '../log/logger.ts';
 import type { Clock } from '../model/clock.ts';
 import { LocalWorkQueue } from './local-work-queue.ts';
 import type { DecisionQueue } from './ports.ts';
-import type { DecisionMessage } from './work-queues.ts';
+import { type DecisionMessage, mergeDecisionMessages } from './work-queues.ts';
 
-export type DecideFn = (workflowId: string) => Promise<void>;
+/** Decides the run; `taskIds`, when given, are the only rows that changed since its last decide. */
+export type DecideFn = (workflowId: string, taskIds?: readonly string[]) => Promise<void>;
 
 /** setTimeout's delay is a 32-bit int; longer waits are re-armed in steps. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -27,11 +28,16 @@ export class LocalDecisionQueue implements DecisionQueue {
   ) {
     // A failed decide is tried again a second later, for as long as it takes: a failed decide must
     // not leave the run stuck (SQS would move it to the DLQ; here nobody would look).
-    this.decisions = new LocalWorkQueue({ name: 'decisions', type: 'fifo', logger, coalesce: true });
+    this.decisions = new LocalWorkQueue({
+      name: 'decisions',
+      type: 'fifo',
+      logger,
+      coalesce: mergeDecisionMessages,
+    });
   }
 
   bind(fn: DecideFn): void {
-    this.decisions.register((message) => fn(message.workflowId));
+    this.decisions.register((message) => fn(message.workflowId, message.taskIds));
   }
 
   async request(workflowId: string, delayMs = 0): Promise<void> {
@@ -41,6 +47,11 @@ export class LocalDecisionQueue implements DecisionQueue {
       return;
     }
     await this.decisions.send({ workflowId }, { groupId: workflowId });
+  }
+
+  async requestForTasks(workflowId: string, taskIds: readonly string[]): Promise<void> {
+    if (this.closed) return;
+    await this.decisions.send({ workflowId, taskIds: [...taskIds] }, { groupId: workflowId });
   }
 
   async wakeAt(workflowId: string, at: number): Promise<void> {

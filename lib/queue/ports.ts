@@ -22,12 +22,24 @@ export interface WorkQueue<M> {
   send(message: M, options?: SendOptions): Promise<void>;
 }
 
+/**
+ * How two waiting messages of one key become one, for consumers whose work for one covers the
+ * other ("decide this run"): the messages in send order.
+ */
+export type Coalesce<M> = (waiting: M, next: M) => M;
+
 /** The longest delay a work queue takes: SQS's DelaySeconds limit (900 s). */
 export const MAX_WORK_QUEUE_DELAY_MS = 15 * 60 * 1000;
 
 export interface DecisionQueue {
   /** Requests a decide of the run, now or after a delay. Requests for the same run coalesce. */
   request(workflowId: string, delayMs?: number): Promise<void>;
+  /**
+   * Requests a decide because these task rows of the run changed (a worker's or a system task's
+   * update). A decide asked for only by such requests reads just those rows of the run's open tasks,
+   * not every one: a fork of N worker branches then reads each row once per change, not N times.
+   */
+  requestForTasks(workflowId: string, taskIds: readonly string[]): Promise<void>;
   /** Arms (or re-arms) a wake-up at an absolute time; 0 clears it. */
   wakeAt(workflowId: string, at: number): Promise<void>;
   /**

@@ -51,6 +51,10 @@ export class SqsDecisionQueue implements DecisionQueue {
     await this.decisions.send({ workflowId }, { groupId: workflowId });
   }
 
+  async requestForTasks(workflowId: string, taskIds: readonly string[]): Promise<void> {
+    await this.decisions.send({ workflowId, taskIds: [...taskIds] }, { groupId: workflowId });
+  }
+
   async wakeAt(workflowId: string, at: number): Promise<void> {
     if (at <= 0) return;
     const delayMs = at - this.clock.now();

@@ -32,16 +32,42 @@ export const QUEUE_URL_PROPERTIES: Record<WorkQueueName, PropertyName> = {
 /** FIFO queues keep order per message group and take no per-message delay; standard ones do. */
 export type WorkQueueType = 'fifo' | 'standard';
 
-/** The message of both decision queues, as sent on the wire: `{"workflowId": "..."}`. */
+/**
+ * The message of both decision queues, as sent on the wire: `{"workflowId": "..."}`, with
+ * `taskIds` when it announces only that these task rows changed (a worker's update): a decide whose
+ * messages all name their rows reads just those of the run's open tasks (Executor.decide).
+ */
 export interface DecisionMessage {
   workflowId: string;
+  taskIds?: string[];
 }
 
 /** A decision message from its parsed body; undefined when it names no workflow. */
 export function decodeDecisionMessage(body: unknown): DecisionMessage | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
-  const { workflowId } = body as Partial<Record<keyof DecisionMessage, unknown>>;
-  return typeof workflowId === 'string' && workflowId !== '' ? { workflowId } : undefined;
+  const { workflowId, taskIds } = body as Partial<Record<keyof DecisionMessage, unknown>>;
+  if (typeof workflowId !== 'string' || workflowId === '') return undefined;
+  // Rows it cannot read are no hint: the decide reads every open task's row.
+  const named =
+    Array.isArray(taskIds) &&
+    taskIds.length > 0 &&
+    taskIds.every((id) => typeof id === 'string' && id !== '');
+  return named ? { workflowId, taskIds: taskIds as string[] } : { workflowId };
+}
+
+/** The most rows a merged decide request names (a few BatchGetItem calls' worth). */
+export const MAX_NAMED_ROWS = 500;
+
+/**
+ * Two decide requests for one run as one: the rows both name, or none (every open row) when either
+ * names none (or they name more than MAX_NAMED_ROWS).
+ */
+export function mergeDecisionMessages(a: DecisionMessage, b: DecisionMessage): DecisionMessage {
+  if (!a.taskIds || !b.taskIds) return { workflowId: a.workflowId };
+  const taskIds = [...new Set([...a.taskIds, ...b.taskIds])];
+  return taskIds.length > MAX_NAMED_ROWS
+    ? { workflowId: a.workflowId }
+    : { workflowId: a.workflowId, taskIds };
 }
 
 /** A system task to carry out off the decider: `{"workflowId": "...", "taskId": "..."}`. */

@@ -150,7 +150,7 @@ function decisionQueueFrom(config: ServiceConfig, clock: Clock): DecisionQueue {
           `This function was not given ${QUEUE_URL_PROPERTIES.decisions} and ${QUEUE_URL_PROPERTIES.timers}`,
         ),
       );
-    return { request: unwired, wakeAt: unwired, settled: () => Promise.resolve() };
+    return { request: unwired, requestForTasks: unwired, wakeAt: unwired, settled: () => Promise.resolve() };
   }
   return new SqsDecisionQueue(new SQSClient({}), { decisions, timers }, clock, randomIds);
 }

@@ -13,7 +13,7 @@ export function jobDepsOf(services: Services): JobDeps {
     clock: services.clock,
     logger: services.logger,
     metrics: services.metrics,
-    decide: (workflowId) => services.engine.executor.decide(workflowId),
+    decide: (workflowId, taskIds) => services.engine.executor.decide(workflowId, taskIds),
     scheduler: dispatcherOf(services),
     runSystemTask: (message) => services.engine.systemTasks.run(message),
     handleEvent: async (message) => void (await events.handle(message)),

@@ -157,7 +157,7 @@ export async function startLocalServer(
     await release();
     throw error;
   }
-  decisions.bind((workflowId) => services.engine.executor.decide(workflowId));
+  decisions.bind((workflowId, taskIds) => services.engine.executor.decide(workflowId, taskIds));
   const jobDeps = jobDepsOf(services);
   scheduleFires.register((message) => scheduleFire.handle(message, jobDeps));
   // The first tick catches up (lib/jobs/sweeper.ts): every run with a stored wake-up is decided,

@@ -200,7 +200,7 @@ export class TaskService {
         await this.appendResultLogs(task, result);
         // An entry it still names (it ended while queued, and the removal was lost): drop it.
         if (task.visibleAt !== undefined) await this.deps.queue.remove(queueEntryOf(task));
-        await this.deps.decisions.request(task.workflowInstanceId);
+        await this.deps.decisions.requestForTasks(task.workflowInstanceId, [task.taskId]);
         return undefined;
       }
       await this.checkOutput(task, result);
@@ -268,7 +268,7 @@ export class TaskService {
       // Finished without being polled (e.g. completed through the API): its queue entry goes too.
       await queue.remove(queueEntryOf(before));
     }
-    await decisions.request(after.workflowInstanceId);
+    await decisions.requestForTasks(after.workflowInstanceId, [after.taskId]);
   }
 
   /** POST /api/tasks/{workflowId}/{taskRefName}/{status}: output merged into the task's output. */

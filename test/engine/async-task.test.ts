@@ -68,7 +68,7 @@ describe('an async task type', () => {
       startFailureWorkflow: () => Promise.resolve(),
       terminate: () => Promise.resolve(false),
     });
-    decisions.bind((id) => executor.decide(id));
+    decisions.bind((id, taskIds) => executor.decide(id, taskIds));
     // A type name no spec knows needs a task definition to register, as a user-defined type would.
     await metadata.registerTaskDefs([{ name: 'echo' }]);
     await metadata.registerWorkflowDef(

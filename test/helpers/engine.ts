@@ -88,7 +88,7 @@ export async function engineHarness(options: EngineHarnessOptions = {}): Promise
     scripts,
     payloads: options.payloads,
   });
-  decisions.bind((id) => services.engine.executor.decide(id));
+  decisions.bind((id, taskIds) => services.engine.executor.decide(id, taskIds));
   const { engine } = services;
   // The periodic jobs of the local host, ticked by hand: advance() runs the sweeper at the new time.
   const jobs = new LocalJobRunner({ jobs: JOBS, deps: jobDepsOf(services) });

@@ -35,7 +35,7 @@ function depsAt(clock: ManualClock, logger = silentLogger): JobDeps {
   };
   return {
     stores: {} as Stores,
-    decisions: { request: unused, wakeAt: unused, settled: unused },
+    decisions: { request: unused, requestForTasks: unused, wakeAt: unused, settled: unused },
     clock,
     logger,
     decide: unused,

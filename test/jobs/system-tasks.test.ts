@@ -47,7 +47,7 @@ describe('the system-task consumer', () => {
       scripts,
       systemTasks: { send: async (message) => void sent.push(message) },
     });
-    decisions.bind((id) => services.engine.executor.decide(id));
+    decisions.bind((id, taskIds) => services.engine.executor.decide(id, taskIds));
     const uri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     await services.metadata.registerWorkflowDef(
       {
@@ -92,7 +92,7 @@ describe('the system-task consumer', () => {
         send: async (message, options) => void sent.push({ message, delayMs: options?.delayMs }),
       },
     });
-    decisions.bind((id) => services.engine.executor.decide(id));
+    decisions.bind((id, taskIds) => services.engine.executor.decide(id, taskIds));
     await services.metadata.registerTaskDefs([{ name: 'call', retryCount: 1, retryDelaySeconds: 30 }]);
     await services.metadata.registerWorkflowDef(
       {

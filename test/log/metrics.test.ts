@@ -95,7 +95,6 @@ describe('consumer metrics', () => {
     decode: (body: unknown) =>
       typeof body === 'object' && body !== null ? (body as { id: string }) : undefined,
     key: (message: { id: string }) => message.id,
-    coalesce: false,
     handle: async (message: { id: string }) => {
       if (message.id === 'bad') throw new Error('store down');
     },

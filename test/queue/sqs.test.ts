@@ -42,6 +42,18 @@ describe('SqsDecisionQueue', () => {
     ]);
   });
 
+  it('sends the task ids of a request for changed rows in its body', async () => {
+    await queue.requestForTasks('wf-1', ['t-1']);
+    expect(sqs.sent).toEqual([
+      {
+        QueueUrl: DECISIONS,
+        MessageBody: JSON.stringify({ workflowId: 'wf-1', taskIds: ['t-1'] }),
+        MessageGroupId: 'wf-1',
+        MessageDeduplicationId: 'dedup-1',
+      },
+    ]);
+  });
+
   it('gives every request its own deduplication id, so a second request for a run is not swallowed', async () => {
     await queue.request('wf-1');
     await queue.request('wf-1');

@@ -66,7 +66,6 @@ workQueueContract('SQS', async (type, handle) => {
           name: 'test',
           decode: (body) => body as TestMessage,
           key: (message) => message.group,
-          coalesce: false,
           handle,
         },
         silentLogger,
@@ -92,7 +91,7 @@ describe('LocalWorkQueue.settled', () => {
       name: 'settle',
       type: 'fifo',
       logger: silentLogger,
-      coalesce: true,
+      coalesce: (waiting) => waiting,
     });
     queue.register(
       (message) =>

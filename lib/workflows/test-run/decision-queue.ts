@@ -22,6 +22,11 @@ export class SimulatedDecisionQueue implements DecisionQueue {
     else this.pending.add(workflowId);
   }
 
+  /** A simulated decide reads every row: the request is a plain one. */
+  requestForTasks(workflowId: string): Promise<void> {
+    return this.request(workflowId);
+  }
+
   async wakeAt(workflowId: string, at: number): Promise<void> {
     this.runs.add(workflowId);
     if (at > 0) this.wakeups.set(workflowId, at);

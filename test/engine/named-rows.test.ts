@@ -1,0 +1,95 @@
+/**
+ * Decides that read only the rows their requests name (Executor.decide): a worker's update asks for
+ * a decide naming its task, and that decide reads just that row of the run's open tasks, so a fork
+ * of N worker branches no longer reads N rows per completion. A row that changed unannounced (a
+ * poll's claim) leaves the run's view of it older; when the decide then writes that task, the write
+ * fails on the row's revision and the decide reads every row and decides on the truth.
+ */
+import { afterEach, expect, it } from 'vitest';
+import type { TaskRecord } from '../../lib/model/execution.ts';
+import { createMemoryStores } from '../../lib/runtime/stores.ts';
+import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
+import { simpleTask } from '../helpers/fixtures.ts';
+
+const TYPE = 'pick_item';
+const BRANCHES = ['b1', 'b2', 'b3'];
+
+let h: EngineHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** A harness over memory stores whose row reads by id (getTasks) are recorded. */
+async function setUp(workflow: Record<string, unknown> = {}) {
+  const stores = createMemoryStores();
+  const reads: string[][] = [];
+  const getTasks = stores.executions.getTasks.bind(stores.executions);
+  stores.executions.getTasks = (workflowId, taskIds) => {
+    reads.push([...taskIds]);
+    return getTasks(workflowId, taskIds);
+  };
+  const engine = await engineHarness({ stores });
+  h = engine;
+  await engine.registerTaskDefs([{ name: TYPE, retryCount: 0 }]);
+  await engine.register({
+    name: 'fan_out',
+    version: 1,
+    tasks: [
+      {
+        name: 'fork',
+        taskReferenceName: 'fork',
+        type: 'FORK_JOIN',
+        forkTasks: BRANCHES.map((ref) => [simpleTask(ref, { name: TYPE })]),
+      },
+      { name: 'join', taskReferenceName: 'join', type: 'JOIN', joinOn: BRANCHES },
+    ],
+    ...workflow,
+  });
+  const id = await engine.start('fan_out');
+  // Every branch claimed by a worker: three row writes no decide was asked about.
+  const polled = new Map<string, TaskRecord>();
+  for (let i = 0; i < BRANCHES.length; i++) {
+    const task = await engine.poll(TYPE);
+    if (task) polled.set(task.referenceTaskName, task);
+  }
+  expect([...polled.keys()].sort()).toEqual(BRANCHES);
+  reads.length = 0;
+  return { engine, id, reads, branch: (ref: string) => polled.get(ref) as TaskRecord };
+}
+
+it("reads just the updated task's row in the decide its update asks for", async () => {
+  const { engine, id, reads, branch } = await setUp();
+  await engine.complete(branch('b2'), { picked: 2 });
+  expect(reads).toEqual([[branch('b2').taskId]]);
+  expect((await engine.run(id)).status).toBe('RUNNING');
+
+  await engine.complete(branch('b1'), { picked: 1 });
+  await engine.complete(branch('b3'), { picked: 3 });
+  const run = await engine.run(id);
+  expect(run.status).toBe('COMPLETED');
+  expect(run.tasks.find((t) => t.referenceTaskName === 'join')?.outputData).toEqual({
+    b1: { picked: 1 },
+    b2: { picked: 2 },
+    b3: { picked: 3 },
+  });
+  // Each decide read the one row its update named.
+  expect(reads).toEqual(['b2', 'b1', 'b3'].map((ref) => [branch(ref).taskId]));
+});
+
+it('reads every row when a write over a row it did not read fails, and decides on the truth', async () => {
+  const { engine, id, reads, branch } = await setUp({ timeoutSeconds: 10, timeoutPolicy: 'TIME_OUT_WF' });
+  // The run's deadline passes unnoticed (no wake-up runs): the next decide times it out, cancelling
+  // b2 and b3, whose claims the run's view has not seen.
+  engine.clock.advance(11_000);
+  await engine.complete(branch('b1'), { picked: 1 });
+
+  const run = await engine.run(id);
+  expect(run.status).toBe('TIMED_OUT');
+  const rows = new Map((await engine.tasks(id)).map((t) => [t.referenceTaskName, t]));
+  expect(BRANCHES.map((ref) => rows.get(ref)?.status)).toEqual(['COMPLETED', 'CANCELED', 'CANCELED']);
+  // The cancelled rows kept what their claims wrote (the worker and the poll count).
+  expect(rows.get('b2')).toMatchObject({ workerId: 'test-worker', pollCount: 1 });
+  expect(reads[0]).toEqual([branch('b1').taskId]);
+  expect(reads[1]).toEqual(expect.arrayContaining([branch('b2').taskId, branch('b3').taskId]));
+});
