@@ -73,15 +73,18 @@ export class Executor {
   /**
    * Decides a run until its decision commits (re-reading after a concurrent change). `changed`,
    * when given, names the only task rows that changed since the run's last decide (the decide
-   * requests of worker updates): the first attempt reads just those of its open tasks. That is safe
-   * because what else changes a row unannounced (a poll's claim, a requeue, a lease extension) only
-   * makes the run's own view of it older, which moves no deadline later (timeouts.ts arms a
-   * scheduled task's earliest one), and every write of a task is conditional on the revision this
-   * view holds: a write over a row that moved fails, and the attempt after it reads every row.
+   * requests of worker updates): the first attempt reads just those of its open tasks, unless the
+   * run is due (its stored wake-up has come), when it reads every row. What else changes a row
+   * unannounced (a poll's claim, a requeue, a lease extension) leaves the run's view of it older:
+   * - every write of a task is conditional on the revision the view holds, so a write over a row
+   *   that moved fails, and the attempt after it reads every row;
+   * - deadlines from an older view are no earlier than the true ones, so such a decide keeps the
+   *   stored wake-up (it only ever moves it earlier: RunContext.computeWakeAt), and the decide that
+   *   wake-up brings reads every row;
+   * - async starts again on every decide (startOnEveryDecide) are made only for rows it read.
    */
   async decide(workflowId: string, changed?: readonly string[]): Promise<void> {
-    let attempt = 0;
-    await retryOnConflict(() => this.decideOnce(workflowId, attempt++ === 0 ? changed : undefined));
+    await retryOnConflict((n) => this.decideOnce(workflowId, n === 1 ? changed : undefined));
   }
 
   private async decideOnce(workflowId: string, changed: readonly string[] | undefined): Promise<void> {
@@ -94,9 +97,10 @@ export class Executor {
       await this.followEnd(record);
       return;
     }
-    await this.refreshTasks(record, changed);
-    const seen = this.observed ? observeDecide(record) : undefined;
     const now = this.deps.clock.now();
+    const due = record.wakeAt > 0 && record.wakeAt <= now;
+    const read = await this.refreshTasks(record, due ? undefined : changed);
+    const seen = this.observed ? observeDecide(record) : undefined;
     // What the commit is conditional on, taken before the decider works on the record in place.
     const before: Revisions = { rev: record.rev, tasks: new Map(record.tasks.map((t) => [t.taskId, t.rev])) };
     const result = await decide(
@@ -110,16 +114,21 @@ export class Executor {
       // The record was just read for this decide and nothing else holds it: no defensive copy.
       { owned: true },
     );
-    await this.apply(before, result, now, seen);
+    await this.apply(before, result, now, seen, read);
   }
 
   /**
    * Task rows are the truth for what workers and the API change (status, output, times); the run
    * record keeps the decider's own bookkeeping (executed, retried, membership) for each task.
+   * With `changed`, only those of the open tasks' rows are read. Returns the ids of the rows read,
+   * or undefined when every open task's row was.
    */
-  private async refreshTasks(record: WorkflowRecord, changed: readonly string[] | undefined): Promise<void> {
+  private async refreshTasks(
+    record: WorkflowRecord,
+    changed: readonly string[] | undefined,
+  ): Promise<ReadonlySet<string> | undefined> {
     let open = record.tasks.filter((t) => !t.executed);
-    if (open.length === 0) return;
+    if (open.length === 0) return undefined;
     if (changed) {
       const named = new Set(changed);
       open = open.filter((t) => named.has(t.taskId));
@@ -133,24 +142,18 @@ export class Executor {
           )
       ).map((r) => [r.taskId, r]),
     );
-    const read: TaskRecord[] = [];
     record.tasks = record.tasks.map((task) => {
       const row = rows.get(task.taskId);
-      if (!row) return task;
       // The definition's own workflowTask object is kept, so the record codec can leave it out.
-      const fresh = {
-        ...row,
-        workflowTask: task.workflowTask,
-        executed: task.executed,
-        retried: task.retried,
-      };
-      read.push(fresh);
-      return fresh;
+      return row
+        ? { ...row, workflowTask: task.workflowTask, executed: task.executed, retried: task.retried }
+        : task;
     });
     await this.gatherLoopOutputs(record);
     // A child that ended while its parent was not told (a crash between the two, or a notice that
-    // kept conflicting) is caught up here, for the tasks whose rows this decide read.
-    for (const task of read) {
+    // kept conflicting) is caught up here, on every decide: its child's record tells (a row this
+    // decide did not read is written conditionally on the revision the view holds, as ever).
+    for (const task of record.tasks) {
       const onChildEnded = this.deps.registry.get(task.workflowTask.type).onChildEnded;
       if (!onChildEnded || isTerminalTask(task.status) || !task.subWorkflowId) continue;
       const child = await this.deps.executions.getWorkflow(task.subWorkflowId);
@@ -159,6 +162,7 @@ export class Executor {
       await this.deps.executions.updateTask(updated, task.rev);
       Object.assign(task, updated);
     }
+    return changed ? new Set(rows.keys()) : undefined;
   }
 
   /**
@@ -181,6 +185,7 @@ export class Executor {
     result: DecideResult,
     now: number,
     seen: DecideObservation | undefined,
+    read: ReadonlySet<string> | undefined,
   ): Promise<void> {
     const { executions, queue } = this.deps;
     const wf = result.workflow;
@@ -247,7 +252,7 @@ export class Executor {
       await this.deps.terminate(workflowId, reason);
     }
     if (isTerminalWorkflow(committed.status)) await this.followEnd(committed);
-    else await this.startAsync(committed, created, this.reStartable(committed, created));
+    else await this.startAsync(committed, created, this.reStartable(committed, created, read));
   }
 
   /**
@@ -276,12 +281,21 @@ export class Executor {
     }
   }
 
-  /** Open tasks, not created by this decide, whose type starts again on every decide (TaskType.startOnEveryDecide). */
-  private reStartable(run: WorkflowRecord, created: TaskRecord[]): TaskRecord[] {
+  /**
+   * Open tasks, not created by this decide, whose type starts again on every decide
+   * (TaskType.startOnEveryDecide), of the rows this decide read (`read`; undefined: every row): a
+   * task its view shows open may have ended since (a start of an earlier decide reported it).
+   */
+  private reStartable(
+    run: WorkflowRecord,
+    created: TaskRecord[],
+    read: ReadonlySet<string> | undefined,
+  ): TaskRecord[] {
     const fresh = new Set(created.map((t) => t.taskId));
     return run.tasks.filter(
       (t) =>
         !fresh.has(t.taskId) &&
+        (read === undefined || read.has(t.taskId)) &&
         !isTerminalTask(t.status) &&
         this.deps.registry.get(t.workflowTask.type).startOnEveryDecide === true,
     );

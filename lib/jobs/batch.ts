@@ -35,6 +35,8 @@ export interface BatchHandler<M> {
   decode(body: unknown): M | undefined;
   key(message: M): string | undefined;
   coalesce?(waiting: M, next: M): M;
+  /** What a message delivered again (SQS's receive count above 1) stands for; itself when absent. */
+  again?(message: M): M;
   handle(message: M): Promise<void>;
 }
 
@@ -67,7 +69,8 @@ export async function consumeBatch<M>(
       continue;
     }
     const key = handler.key(message);
-    const decoded = { messageId: record.messageId, message };
+    const again = (receives.get(record.messageId) ?? 0) > 1 ? handler.again?.(message) : undefined;
+    const decoded = { messageId: record.messageId, message: again ?? message };
     if (key === undefined) {
       single.push([decoded]);
       continue;

@@ -40,6 +40,9 @@ export const decider: Consumer<DecisionMessage> = {
   decode: decodeDecisionMessage,
   key: (message) => message.workflowId,
   coalesce: mergeDecisionMessages,
+  // A failed decide reports every message of its run; one of them may reach the dead-letter queue
+  // while the rest come back, so those that come back stand for every row, not just theirs.
+  again: (message) => ({ workflowId: message.workflowId }),
   handle: (message, deps) => deps.decide(message.workflowId, message.taskIds),
   // A batch of up to 10 runs, decided concurrently; scripts alone may take 4 s each (evaluator.ts).
   timeoutSeconds: 60,

@@ -106,6 +106,11 @@ export interface Consumer<M> {
    * all of them. Absent, each message is handled.
    */
   coalesce?(waiting: M, next: M): M;
+  /**
+   * What a message SQS delivers again stands for (its handling failed before, or its batch's did);
+   * the message itself when absent.
+   */
+  again?(message: M): M;
   handle(message: M, deps: JobDeps): Promise<void>;
   /** How long one batch may take on AWS; the queue's visibility timeout is derived from it. */
   timeoutSeconds: number;

@@ -31,8 +31,8 @@ export interface LocalWorkQueueOptions<M> {
   logger: Logger;
   timers?: Timers;
   /**
-   * A message sent to a group that already has one waiting joins it (the two become one, as this
-   * says): for messages that ask for work on a key ("decide this run"), where one pending request
+   * A message sent to a group that already has one waiting is merged into it, `coalesce(waiting,
+   * next)`: for messages that ask for work on a key ("decide this run"), where one pending request
    * covers any number more.
    */
   coalesce?: Coalesce<M>;

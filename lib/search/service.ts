@@ -13,6 +13,7 @@ import { type Clock, systemClock } from '../model/clock.ts';
 import { ValidationError } from '../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../model/execution.ts';
 import type { ExecutionStore, RunIndexRow } from '../store/ports.ts';
+import { rowsOfRuns } from '../store/run-rows.ts';
 import {
   checkQuery,
   type FieldType,
@@ -218,11 +219,13 @@ export class SearchService {
     return { expr: parsed.expr, free: parsed.free, sort: parsed.sort, start, size, now: this.clock.now() };
   }
 
-  /** The task rows of the refs, in order, leaving out those of runs that are gone or expired. */
+  /**
+   * The task rows of the refs, in order, leaving out those of runs that are gone or expired, and
+   * rows an earlier run under a reused id left (run-rows.ts).
+   */
   private async liveTasks(refs: readonly TaskRef[]): Promise<TaskRecord[]> {
-    const runs = new Set(
-      (await this.executions.getWorkflowsById(refs.map((ref) => ref.workflowId))).map((r) => r.workflowId),
-    );
+    const records = await this.executions.getWorkflowsById(refs.map((ref) => ref.workflowId));
+    const runs = new Set(records.map((r) => r.workflowId));
     const byRun = new Map<string, string[]>();
     for (const ref of refs) {
       if (runs.has(ref.workflowId))
@@ -233,7 +236,7 @@ export class SearchService {
         [...byRun].map(([workflowId, taskIds]) => this.executions.getTasks(workflowId, taskIds)),
       )
     ).flat();
-    const byId = new Map(rows.map((task) => [task.taskId, task]));
+    const byId = new Map(rowsOfRuns(records, rows).map((task) => [task.taskId, task]));
     return refs.flatMap((ref) => {
       const task = byId.get(ref.taskId);
       return task ? [task] : [];

@@ -3,7 +3,7 @@
  * left behind (ids an idempotency key or an event derives come back, and DynamoDB TTL removes an
  * expired run's record before the cleaner removes its rows): they are not this run's (ids.ts isRowOf).
  */
-import type { TaskRecord } from '../model/execution.ts';
+import type { TaskRecord, WorkflowRecord } from '../model/execution.ts';
 import { isRowOf, type RunIdentity } from '../model/ids.ts';
 import type { ExecutionStore } from './ports.ts';
 
@@ -13,4 +13,13 @@ export async function rowsOfRun(
   run: RunIdentity,
 ): Promise<TaskRecord[]> {
   return (await executions.listTasks(run.workflowId)).filter((row) => isRowOf(run, row));
+}
+
+/** The rows, in order, that are rows of one of the runs given (not of a run gone, nor an earlier run under its id). */
+export function rowsOfRuns(runs: readonly WorkflowRecord[], rows: readonly TaskRecord[]): TaskRecord[] {
+  const byId = new Map(runs.map((run) => [run.workflowId, run]));
+  return rows.filter((row) => {
+    const run = byId.get(row.workflowInstanceId);
+    return run !== undefined && isRowOf(run, row);
+  });
 }

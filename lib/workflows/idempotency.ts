@@ -60,8 +60,8 @@ export async function startOnce(
       if (await create(target)) return { workflowId: target, created: true };
       run = await executions.getWorkflow(target);
       if (!run) {
-        // Stored, yet reads do not show it: its retention expired (or it was just removed). It is
-        // gone for every strategy, so the key moves on to a successor, as from an ended run.
+        // Stored, yet reads do not show it: its retention expired (or it was removed meanwhile).
+        // It is gone for every strategy, so the key moves on to a successor, as from an ended run.
         replaces = target;
         candidate = derivedId('idempotency', workflowName, key, target);
         continue;

@@ -13,8 +13,8 @@
  */
 import type { Clock } from '../model/clock.ts';
 import { isTerminalWorkflow, type TaskRecord, type WorkflowRecord } from '../model/execution.ts';
-import { isRowOf } from '../model/ids.ts';
 import type { ExecutionStore, TaskExecLog } from '../store/ports.ts';
+import { rowsOfRuns } from '../store/run-rows.ts';
 
 export interface Retention {
   /** Ended runs (`service.workflow.retention`); 0 keeps them. */
@@ -54,12 +54,8 @@ export function retainingExecutions(
   const liveTasks = async (tasks: TaskRecord[]): Promise<TaskRecord[]> => {
     if (keepRuns) return tasks;
     const ids = [...new Set(tasks.map((t) => t.workflowInstanceId))];
-    const alive = new Map((await inner.getWorkflowsById(ids)).filter(live).map((r) => [r.workflowId, r]));
     // A row an earlier run under a reused id left is not the live run's either.
-    return tasks.filter((t) => {
-      const run = alive.get(t.workflowInstanceId);
-      return run !== undefined && isRowOf(run, t);
-    });
+    return rowsOfRuns((await inner.getWorkflowsById(ids)).filter(live), tasks);
   };
   return {
     createWorkflow: (record) => inner.createWorkflow(stamp(record)),

@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 /** A harness over memory stores whose row reads by id (getTasks) are recorded. */
-async function setUp(workflow: Record<string, unknown> = {}) {
+async function setUp(taskDef: Record<string, unknown> = {}) {
   const stores = createMemoryStores();
   const reads: string[][] = [];
   const getTasks = stores.executions.getTasks.bind(stores.executions);
@@ -31,7 +31,7 @@ async function setUp(workflow: Record<string, unknown> = {}) {
   };
   const engine = await engineHarness({ stores });
   h = engine;
-  await engine.registerTaskDefs([{ name: TYPE, retryCount: 0 }]);
+  await engine.registerTaskDefs([{ name: TYPE, retryCount: 0, ...taskDef }]);
   await engine.register({
     name: 'fan_out',
     version: 1,
@@ -44,7 +44,6 @@ async function setUp(workflow: Record<string, unknown> = {}) {
       },
       { name: 'join', taskReferenceName: 'join', type: 'JOIN', joinOn: BRANCHES },
     ],
-    ...workflow,
   });
   const id = await engine.start('fan_out');
   // Every branch claimed by a worker: three row writes no decide was asked about.
@@ -78,18 +77,30 @@ it("reads just the updated task's row in the decide its update asks for", async 
 });
 
 it('reads every row when a write over a row it did not read fails, and decides on the truth', async () => {
-  const { engine, id, reads, branch } = await setUp({ timeoutSeconds: 10, timeoutPolicy: 'TIME_OUT_WF' });
-  // The run's deadline passes unnoticed (no wake-up runs): the next decide times it out, cancelling
-  // b2 and b3, whose claims the run's view has not seen.
-  engine.clock.advance(11_000);
-  await engine.complete(branch('b1'), { picked: 1 });
+  const { engine, id, reads, branch } = await setUp();
+  // b1 fails for good: the decide its update asks for fails the run, cancelling b2 and b3, whose
+  // claims the run's view has not seen.
+  await engine.complete(branch('b1'), {}, 'FAILED', 'out of stock');
 
   const run = await engine.run(id);
-  expect(run.status).toBe('TIMED_OUT');
+  expect(run.status).toBe('FAILED');
   const rows = new Map((await engine.tasks(id)).map((t) => [t.referenceTaskName, t]));
-  expect(BRANCHES.map((ref) => rows.get(ref)?.status)).toEqual(['COMPLETED', 'CANCELED', 'CANCELED']);
+  expect(BRANCHES.map((ref) => rows.get(ref)?.status)).toEqual(['FAILED', 'CANCELED', 'CANCELED']);
   // The cancelled rows kept what their claims wrote (the worker and the poll count).
   expect(rows.get('b2')).toMatchObject({ workerId: 'test-worker', pollCount: 1 });
   expect(reads[0]).toEqual([branch('b1').taskId]);
   expect(reads[1]).toEqual(expect.arrayContaining([branch('b2').taskId, branch('b3').taskId]));
+});
+
+it("reads every row once the run's wake-up is due, so a dead worker's task still times out", async () => {
+  const { engine, id, reads, branch } = await setUp({ responseTimeoutSeconds: 600 });
+  expect((await engine.run(id)).wakeAt).toBe(engine.clock.now() + 600_000);
+  // b1's worker dies. Its response timeout comes due, and before the wake-up's own decide runs,
+  // b2's worker reports: that decide reads every row and times b1 out.
+  engine.clock.advance(601_000);
+  await engine.complete(branch('b2'), { picked: 2 });
+  expect(reads[0]).toEqual(expect.arrayContaining(BRANCHES.map((ref) => branch(ref).taskId)));
+  const rows = new Map((await engine.tasks(id)).map((t) => [t.referenceTaskName, t.status]));
+  expect(BRANCHES.map((ref) => rows.get(ref))).toEqual(['TIMED_OUT', 'COMPLETED', 'CANCELED']);
+  expect((await engine.run(id)).status).toBe('TIMED_OUT');
 });

@@ -1,10 +1,12 @@
 /**
  * Decide requests that name the task rows that changed (lib/queue/work-queues.ts): how they are
  * read off the wire, how requests for one run merge (a plain request, or too many rows, means every
- * row), and that both queues merge them: the consumers' batch loop on SQS and the local queue.
+ * row), and that both queues merge them: the consumers' batch loop on SQS (where a request
+ * delivered again stands for every row) and the local queue.
  */
 import { describe, expect, it } from 'vitest';
 import { consumeBatch } from '../../lib/jobs/batch.ts';
+import { decider } from '../../lib/jobs/decision-consumers.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
 import { ManualClock } from '../../lib/model/clock.ts';
 import { LocalDecisionQueue } from '../../lib/queue/local.ts';
@@ -67,6 +69,30 @@ describe('decision messages', () => {
       { workflowId: 'w3', taskIds: ['z'] },
     ]);
     expect(response.batchItemFailures).toEqual([{ itemIdentifier: '5' }]);
+  });
+
+  it('takes a decide request SQS delivers again as one for every row (the rest of its run may be dead-lettered)', async () => {
+    const handled: DecisionMessage[] = [];
+    const record = (messageId: string, receives: number, message: DecisionMessage) => ({
+      messageId,
+      body: JSON.stringify(message),
+      attributes: { ApproximateReceiveCount: String(receives) },
+    });
+    await consumeBatch(
+      [
+        record('1', 2, { workflowId: 'w1', taskIds: ['b'] }),
+        record('2', 1, { workflowId: 'w2', taskIds: ['x'] }),
+        record('3', 1, { workflowId: 'w2', taskIds: ['y'] }),
+      ],
+      {
+        ...decider,
+        handle: async (message) => {
+          handled.push(message);
+        },
+      },
+      silentLogger,
+    );
+    expect(handled).toEqual([{ workflowId: 'w1' }, { workflowId: 'w2', taskIds: ['x', 'y'] }]);
   });
 
   it('merges the requests that wait for a run in the local queue', async () => {

@@ -1,5 +1,6 @@
 // SearchService answering from the OpenSearch index (loopback fake) and reading records from the store.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { generationAt, taskIdOf } from '../../../lib/model/ids.ts';
 import { OpenSearchIndex } from '../../../lib/search/opensearch/opensearch-index.ts';
 import { SignedOpenSearchHttp } from '../../../lib/search/opensearch/signed-http.ts';
 import { SearchService } from '../../../lib/search/service.ts';
@@ -59,6 +60,33 @@ describe('SearchService on the OpenSearch backend', () => {
     );
     const found = await search.taskSummaries({ start: 0, size: 10, query: 'taskType = SIMPLE' });
     expect(found).toMatchObject({ totalHits: 1, results: [{ taskId: 't-wf-1', workflowId: 'wf-1' }] });
+  });
+
+  it('leaves out the rows an earlier run under a reused id left', async () => {
+    const store = new MemoryExecutionStore();
+    const run = workflowOf('wf-9', { createTime: T0, generation: generationAt(T0) });
+    await store.createWorkflow(run);
+    const own = taskOf('wf-9', taskIdOf(run, 'ref-own', 0), 1, { referenceTaskName: 'ref-own' });
+    const left = taskOf('wf-9', taskIdOf({ workflowId: 'wf-9' }, 'ref-old', 0), 2, {
+      referenceTaskName: 'ref-old',
+    });
+    await store.createTasks([own, left]);
+    const index = new OpenSearchIndex(
+      new SignedOpenSearchHttp({ url: fake.url, region: 'us-east-1', service: 'aoss' }, credentials),
+      'conductor',
+    );
+    fake.answer(
+      hitsOf(2, [
+        { workflowId: 'wf-9', taskId: left.taskId },
+        { workflowId: 'wf-9', taskId: own.taskId },
+      ]),
+    );
+    const found = await new SearchService(store, index, { now: () => T0 + 1000 }).taskSummaries({
+      start: 0,
+      size: 10,
+      query: 'taskType = SIMPLE',
+    });
+    expect(found).toMatchObject({ totalHits: 1, results: [{ taskId: own.taskId }] });
   });
 
   it('searches runs by their tasks through the whole result window, then sorts the runs', async () => {
