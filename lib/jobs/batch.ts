@@ -82,9 +82,7 @@ export async function consumeBatch<M>(
   const batchItemFailures: BatchResponse['batchItemFailures'] = [];
   const runGroup = async (key: string | undefined, group: Decoded<M>[]): Promise<void> => {
     const coalesce = handler.coalesce?.bind(handler);
-    const todo = coalesce
-      ? [{ message: group.map((m) => m.message).reduce((a, b) => coalesce(a, b)) }]
-      : group;
+    const todo = coalesce ? [{ message: group.map((m) => m.message).reduce(coalesce) }] : group;
     for (const [index, { message }] of todo.entries()) {
       try {
         await handler.handle(message);

@@ -6,7 +6,7 @@
  * back the rest of its group, as on a FIFO queue.
  */
 import type { Logger } from '../log/logger.ts';
-import type { Coalesce, SendOptions, WorkQueue } from './ports.ts';
+import type { SendOptions, WorkQueue } from './ports.ts';
 import { checkSend, type WorkQueueType } from './work-queues.ts';
 
 /** Where the queue arms its delays; real timers by default, manual ones in tests. */
@@ -35,7 +35,7 @@ export interface LocalWorkQueueOptions<M> {
    * next)`: for messages that ask for work on a key ("decide this run"), where one pending request
    * covers any number more.
    */
-  coalesce?: Coalesce<M>;
+  coalesce?(waiting: M, next: M): M;
   /** Pause before a failed message is delivered again. */
   retryDelayMs?: number;
   /** Deliveries of one message before it is dropped (logged), as SQS moves it to its DLQ. */
@@ -148,11 +148,11 @@ export class LocalWorkQueue<M> implements WorkQueue<M> {
       settling: [],
     };
     this.lanes.set(groupId, lane);
-    const { coalesce } = this.options;
     const last = lane.waiting.at(-1);
-    if (coalesce && last) {
+    const merged = last && this.options.coalesce?.(last.message, delivery.message);
+    if (last && merged !== undefined) {
       // The waiting message covers this one. If it waits for a retry, this request is that retry.
-      last.message = coalesce(last.message, delivery.message);
+      last.message = merged;
       if (lane.paused && !lane.running) this.resume(lane, groupId);
       return;
     }

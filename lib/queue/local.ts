@@ -51,7 +51,7 @@ export class LocalDecisionQueue implements DecisionQueue {
 
   async requestForTasks(workflowId: string, taskIds: readonly string[]): Promise<void> {
     if (this.closed) return;
-    await this.decisions.send({ workflowId, taskIds: [...taskIds] }, { groupId: workflowId });
+    await this.decisions.send({ workflowId, taskIds }, { groupId: workflowId });
   }
 
   async wakeAt(workflowId: string, at: number): Promise<void> {

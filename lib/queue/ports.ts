@@ -22,12 +22,6 @@ export interface WorkQueue<M> {
   send(message: M, options?: SendOptions): Promise<void>;
 }
 
-/**
- * How two waiting messages of one key become one, for consumers whose work for one covers the
- * other ("decide this run"): the messages in send order.
- */
-export type Coalesce<M> = (waiting: M, next: M) => M;
-
 /** The longest delay a work queue takes: SQS's DelaySeconds limit (900 s). */
 export const MAX_WORK_QUEUE_DELAY_MS = 15 * 60 * 1000;
 

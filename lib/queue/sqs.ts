@@ -52,7 +52,7 @@ export class SqsDecisionQueue implements DecisionQueue {
   }
 
   async requestForTasks(workflowId: string, taskIds: readonly string[]): Promise<void> {
-    await this.decisions.send({ workflowId, taskIds: [...taskIds] }, { groupId: workflowId });
+    await this.decisions.send({ workflowId, taskIds }, { groupId: workflowId });
   }
 
   async wakeAt(workflowId: string, at: number): Promise<void> {

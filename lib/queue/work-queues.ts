@@ -39,7 +39,7 @@ export type WorkQueueType = 'fifo' | 'standard';
  */
 export interface DecisionMessage {
   workflowId: string;
-  taskIds?: string[];
+  taskIds?: readonly string[];
 }
 
 /** A decision message from its parsed body; undefined when it names no workflow. */
