@@ -11,6 +11,8 @@
  * on an in-process, in-memory dynalite (whose own CPU is then part of the figure).
  * `--branch-type=SIMPLE`: worker branches instead, all open at once: workers poll them in batches
  * of 100 and complete each wave of 100 concurrently; polls and updates are part of the run's cost.
+ * `--branch-type=SUB_WORKFLOW`: each branch a child run of one worker task, worked the same way; the
+ * children's starts, decides and notices to the parent are part of the run's cost.
  *
  * Each size runs `--repeats` times (median reported) on a server that first ran `--warmup` forks of
  * 100 branches, for JIT. Sizes are metered in a separate pass (item sizes need a JSON copy of every
@@ -37,9 +39,33 @@ const stores = args
 if (stores.some((s) => s !== 'memory' && s !== 'dynamodb'))
   throw new Error('--stores must list memory and/or dynamodb');
 const branchType = args.string('branch-type', 'INLINE');
-if (branchType !== 'INLINE' && branchType !== 'SIMPLE')
-  throw new Error('--branch-type must be INLINE or SIMPLE');
+if (branchType !== 'INLINE' && branchType !== 'SIMPLE' && branchType !== 'SUB_WORKFLOW')
+  throw new Error('--branch-type must be INLINE, SIMPLE or SUB_WORKFLOW');
 const WORKER_TYPE = 'bench_fork_worker';
+const CHILD = 'bench_fork_child';
+
+/** The child run of a SUB_WORKFLOW branch: its one worker task, whose output is the child's. */
+const childDefinition = {
+  name: CHILD,
+  version: 1,
+  schemaVersion: 2,
+  ownerEmail: 'bench@example.com',
+  tasks: [
+    {
+      name: WORKER_TYPE,
+      taskReferenceName: 'work',
+      type: 'SIMPLE',
+      inputParameters: { n: ref('workflow.input.n') },
+    },
+  ],
+  outputParameters: { doubled: ref('work.output.doubled') },
+};
+
+const FAN_INPUT: Record<string, Record<string, unknown>> = {
+  INLINE: { forkTaskType: 'INLINE', forkTaskName: 'double', forkTaskInputs: ref('workflow.input.items') },
+  SIMPLE: { forkTaskName: WORKER_TYPE, forkTaskInputs: ref('workflow.input.items') },
+  SUB_WORKFLOW: { forkTaskWorkflow: CHILD, forkTaskInputs: ref('workflow.input.items') },
+};
 
 const definition = {
   name: WORKFLOW,
@@ -51,10 +77,7 @@ const definition = {
       name: 'fan',
       taskReferenceName: 'fan',
       type: 'FORK_JOIN_DYNAMIC',
-      inputParameters:
-        branchType === 'INLINE'
-          ? { forkTaskType: 'INLINE', forkTaskName: 'double', forkTaskInputs: ref('workflow.input.items') }
-          : { forkTaskName: WORKER_TYPE, forkTaskInputs: ref('workflow.input.items') },
+      inputParameters: FAN_INPUT[branchType],
     },
     { name: 'gather', taskReferenceName: 'gather', type: 'JOIN' },
   ],
@@ -109,7 +132,7 @@ async function runFork(metered: MeteredServer, n: number): Promise<Measure> {
   const t0 = performance.now();
   const id = await server.services.engine.starter.start({ name: WORKFLOW, input: { items: itemsOf(n) } });
   await idle();
-  if (branchType === 'SIMPLE') await work(metered);
+  if (branchType !== 'INLINE') await work(metered);
   // A decide that failed (logged) is tried again a second later: wait for that too, a while.
   for (let i = 0; i < 600 && (await raw.executions.getWorkflow(id))?.status === 'RUNNING'; i++) {
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -137,6 +160,7 @@ async function runFork(metered: MeteredServer, n: number): Promise<Measure> {
 async function measure(store: Store, n: number, sized: boolean): Promise<Measure[]> {
   const metered = await startMeteredServer({ sizes: sized, store });
   try {
+    await metered.server.services.metadata.registerWorkflowDef(childDefinition, true);
     await metered.server.services.metadata.registerWorkflowDef(definition, true);
     for (let i = 0; i < warmup; i++) await runFork(metered, 100);
     const out: Measure[] = [];
@@ -157,7 +181,7 @@ async function main(): Promise<void> {
     [
       branchType === 'INLINE'
         ? 'One run = start + every decide until the run completes: the FORK marker, N INLINE branches evaluated'
-        : 'One run = start + the polls and updates of N worker branches + every decide until the run completes:',
+        : `One run = start + the polls and updates of N worker branches${branchType === 'SUB_WORKFLOW' ? ' (each in a child run)' : ''} + every decide until the run completes:`,
       'in the decide, the JOIN gathering N outputs. Figures are per branch (whole run / N), medians of',
       `${repeats} runs after ${warmup} warm-up forks of 100. CPU = process.cpuUsage (user+sys, all threads;`,
       'on dynamodb the in-process dynalite too).',

@@ -54,6 +54,13 @@ export interface ExecutorDeps {
   schemas?: SchemaEnforcer;
 }
 
+/**
+ * How long decides may read only the rows their requests name (WorkflowRecord.partialSince) before
+ * one reads every open row again: the bound on how long a request lost between a row's write and
+ * the decide it asks for (a crash) goes unnoticed while the run keeps being decided.
+ */
+export const FULL_READ_AFTER_MS = 60_000;
+
 /** The revisions a decide started from: its writes are conditional on them. */
 interface Revisions {
   rev: number;
@@ -74,7 +81,8 @@ export class Executor {
    * Decides a run until its decision commits (re-reading after a concurrent change). `changed`,
    * when given, names the only task rows that changed since the run's last decide (the decide
    * requests of worker updates): the first attempt reads just those of its open tasks, unless the
-   * run is due (its stored wake-up has come), when it reads every row. What else changes a row
+   * run is due (its stored wake-up has come) or decides have read only named rows for
+   * FULL_READ_AFTER_MS, when it reads every row. What else changes a row
    * unannounced (a poll's claim, a requeue, a lease extension) leaves the run's view of it older:
    * - every write of a task is conditional on the revision the view holds, so a write over a row
    *   that moved fails, and the attempt after it reads every row;
@@ -99,7 +107,10 @@ export class Executor {
     }
     const now = this.deps.clock.now();
     const due = record.wakeAt > 0 && record.wakeAt <= now;
-    const read = await this.refreshTasks(record, due ? undefined : changed);
+    const behind = record.partialSince !== undefined && now - record.partialSince >= FULL_READ_AFTER_MS;
+    const read = await this.refreshTasks(record, due || behind ? undefined : changed);
+    if (read === undefined) delete record.partialSince;
+    else record.partialSince ??= now;
     const seen = this.observed ? observeDecide(record) : undefined;
     // What the commit is conditional on, taken before the decider works on the record in place.
     const before: Revisions = { rev: record.rev, tasks: new Map(record.tasks.map((t) => [t.taskId, t.rev])) };
@@ -129,9 +140,14 @@ export class Executor {
   ): Promise<ReadonlySet<string> | undefined> {
     let open = record.tasks.filter((t) => !t.executed);
     if (open.length === 0) return undefined;
+    let read: Set<string> | undefined;
     if (changed) {
       const named = new Set(changed);
-      open = open.filter((t) => named.has(t.taskId));
+      const some = open.filter((t) => named.has(t.taskId));
+      if (some.length < open.length) {
+        open = some;
+        read = new Set(some.map((t) => t.taskId));
+      }
     }
     const rows = new Map(
       (open.length === 0
@@ -150,19 +166,21 @@ export class Executor {
         : task;
     });
     await this.gatherLoopOutputs(record);
-    // A child that ended while its parent was not told (a crash between the two, or a notice that
-    // kept conflicting) is caught up here, on every decide: its child's record tells (a row this
-    // decide did not read is written conditionally on the revision the view holds, as ever).
+    // A child that ended while its parent was not told (a notice that kept conflicting, or one
+    // lost with a crash) is caught up here from its child's record, for the rows this decide read:
+    // so a fan-out of N children reads no N children per decide, and a lost notice waits for a
+    // decide that reads every row (a plain or due one, or the first FULL_READ_AFTER_MS on).
     for (const task of record.tasks) {
       const onChildEnded = this.deps.registry.get(task.workflowTask.type).onChildEnded;
       if (!onChildEnded || isTerminalTask(task.status) || !task.subWorkflowId) continue;
+      if (read && !read.has(task.taskId)) continue;
       const child = await this.deps.executions.getWorkflow(task.subWorkflowId);
       const updated = child && onChildEnded(task, child, this.deps.clock.now());
       if (!updated) continue;
       await this.deps.executions.updateTask(updated, task.rev);
       Object.assign(task, updated);
     }
-    return changed ? new Set(rows.keys()) : undefined;
+    return read;
   }
 
   /**

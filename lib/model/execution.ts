@@ -161,6 +161,12 @@ export interface WorkflowRecord {
    * reused id never adopts or shows the earlier run's rows. Absent on runs created before it existed.
    */
   generation?: string;
+  /**
+   * Internal: when a decide first left some of the run's open rows unread (a decide that read only
+   * the rows its requests named, Executor.decide); absent once a decide has read every open row.
+   * The first decide FULL_READ_AFTER_MS after it reads every row again.
+   */
+  partialSince?: number;
   /** Internal: attempts a retry asked to try again; the decider schedules each, whatever its retry limit. */
   retryTaskIds?: string[];
   /** Internal: the task a rerun starts again from; the next decide schedules it and clears this. */

@@ -6,6 +6,7 @@
  * fails on the row's revision and the decide reads every row and decides on the truth.
  */
 import { afterEach, expect, it } from 'vitest';
+import { FULL_READ_AFTER_MS } from '../../lib/engine/executor.ts';
 import type { TaskRecord } from '../../lib/model/execution.ts';
 import { createMemoryStores } from '../../lib/runtime/stores.ts';
 import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
@@ -103,4 +104,43 @@ it("reads every row once the run's wake-up is due, so a dead worker's task still
   const rows = new Map((await engine.tasks(id)).map((t) => [t.referenceTaskName, t.status]));
   expect(BRANCHES.map((ref) => rows.get(ref))).toEqual(['TIMED_OUT', 'COMPLETED', 'CANCELED']);
   expect((await engine.run(id)).status).toBe('TIMED_OUT');
+});
+
+it('reads every row again once decides have read only named rows for a while, so a lost request is caught up', async () => {
+  const { engine, id, reads, branch } = await setUp();
+  await engine.complete(branch('b2'), { picked: 2 });
+  expect((await engine.run(id)).partialSince).toBe(engine.clock.now());
+  // b1's result is stored, and the decide it asks for is lost (the process died in between).
+  const b1 = (await engine.task(id, 'b1')) as TaskRecord;
+  const done = {
+    ...b1,
+    status: 'COMPLETED' as const,
+    outputData: { picked: 1 },
+    endTime: engine.clock.now(),
+  };
+  await engine.stores.executions.updateTask({ ...done, rev: b1.rev + 1 }, b1.rev);
+
+  // b3's decide, still within the bound, reads only b3: the run waits on b1.
+  engine.clock.advance(FULL_READ_AFTER_MS - 1_000);
+  const b3 = branch('b3');
+  await engine.services.engine.tasks.update({
+    workflowInstanceId: id,
+    taskId: b3.taskId,
+    status: 'IN_PROGRESS',
+    outputData: { picking: 3 },
+  });
+  await engine.settle();
+  expect(reads.at(-1)).toEqual([b3.taskId]);
+  expect((await engine.run(id)).status).toBe('RUNNING');
+
+  // Past the bound, the next decide reads every open row, and finds b1 done.
+  engine.clock.advance(1_000);
+  await engine.complete(b3, { picked: 3 });
+  expect(reads.at(-1)).toEqual(expect.arrayContaining([branch('b1').taskId, b3.taskId]));
+  const run = await engine.run(id);
+  expect(run.status).toBe('COMPLETED');
+  expect(run.partialSince).toBeUndefined();
+  expect(run.tasks.find((t) => t.referenceTaskName === 'join')?.outputData).toMatchObject({
+    b1: { picked: 1 },
+  });
 });

@@ -32,6 +32,11 @@ export interface MutateOptions {
   mustExist?: boolean;
   /** Hand the change every task row of the run (restart, retry, rerun), not only its open ones. */
   allRows?: boolean;
+  /**
+   * When the change finds nothing to do, still ask for a decide: what follows an earlier change
+   * (its parent told of a terminated run's end) may have been lost with a crash after its commit.
+   */
+  nudge?: boolean;
 }
 
 /**
@@ -59,7 +64,9 @@ export class RunMutator {
     options: MutateOptions = {},
   ): Promise<WorkflowRecord | undefined> {
     try {
-      return await retryOnConflict(() => this.mutateOnce(workflowId, change, options));
+      const committed = await retryOnConflict(() => this.mutateOnce(workflowId, change, options));
+      if (!committed && options.nudge) await this.deps.decisions.request(workflowId);
+      return committed;
     } catch (error) {
       if (!(error instanceof VersionConflictError)) throw error;
       throw new VersionConflictError(`Workflow ${workflowId} kept changing while it was being changed`);

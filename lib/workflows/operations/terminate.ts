@@ -42,16 +42,19 @@ export function terminateChange(reason: string | undefined, options: TerminateOp
   };
 }
 
-/** Terminates through the API; false when the run was already TERMINATED. 404 unknown, 409 COMPLETED. */
+/**
+ * Terminates through the API; false when the run was already TERMINATED, whose decide is asked for
+ * again all the same (a terminate retried after a crash still gets its parent told). 404 unknown,
+ * 409 COMPLETED.
+ */
 export async function terminate(
   mutator: RunMutator,
   workflowId: string,
   reason: string | undefined,
   options: TerminateOptions = {},
 ): Promise<boolean> {
-  return (
-    (await mutator.mutate(workflowId, terminateChange(reason, options), { mustExist: true })) !== undefined
-  );
+  const change = terminateChange(reason, options);
+  return (await mutator.mutate(workflowId, change, { mustExist: true, nudge: true })) !== undefined;
 }
 
 /** The engine's own terminate (children of canceled tasks): ends a run only while it is still going. */
