@@ -171,6 +171,13 @@ export function meteredExecutions(m: StoreMeter, inner: ExecutionStore): Executi
       m.query(t, () => Buffer.byteLength(JSON.stringify(found)));
       return found;
     },
+    holdRun: async (workflowId, until) => {
+      const t = m.call('executions.holdRun');
+      // An update of the record's TTL alone, billed by the record's size (one unit when it is gone).
+      const item = m.stored('executions', workflowId, WORKFLOW_SK);
+      m.written(t, 1, () => (item ? [itemBytes(item)] : []));
+      return inner.holdRun(workflowId, until);
+    },
     claimIdempotencyKey: async (claim) => {
       const t = m.call('executions.claimIdempotencyKey');
       // A small conditional put; a lost claim reads the holder back.

@@ -154,6 +154,10 @@ export class ExternalizingExecutionStore implements ExecutionStore {
     return this.inner.claimIdempotencyKey(claim);
   }
 
+  holdRun(workflowId: string, until: number): Promise<boolean> {
+    return this.inner.holdRun(workflowId, until);
+  }
+
   appendLogs(logs: TaskExecLog[]): Promise<void> {
     return this.inner.appendLogs(logs);
   }

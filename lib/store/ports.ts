@@ -192,6 +192,14 @@ export interface ExecutionStore {
    * undefined when the claim took, else the run the key points at.
    */
   claimIdempotencyKey(claim: IdempotencyClaim): Promise<string | undefined>;
+
+  /**
+   * Keeps a run's stored record until at least `until` (epoch ms): an expired run's record is
+   * deleted by DynamoDB's TTL, which would free its id for a new run. Used before an idempotency
+   * key moves off an expired run, so a start that read the key before the move cannot create that
+   * id again. False when no record is stored (it is gone already).
+   */
+  holdRun(workflowId: string, until: number): Promise<boolean>;
 }
 
 export interface QueueEntry {

@@ -7,8 +7,11 @@
  *   RETURN_EXISTING that run's id;
  *   FAIL_ON_RUNNING 409 while that run is not over; once it is, the key moves to a new run.
  * A run whose retention expired (service.workflow.retention) is gone: the key moves to a new run
- * whatever the strategy. Once DynamoDB's TTL has deleted the expired record, the key's run id is
- * free and a run is created under it again; its task ids differ from the expired run's (model/ids.ts).
+ * whatever the strategy, after its stored record is held from DynamoDB's TTL for HOLD_MS, so a
+ * start that read the key before it moved cannot create the expired run's id again and make a
+ * second run. Once the TTL has deleted an expired record nobody moved the key off, the key's run id
+ * is free and a run is created under it again; its task ids differ from the expired run's
+ * (model/ids.ts).
  *
  * The id of the run a key points at is derived from the name and the key (and, for a successor, the
  * run it replaces), so a start that died between its claim and its run's creation leaves nothing
@@ -38,6 +41,9 @@ export interface StartOutcome {
 /** Successors and concurrent takeovers are bounded: each round means someone else made progress. */
 const MAX_ROUNDS = 10;
 
+/** How long an expired run's record is kept once a key moves off it: longer than any start runs. */
+export const HOLD_MS = 24 * 3_600_000;
+
 /**
  * Starts the run a key points at, or answers the existing one as the strategy says. `create`
  * stores a new run under the given id, false when a run with that id already exists.
@@ -46,6 +52,7 @@ export async function startOnce(
   executions: ExecutionStore,
   start: IdempotentStart,
   create: (workflowId: string) => Promise<boolean>,
+  now: number,
 ): Promise<StartOutcome> {
   const { workflowName, key, strategy } = start;
   let candidate = derivedId('idempotency', workflowName, key);
@@ -60,10 +67,13 @@ export async function startOnce(
       if (await create(target)) return { workflowId: target, created: true };
       run = await executions.getWorkflow(target);
       if (!run) {
-        // Stored, yet reads do not show it: its retention expired (or it was removed meanwhile).
-        // It is gone for every strategy, so the key moves on to a successor, as from an ended run.
-        replaces = target;
-        candidate = derivedId('idempotency', workflowName, key, target);
+        // Stored, yet reads do not show it: its retention expired. It is gone for every strategy,
+        // so the key moves on to a successor, as from an ended run, once the record is held (a
+        // record deleted meanwhile frees the id: the next round creates the run under it).
+        if (await executions.holdRun(target, now + HOLD_MS)) {
+          replaces = target;
+          candidate = derivedId('idempotency', workflowName, key, target);
+        }
         continue;
       }
     }

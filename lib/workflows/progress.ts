@@ -67,6 +67,7 @@ export function publishingExecutions(inner: ExecutionStore, watcher: RunWatcher)
     appendLogs: (logs) => inner.appendLogs(logs),
     logs: (taskId) => inner.logs(taskId),
     claimIdempotencyKey: (claim) => inner.claimIdempotencyKey(claim),
+    holdRun: (workflowId, until) => inner.holdRun(workflowId, until),
   };
 }
 

@@ -82,5 +82,6 @@ export function retainingExecutions(
     appendLogs: (logs) => inner.appendLogs(logs.map(stampLog)),
     logs: async (taskId) => liveLogs(await inner.logs(taskId)),
     claimIdempotencyKey: (claim) => inner.claimIdempotencyKey(claim),
+    holdRun: (workflowId, until) => inner.holdRun(workflowId, until),
   };
 }

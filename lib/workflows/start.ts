@@ -144,6 +144,7 @@ export class WorkflowStarter {
             strategy: request.idempotencyStrategy ?? 'FAIL',
           },
           (workflowId) => this.create(def, request, workflowId),
+          this.deps.clock.now(),
         )
       : await this.startById(def, request);
     if (outcome.created) {

@@ -6,12 +6,13 @@
  * the earlier run, and neither its reads, task search nor a worker see one. Engine over the
  * DynamoDB adapter on dynalite, with a one-hour retention.
  */
-import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
+import { DeleteItemCommand, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterEach, expect, it } from 'vitest';
 import { taskIdOf } from '../../lib/model/ids.ts';
 import { SearchService } from '../../lib/search/service.ts';
 import { workflowKey } from '../../lib/store/dynamodb/execution-items.ts';
+import { TTL_ATTRIBUTE } from '../../lib/store/dynamodb/tables.ts';
 import { type FreshStores, useTestDynamo } from '../helpers/dynamo.ts';
 import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
 import { simpleTask } from '../helpers/fixtures.ts';
@@ -41,6 +42,17 @@ async function setUp(): Promise<EngineHarness> {
   await h.registerTaskDefs([{ name: TYPE, retryCount: 0 }]);
   await h.register(FLOW);
   return h;
+}
+
+/** What DynamoDB's TTL does to the run's record at `now`: deletes it once its TTL has passed. */
+async function ttlSweep(workflowId: string, now: number): Promise<boolean> {
+  if (!fresh) throw new Error('no stores');
+  const Key = marshall(workflowKey(workflowId));
+  const { Item } = await fresh.admin.send(new GetItemCommand({ TableName: fresh.tables.executions, Key }));
+  const ttl = Item?.[TTL_ATTRIBUTE]?.N;
+  if (ttl === undefined || Number(ttl) > now / 1000) return false;
+  await fresh.admin.send(new DeleteItemCommand({ TableName: fresh.tables.executions, Key }));
+  return true;
 }
 
 /** Starts an order with the key and works both its tasks to the end. */
@@ -96,4 +108,59 @@ it("gives a run created again under an expired run's id tasks of its own", async
   // Its rows are not the expired run's: the same reference names, other ids.
   expect(taskIdOf(done, 'pack', 0)).toBe(pack.taskId);
   expect(taskIdOf({ workflowId: id }, 'pack', 0)).not.toBe(pack.taskId);
+});
+
+it('starts one run when two starts with a key race the TTL deletion of the run it points at', async () => {
+  const engine = await setUp();
+  const expired = await completedOrder(engine, 'order-8', 1);
+  await engine.advance(2 * HOUR);
+  if (!fresh) throw new Error('no stores');
+
+  // Start B reads the key, which points at the expired run, and stalls right there.
+  const raw = fresh.stores.executions;
+  const claim = raw.claimIdempotencyKey.bind(raw);
+  let claimed!: () => void;
+  let release!: () => void;
+  const bClaimed = new Promise<void>((resolve) => {
+    claimed = resolve;
+  });
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let calls = 0;
+  raw.claimIdempotencyKey = async (c) => {
+    const held = await claim(c);
+    if (calls++ === 0) {
+      claimed();
+      await gate;
+    }
+    return held;
+  };
+  const { starter } = engine.services.engine;
+  const start = (n: number) =>
+    starter.start({
+      name: FLOW.name,
+      input: { n },
+      idempotencyKey: 'order-8',
+      idempotencyStrategy: 'RETURN_EXISTING',
+    });
+  const b = start(3);
+  await bClaimed;
+
+  // Start A moves the key off the expired run to a new one.
+  const a = await start(2);
+  expect(a).not.toBe(expired);
+  // DynamoDB's TTL comes by: A held the expired record, so it stays, and B cannot create its id.
+  expect(await ttlSweep(expired, engine.clock.now())).toBe(false);
+  release();
+  expect(await b).toBe(a);
+  await engine.settle();
+
+  const live = (await engine.stores.executions.findWorkflows({ name: FLOW.name })).filter(
+    (r) => r.status === 'RUNNING',
+  );
+  expect(live.map((r) => r.workflowId)).toEqual([a]);
+  expect(live[0]?.input).toEqual({ n: 2 });
+  // A day on, the hold is over and the TTL deletes the record.
+  expect(await ttlSweep(expired, engine.clock.now() + 25 * HOUR)).toBe(true);
 });

@@ -38,6 +38,7 @@ const EXECUTION_WRITES = [
   'updateTask',
   'deleteTasks',
   'appendLogs',
+  'holdRun',
 ] as const satisfies readonly (keyof ExecutionStore)[];
 const QUEUE_WRITES = ['push', 'remove'] as const satisfies readonly (keyof TaskQueue)[];
 const POLL_DATA_WRITES = ['record'] as const satisfies readonly (keyof PollDataStore)[];

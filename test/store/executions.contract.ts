@@ -567,6 +567,16 @@ export function executionStoreContract(name: string, factory: () => Promise<Stor
         expect(await store.findWorkflows({ name: 'order_flow' })).toEqual([]);
         expect(await store.dueWakeups(T0 * 2, 10)).toEqual([]);
       });
+
+      it('holds a stored run (an expired one, before a key moves off it) and tells a gone one', async () => {
+        const expired = workflowOf('wf-expired', { status: 'COMPLETED', expiresAt: T0 + 1_000 });
+        await store.createWorkflow(expired);
+        expect(await store.holdRun('wf-expired', T0 + 86_400_000)).toBe(true);
+        // Held twice (a second start), or for less than it already is: still there, unchanged.
+        expect(await store.holdRun('wf-expired', T0 + 60_000)).toBe(true);
+        expect(await store.getWorkflow('wf-expired')).toEqual(expired);
+        expect(await store.holdRun('wf-never', T0 + 86_400_000)).toBe(false);
+      });
     });
   });
 }

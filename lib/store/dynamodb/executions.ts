@@ -11,6 +11,7 @@ import {
   PutCommand,
   QueryCommand,
   ScanCommand,
+  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
@@ -44,6 +45,7 @@ import {
 import { runIndex, scanTasks, tasksOfTypes, workflowsById } from './execution-search.ts';
 import { batchDelete, batchGet, batchPut, type Item, queryAll } from './paging.ts';
 import { ExecutionCodec } from './snapshots.ts';
+import { TTL_ATTRIBUTE } from './tables.ts';
 
 /** Logs of this many tasks are looked up at once when a run or some of its rows are removed. */
 const LOG_LOOKUP_CONCURRENCY = 8;
@@ -100,6 +102,37 @@ export class DynamoExecutionStore implements ExecutionStore, ExpiredRunRemover {
       if (typeof held.Item?.workflowId === 'string') return held.Item.workflowId;
     }
     throw new ConflictError(`Idempotency key ${claim.key} kept changing while it was claimed`);
+  }
+
+  async holdRun(workflowId: string, until: number): Promise<boolean> {
+    const seconds = Math.ceil(until / 1000);
+    try {
+      // Only the TTL moves, and only later: a record without one is kept for good already.
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: workflowKey(workflowId),
+          UpdateExpression: 'SET #ttl = :until',
+          ConditionExpression: 'attribute_exists(#ttl) AND #ttl < :until',
+          ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE },
+          ExpressionAttributeValues: { ':until': seconds },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (!isConditionFailure(error)) translate(error, 'run hold');
+    }
+    const stored = await this.client
+      .send(
+        new GetCommand({
+          TableName: this.table,
+          Key: workflowKey(workflowId),
+          ConsistentRead: true,
+          ProjectionExpression: 'pk',
+        }),
+      )
+      .catch((e: unknown) => translate(e, 'run hold'));
+    return stored.Item !== undefined;
   }
 
   async getWorkflow(workflowId: string): Promise<WorkflowRecord | undefined> {

@@ -248,6 +248,11 @@ export class MemoryExecutionStore implements ExecutionStore {
     return isolate(this.taskLogs.get(taskId) ?? []);
   }
 
+  async holdRun(workflowId: string): Promise<boolean> {
+    // Nothing here deletes an expired run's record: it is kept as long as any hold.
+    return this.workflows.has(workflowId);
+  }
+
   async claimIdempotencyKey(claim: IdempotencyClaim): Promise<string | undefined> {
     // JSON keeps the name and the key apart whatever characters they hold.
     const id = JSON.stringify([claim.workflowName, claim.key]);
