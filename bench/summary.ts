@@ -7,6 +7,8 @@
  *   --sections=handoff,throughput,store,cost,bundles  --workflows=500 --workers=8 --batch=1
  *   --warmup=100 --samples=300 --iterations=300 --count-workflows=200 --worker=plain,sdk
  *   --decider-batch=<the stack's, 10> --store-ms=5 --sqs-ms=10 --floor-requests=20000
+ *   --response-timeout=3600 (the task definitions' responseTimeoutSeconds; at most 900, each run's
+ *   wake-ups fall within SQS's delay limit and are armed as timer messages)
  *   --payload-bytes=0 (each run's input and each task's output about that many bytes of JSON,
  *   pseudo-random but shaped like real orders, so it deflates like real payloads: bench/lib/payload.ts)
  * Throughput, CPU, requests and cost are printed for both worker modes side by side
@@ -63,6 +65,7 @@ const o = {
   modes: workerModes(args.string('worker', 'plain,sdk')),
   floorRequests: args.int('floor-requests', 20_000, 100),
   payloadBytes: payloadBytesOption(args),
+  responseTimeout: args.int('response-timeout', 3600, 1),
 };
 const FUNCTION_MB = { http: 512, decider: 1024, timer: 512 };
 const MODE_LABEL: Record<WorkerMode, string> = {
@@ -79,6 +82,7 @@ const shapeOf = (worker: WorkerMode): WorkloadShape => ({
   inflight: 200,
   worker,
   payloadBytes: o.payloadBytes,
+  responseTimeoutSeconds: o.responseTimeout,
 });
 
 /** Figures that do not depend on the worker mode: figure, value, aim. */
@@ -137,7 +141,7 @@ async function throughput(mode: WorkerMode): Promise<Throughput> {
   const server = await startChildServer();
   const client = new HttpClient(server.url, clientSocketsFor(shape));
   try {
-    await registerWorkload(client, shape.taskTypes, shape.payloadBytes);
+    await registerWorkload(client, shape.taskTypes, shape);
     if (o.warmup > 0) await runLoad(client, loadOptionsFor(shape, o.warmup));
     const version = await requestRate(client, '/api/version', o.workers, 3);
     const { result, serverCpuMs, otherCpuMs } = await measureLoad(

@@ -10,6 +10,7 @@
  *   --workflows=2000 --workers=8 --batch=10 --poll-timeout=100 --start-concurrency=8
  *   --inflight=200 --task-types=5 --warmup=200 --version-seconds=3 --alone-workflows=50
  *   --count-workflows=200 --worker=plain (or sdk, or plain,sdk) --floor-requests=20000 --cpu-prof
+ *   --response-timeout=3600 (the task definitions' responseTimeoutSeconds)
  *   --payload-bytes=0 (each run's input and each task's output about that many bytes of JSON,
  *   pseudo-random but shaped like real orders, so it deflates like real payloads: bench/lib/payload.ts)
  * Beside the server's CPU per task it prints the machine's floor: the CPU a bare node:http server
@@ -59,6 +60,7 @@ const options = {
   workerModes: workerModes(args.string('worker', 'plain')),
   floorRequests: args.int('floor-requests', 20_000, 100),
   payloadBytes: payloadBytesOption(args),
+  responseTimeout: args.int('response-timeout', 3600, 1),
 };
 
 const shapeOf = (worker: WorkerMode): WorkloadShape => ({
@@ -70,6 +72,7 @@ const shapeOf = (worker: WorkerMode): WorkloadShape => ({
   inflight: options.inflight,
   worker,
   payloadBytes: options.payloadBytes,
+  responseTimeoutSeconds: options.responseTimeout,
 });
 
 const WORKER_LABEL: Record<WorkerMode, string> = {
@@ -85,7 +88,7 @@ async function throughputPass(worker: WorkerMode, floor: HttpFloor): Promise<voi
   let profile: string | undefined;
   let window: { fromUs: number; toUs: number } | undefined;
   try {
-    await registerWorkload(client, options.taskTypes, options.payloadBytes);
+    await registerWorkload(client, options.taskTypes, shape);
     if (options.warmup > 0) {
       const warm = await runLoad(client, loadOptionsFor(shape, options.warmup));
       if (warm.errors.length > 0) throw new Error(`warm-up failed: ${warm.errors[0]}`);

@@ -81,9 +81,9 @@ export async function startMeteredServer(options: MeteredServerOptions = {}): Pr
     return requestForTasks(workflowId, taskIds);
   };
   const wakeAt = decisions.wakeAt.bind(decisions);
-  decisions.wakeAt = (workflowId, at) => {
-    meter.countWakeAt(at, clock.now());
-    return wakeAt(workflowId, at);
+  decisions.wakeAt = (workflowId, at, keptSince) => {
+    meter.countWakeAt(at, clock.now(), keptSince);
+    return wakeAt(workflowId, at, keptSince);
   };
 
   if (!(decisions instanceof LocalDecisionQueue)) throw new Error('expected the local decision queue');

@@ -19,6 +19,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ConflictError, VersionConflictError } from '../../lib/model/errors.ts';
+import { sendsTimer } from '../../lib/queue/sqs.ts';
 import { DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE } from '../../lib/store/dynamodb/tables.ts';
 import type { Stores } from '../../lib/store/ports.ts';
 import {
@@ -44,9 +45,6 @@ export type TableId = 'definitions' | 'executions' | 'queues';
 
 /** The item written when sizes are not metered: it carries no key attribute, so it is in no index. */
 const UNSIZED: Item = Object.freeze({});
-
-/** SQS DelaySeconds is at most 15 minutes (lib/queue/sqs.ts). */
-const SQS_MAX_DELAY_MS = 900_000;
 
 export class StoreMeter {
   private readonly phase = new AsyncLocalStorage<Phase>();
@@ -205,8 +203,8 @@ export class StoreMeter {
     else this.messages.decisionRequests++;
   }
 
-  countWakeAt(at: number, now: number): void {
-    if (at > 0 && at - now <= SQS_MAX_DELAY_MS) this.messages.timerMessages++;
+  countWakeAt(at: number, now: number, keptSince?: number): void {
+    if (sendsTimer(at, now, keptSince)) this.messages.timerMessages++;
   }
 
   countQueuePushes(entries: number): void {

@@ -28,6 +28,8 @@ export interface WorkloadShape {
   worker: WorkerMode;
   /** JSON bytes of each run's input and each task's output (bench/lib/payload.ts); 0 for none. */
   payloadBytes?: number;
+  /** The task definitions' responseTimeoutSeconds (Conductor's default, 3600, when absent). */
+  responseTimeoutSeconds?: number;
 }
 
 export const loadOptionsFor = (shape: WorkloadShape, workflows: number): LoadOptions => ({
@@ -140,7 +142,7 @@ export async function countLoad(shape: WorkloadShape, workflows: number): Promis
   const metered = await startMeteredServer({ sizes: true });
   const client = new HttpClient(metered.server.url, clientSocketsFor(shape));
   try {
-    await registerWorkload(client, shape.taskTypes, shape.payloadBytes ?? 0);
+    await registerWorkload(client, shape.taskTypes, shape);
     await metered.idle();
     const before = metered.meter.snapshot();
     const result = await runLoad(client, loadOptionsFor(shape, workflows));

@@ -23,15 +23,16 @@ export function taskTypesOf(distinct: number): string[] {
 export async function registerWorkload(
   client: HttpClient,
   distinctTypes: number,
-  payloadBytes = 0,
+  shape: { payloadBytes?: number; responseTimeoutSeconds?: number } = {},
 ): Promise<string[]> {
+  const { payloadBytes = 0, responseTimeoutSeconds } = shape;
   const types = taskTypesOf(distinctTypes);
   const unique = [...new Set(types)];
   expectStatus(
     await client.post(
       '/api/metadata/taskdefs',
-      // Conductor's defaults otherwise: responseTimeoutSeconds 3600, no timeoutSeconds.
-      unique.map((name) => ({ name, retryCount: 0, ownerEmail: OWNER })),
+      // Conductor's defaults otherwise: responseTimeoutSeconds 3600 (unless given), no timeoutSeconds.
+      unique.map((name) => ({ name, retryCount: 0, ownerEmail: OWNER, responseTimeoutSeconds })),
     ),
     'register task definitions',
   );

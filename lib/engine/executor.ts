@@ -65,6 +65,9 @@ export const FULL_READ_AFTER_MS = 60_000;
 interface Revisions {
   rev: number;
   tasks: Map<string, number>;
+  /** The stored wake-up, and when the commit that left it was made. */
+  wakeAt: number;
+  updateTime: number;
 }
 
 export class Executor {
@@ -113,7 +116,12 @@ export class Executor {
     else record.partialSince ??= now;
     const seen = this.observed ? observeDecide(record) : undefined;
     // What the commit is conditional on, taken before the decider works on the record in place.
-    const before: Revisions = { rev: record.rev, tasks: new Map(record.tasks.map((t) => [t.taskId, t.rev])) };
+    const before: Revisions = {
+      rev: record.rev,
+      tasks: new Map(record.tasks.map((t) => [t.taskId, t.rev])),
+      wakeAt: record.wakeAt,
+      updateTime: record.updateTime,
+    };
     const result = await decide(
       record,
       {
@@ -260,7 +268,10 @@ export class Executor {
     // 5. After the commit. Rows the decision dropped (DO_WHILE keepLastN) go first: nothing refers
     // to them any more; a crash before this leaves them in storage, as a run without keepLastN would.
     if (result.deleteTaskIds.length > 0) await executions.deleteTasks(wf.workflowId, result.deleteTaskIds);
-    await this.deps.decisions.wakeAt(wf.workflowId, committed.wakeAt);
+    // A wake-up this commit kept was armed when it was stored: a run's every decide arming it again
+    // would send an SQS message per commit, each deciding the run (ended, likely) when it comes.
+    const kept = committed.wakeAt === before.wakeAt ? before.updateTime : undefined;
+    await this.deps.decisions.wakeAt(wf.workflowId, committed.wakeAt, kept);
     for (const child of result.children) await this.deps.decisions.request(child.workflowId);
     // Cut short with work left: decide again. A decide that changed no task has nothing to carry on
     // with, so a task type that keeps reporting a change it did not make cannot spin the run.

@@ -54,7 +54,11 @@ export class LocalDecisionQueue implements DecisionQueue {
     await this.decisions.send({ workflowId, taskIds }, { groupId: workflowId });
   }
 
-  async wakeAt(workflowId: string, at: number): Promise<void> {
+  /**
+   * Arms even a wake-up the run kept (`_keptSince`): an in-process timer costs nothing, and the
+   * one armed when it was stored may have died with an earlier process.
+   */
+  async wakeAt(workflowId: string, at: number, _keptSince?: number): Promise<void> {
     this.arm(workflowId, at);
   }
 

@@ -34,8 +34,12 @@ export interface DecisionQueue {
    * not every one: a fork of N worker branches then reads each row once per change, not N times.
    */
   requestForTasks(workflowId: string, taskIds: readonly string[]): Promise<void>;
-  /** Arms (or re-arms) a wake-up at an absolute time; 0 clears it. */
-  wakeAt(workflowId: string, at: number): Promise<void>;
+  /**
+   * Arms (or re-arms) a wake-up at an absolute time; 0 clears it. `keptSince`: the run's stored
+   * wake-up was `at` already, as committed at that time; a queue that pays per arming skips one
+   * it armed then (a crash that lost that arming leaves it to the wake-up sweeper).
+   */
+  wakeAt(workflowId: string, at: number, keptSince?: number): Promise<void>;
   /**
    * Resolves once this process has no decide of the run running or waiting (one waiting for its
    * retry aside). Where decides run elsewhere (SQS) it resolves at once: nobody waits on another

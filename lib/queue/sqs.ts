@@ -16,6 +16,19 @@ export type { DecisionMessage } from './work-queues.ts';
 
 /** SQS DelaySeconds is at most 900 (15 minutes). */
 export const MAX_SQS_DELAY_SECONDS = 900;
+const MAX_DELAY_MS = MAX_SQS_DELAY_SECONDS * 1000;
+
+/**
+ * Whether arming a run's wake-up at `at` (DecisionQueue.wakeAt) sends a timer message at `now`:
+ * - not beyond the SQS delay limit: the sweeper finds such a run through its stored wake-up;
+ * - not when kept from a commit made within the limit: that commit armed it (or skipped it, by
+ *   this same rule, after an earlier one had), so its message is on its way already.
+ */
+export function sendsTimer(at: number, now: number, keptSince?: number): boolean {
+  if (at <= 0) return false;
+  if (keptSince !== undefined && at - keptSince <= MAX_DELAY_MS) return false;
+  return at - now <= MAX_DELAY_MS;
+}
 
 const WHAT = 'workflow decision';
 
@@ -55,12 +68,9 @@ export class SqsDecisionQueue implements DecisionQueue {
     await this.decisions.send({ workflowId, taskIds }, { groupId: workflowId });
   }
 
-  async wakeAt(workflowId: string, at: number): Promise<void> {
-    if (at <= 0) return;
-    const delayMs = at - this.clock.now();
-    // Beyond the SQS limit the sweeper finds the run through its stored wake-up time.
-    if (delayMs > MAX_SQS_DELAY_SECONDS * 1000) return;
-    await this.delayed(workflowId, Math.max(0, delayMs));
+  async wakeAt(workflowId: string, at: number, keptSince?: number): Promise<void> {
+    const now = this.clock.now();
+    if (sendsTimer(at, now, keptSince)) await this.delayed(workflowId, Math.max(0, at - now));
   }
 
   /**
@@ -68,6 +78,6 @@ export class SqsDecisionQueue implements DecisionQueue {
    * finds nothing due and arms its wake-up again), whereas waiting longer would not be.
    */
   private delayed(workflowId: string, delayMs: number): Promise<void> {
-    return this.timers.send({ workflowId }, { delayMs: Math.min(MAX_SQS_DELAY_SECONDS * 1000, delayMs) });
+    return this.timers.send({ workflowId }, { delayMs: Math.min(MAX_DELAY_MS, delayMs) });
   }
 }

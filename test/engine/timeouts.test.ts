@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TaskRecord } from '../../lib/model/execution.ts';
+import { sendsTimer } from '../../lib/queue/sqs.ts';
 import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
 
 const S = 1000;
@@ -361,5 +362,35 @@ describe('the workflow timeout', () => {
     } finally {
       await restarted.close();
     }
+  });
+});
+
+describe('arming wake-ups', () => {
+  let h: EngineHarness;
+  afterEach(() => h.close());
+
+  it('arms a wake-up once when it is stored, not again on each commit that keeps it', async () => {
+    h = await engineHarness();
+    const types = ['pick', 'pack', 'ship'];
+    await h.registerTaskDefs(types.map((name) => ({ name, retryCount: 0, responseTimeoutSeconds: 300 })));
+    await h.register({ name: 'order', tasks: types.map((name) => ({ name, taskReferenceName: name })) });
+    // What an SQS decision queue would send for each arming (one timer message, one decide later).
+    const armed: number[] = [];
+    const wakeAt = h.decisions.wakeAt.bind(h.decisions);
+    h.decisions.wakeAt = (workflowId, at, keptSince) => {
+      if (sendsTimer(at, h.clock.now(), keptSince)) armed.push(at);
+      return wakeAt(workflowId, at, keptSince);
+    };
+    const id = await h.start('order');
+    const first = (await h.run(id)).wakeAt;
+    expect(first).toBe(h.clock.now() + 300 * S);
+    for (const type of types) {
+      h.clock.advance(S);
+      await h.work(type);
+    }
+    const run = await h.run(id);
+    expect(run.status).toBe('COMPLETED');
+    // Every decide of the run kept the first task's bound, which its first decide stored and armed.
+    expect(armed).toEqual([first]);
   });
 });

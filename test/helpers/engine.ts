@@ -23,6 +23,8 @@ import type { StartRequest } from '../../lib/workflows/start.ts';
 
 export interface EngineHarness {
   clock: ManualClock;
+  /** The in-process decision queue the engine asks for decides and arms wake-ups through. */
+  decisions: LocalDecisionQueue;
   stores: Stores;
   services: Services;
   /** Registers (or overwrites) a workflow definition given as plain JSON. */
@@ -106,6 +108,7 @@ export async function engineHarness(options: EngineHarnessOptions = {}): Promise
   };
   const harness: EngineHarness = {
     clock,
+    decisions,
     // What the services run over: the executions store reads large payloads back whole.
     stores: services.stores,
     services,

@@ -97,6 +97,17 @@ describe('SqsDecisionQueue', () => {
     expect(sqs.sent).toEqual([]);
   });
 
+  it('sends nothing for a wake-up a commit within 15 minutes of it already stored (and armed)', async () => {
+    const at = clock.now() + 300_000;
+    await queue.wakeAt('wf-1', at, clock.now() - 60_000);
+    expect(sqs.sent).toEqual([]);
+    // Kept from a commit made when it was beyond the limit, which sent nothing: armed now.
+    await queue.wakeAt('wf-2', at, at - MAX_SQS_DELAY_SECONDS * 1000 - 1);
+    expect(sqs.sent.map((input) => [input.MessageBody, input.DelaySeconds])).toEqual([
+      [JSON.stringify({ workflowId: 'wf-2' }), 300],
+    ]);
+  });
+
   it('sends nothing when a wake-up is cleared with 0', async () => {
     await queue.wakeAt('wf-1', 0);
     expect(sqs.sent).toEqual([]);
