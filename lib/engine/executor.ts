@@ -6,6 +6,7 @@
  *   3. queue new worker tasks and create child runs (idempotent);
  *   4. commit the run record (conditional on its revision) - the decision takes effect here;
  *   5. after the commit: wake-ups, child/parent notifications, async task starts, failure workflow.
+ * A decide that changed nothing (a worker's progress report) writes nothing: steps 1-4 are skipped.
  * A decide that dies anywhere and runs again computes the same ids and converges.
  */
 import type { Logger } from '../log/logger.ts';
@@ -22,6 +23,7 @@ import { retryOnConflict } from '../model/retry-on-conflict.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { SchemaEnforcer } from '../schemas/ports.ts';
 import type { ExecutionStore, PollDataStore, TaskQueue } from '../store/ports.ts';
+import { encodeRun } from '../store/run-codec.ts';
 import { rowsOfRun } from '../store/run-rows.ts';
 import { type DecideObservation, observeDecide, observing, reportDecide } from './decide-events.ts';
 import { decide } from './decider.ts';
@@ -52,6 +54,27 @@ export interface ExecutorDeps {
   onRunEnded?(run: WorkflowRecord): Promise<void>;
   random?: () => number;
   schemas?: SchemaEnforcer;
+}
+
+/**
+ * Whether no task a decide request names has ended, in the run's view: then the decide is likely
+ * to change nothing (a worker's progress report), and whether it did is worth checking.
+ */
+function noneEnded(run: WorkflowRecord, named: readonly string[]): boolean {
+  const ids = new Set(named);
+  return !run.tasks.some((t) => ids.has(t.taskId) && isTerminalTask(t.status));
+}
+
+/** The decide asks for no write, queue entry, child or termination. */
+function decidedNothing(result: DecideResult): boolean {
+  return (
+    result.changedTasks.length === 0 &&
+    result.toQueue.length === 0 &&
+    result.children.length === 0 &&
+    result.terminateChildren.length === 0 &&
+    result.deleteTaskIds.length === 0 &&
+    !result.ended
+  );
 }
 
 /**
@@ -112,6 +135,7 @@ export class Executor {
     const due = record.wakeAt > 0 && record.wakeAt <= now;
     const behind = record.partialSince !== undefined && now - record.partialSince >= FULL_READ_AFTER_MS;
     const read = await this.refreshTasks(record, due || behind ? undefined : changed);
+    const probe = changed && !due && noneEnded(record, changed) ? encodeRun(record) : undefined;
     if (read === undefined) delete record.partialSince;
     else record.partialSince ??= now;
     const seen = this.observed ? observeDecide(record) : undefined;
@@ -133,6 +157,12 @@ export class Executor {
       // The record was just read for this decide and nothing else holds it: no defensive copy.
       { owned: true },
     );
+    if (probe !== undefined && decidedNothing(result) && encodeRun(result.workflow) === probe) {
+      // A worker's progress report or a callback's requeue, say: nothing to commit. Committing
+      // anyway would rewrite the whole record (a big fork's, 50 KB and more) per report.
+      await this.afterNoChange(result.workflow, before, read);
+      return;
+    }
     await this.apply(before, result, now, seen, read);
   }
 
@@ -282,6 +312,19 @@ export class Executor {
     }
     if (isTerminalWorkflow(committed.status)) await this.followEnd(committed);
     else await this.startAsync(committed, created, this.reStartable(committed, created, read));
+  }
+
+  /**
+   * The tail of a decide that changed nothing and so commits nothing: the stored wake-up is
+   * armed as kept, and async tasks that start again on every decide are started.
+   */
+  private async afterNoChange(
+    run: WorkflowRecord,
+    before: Revisions,
+    read: ReadonlySet<string> | undefined,
+  ): Promise<void> {
+    await this.deps.decisions.wakeAt(run.workflowId, run.wakeAt, before.updateTime);
+    await this.startAsync(run, [], this.reStartable(run, [], read));
   }
 
   /**

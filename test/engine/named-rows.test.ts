@@ -144,3 +144,53 @@ it('reads every row again once decides have read only named rows for a while, so
     b1: { picked: 1 },
   });
 });
+
+it("commits nothing for a worker's progress reports and callback requeues, which change no decision", async () => {
+  const stores = createMemoryStores();
+  const commits: number[] = [];
+  const commit = stores.executions.commitWorkflow.bind(stores.executions);
+  stores.executions.commitWorkflow = (record, rev) => {
+    commits.push(rev);
+    return commit(record, rev);
+  };
+  const engine = await engineHarness({ stores });
+  h = engine;
+  await engine.registerTaskDefs([{ name: TYPE, retryCount: 0 }]);
+  await engine.register({
+    name: 'long_pick',
+    version: 1,
+    tasks: [simpleTask('pick', { name: TYPE }), simpleTask('check', { name: TYPE })],
+  });
+  const id = await engine.start('long_pick');
+  const pick = (await engine.poll(TYPE)) as TaskRecord;
+  const report = (outputData: Record<string, unknown>, callbackAfterSeconds?: number) =>
+    engine.services.engine.tasks.update({
+      workflowInstanceId: id,
+      taskId: pick.taskId,
+      status: 'IN_PROGRESS',
+      outputData,
+      callbackAfterSeconds,
+    });
+  commits.length = 0;
+  for (let percent = 20; percent <= 80; percent += 20) {
+    engine.clock.advance(1_000);
+    await report({ percent });
+    await engine.settle();
+  }
+  // A report that hands the task back to its queue for 10 s decides nothing either.
+  await report({ percent: 90 }, 10);
+  await engine.settle();
+  expect(commits).toEqual([]);
+  expect((await engine.task(id, 'pick'))?.outputData).toEqual({ percent: 90 });
+  expect(await engine.poll(TYPE)).toBeUndefined();
+  engine.clock.advance(10_000);
+  const again = (await engine.poll(TYPE)) as TaskRecord;
+  expect(again.taskId).toBe(pick.taskId);
+
+  await engine.complete(again, { percent: 100 });
+  expect(commits).toHaveLength(1);
+  await engine.work(TYPE, { checked: true });
+  const run = await engine.run(id);
+  expect(run.status).toBe('COMPLETED');
+  expect(run.tasks.map((t) => t.outputData)).toEqual([{ percent: 100 }, { checked: true }]);
+});
