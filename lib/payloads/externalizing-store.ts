@@ -30,7 +30,7 @@ export interface ExternalizeOptions {
   thresholdBytes: number;
   /**
    * The run record embeds its tasks: when its inline payloads together exceed this, the largest
-   * go external too, so many payloads just under the threshold cannot outgrow an item either.
+   * go external too, so many payloads under the threshold cannot outgrow an item either.
    */
   recordBudgetBytes: number;
   /** Bytes of payload JSON kept in the per-process read cache. */
@@ -48,6 +48,9 @@ const TASK_PAIRS: readonly [DataKey, PathKey][] = [
   ['inputData', 'externalInputPayloadStoragePath'],
   ['outputData', 'externalOutputPayloadStoragePath'],
 ];
+
+/** What a payload moved out leaves in the record: its path ("sha256/" and 64 hex digits) and key. */
+const PATH_BYTES = 110;
 
 /** A payload left inline by a write, with its size, in case the record budget needs it moved. */
 interface Inline {
@@ -172,7 +175,10 @@ export class ExternalizingExecutionStore implements ExecutionStore {
   private async slimRun(record: WorkflowRecord, creating: boolean): Promise<WorkflowRecord> {
     if (this.plain([record, ...record.tasks], RUN_PAIRS, TASK_PAIRS)) return record;
     const run = await this.slim(record, RUN_PAIRS, creating);
-    const tasks = await Promise.all(record.tasks.map((task) => this.slimTask(task)));
+    // Every task's payloads count against the budget, however small each is on its own (a
+    // thousand branch outputs of 1 KB each).
+    const tasks = await Promise.all(record.tasks.map((task) => this.slim(task, TASK_PAIRS, false)));
+    const slim = { ...run.record, tasks: tasks.map((t) => t.record) };
     const inline = [...run.inline, ...tasks.flatMap((t) => t.inline)];
     let total = inline.reduce((sum, field) => sum + field.bytes, 0);
     if (total > this.options.recordBudgetBytes) {
@@ -184,13 +190,14 @@ export class ExternalizingExecutionStore implements ExecutionStore {
       }
       total = inline.reduce((sum, field) => sum + field.bytes, 0);
     }
-    // Largest first: the fewest payloads moved out to fit the record in its budget.
+    // Largest first: the fewest payloads moved out to fit the record in its budget (one no larger
+    // than the path it would leave would not help).
     for (const field of inline.sort((a, b) => b.bytes - a.bytes)) {
-      if (total <= this.options.recordBudgetBytes) break;
+      if (total <= this.options.recordBudgetBytes || field.bytes <= PATH_BYTES) break;
       await this.externalize(field);
-      total -= field.bytes;
+      total -= field.bytes - PATH_BYTES;
     }
-    return { ...run.record, tasks: tasks.map((t) => t.record) };
+    return slim;
   }
 
   private async slimTask(task: TaskRecord): Promise<{ record: TaskRecord; inline: Inline[] }> {

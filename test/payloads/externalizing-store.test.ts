@@ -4,11 +4,13 @@
  * payloads), and the write rules (paths derived from the data, uploads adopted, the run record's
  * budget, content keys stored once).
  */
+import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { charsUpTo } from '../../lib/payloads/externalizing-store.ts';
 import { contentKey } from '../../lib/payloads/keys.ts';
 import { MemoryPayloadStore } from '../../lib/payloads/memory.ts';
 import { createMemoryStores } from '../../lib/runtime/stores.ts';
+import { workflowItem } from '../../lib/store/dynamodb/execution-items.ts';
 import type { Stores } from '../../lib/store/ports.ts';
 import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
 import { ref, worker } from '../helpers/fixtures.ts';
@@ -96,6 +98,51 @@ describe('the externalizing store', () => {
     const rows = await raw.executions.listTasks(id);
     expect(rows.every((t) => t.externalOutputPayloadStoragePath === undefined)).toBe(true);
     expect((await h.task(id, 'consume'))?.inputData).toEqual({ whole: { items: ['a'.repeat(900)] } });
+  });
+
+  it("keeps a record within a DynamoDB item when a fork's many small outputs add up", async () => {
+    await harness({ 'service.external-payload.threshold-bytes': 64 * 1024 });
+    await h.register({
+      name: 'fan_out',
+      tasks: [
+        {
+          name: 'fan',
+          taskReferenceName: 'fan',
+          type: 'FORK_JOIN_DYNAMIC',
+          inputParameters: { forkTaskName: 'label', forkTaskInputs: ref('workflow.input.items') },
+        },
+        { name: 'gather', taskReferenceName: 'gather', type: 'JOIN' },
+      ],
+    });
+    const branches = 250;
+    const id = await h.start('fan_out', { items: Array.from({ length: branches }, (_, n) => ({ n })) });
+    // 1.8 KB of output each that does not deflate: 450 KB together, far under the 64 KB threshold each.
+    const outputs = new Map<string, Record<string, unknown>>();
+    for (let i = 0; i < branches - 1; i++) {
+      const task = await h.poll('label');
+      if (!task) throw new Error('no branch to work');
+      const output = { label: randomBytes(1350).toString('base64') };
+      outputs.set(task.taskId, output);
+      await h.complete(task, output);
+    }
+    const stored = await raw.executions.getWorkflow(id);
+    if (!stored) throw new Error('no run');
+    // What stays inline is within the record budget (256 KB by default), and the item DynamoDB
+    // would store (deflated) within its 400 KB.
+    const inline = [stored.input, stored.output, ...stored.tasks.flatMap((t) => [t.inputData, t.outputData])];
+    const inlineBytes = inline.reduce((sum, payload) => sum + Buffer.byteLength(JSON.stringify(payload)), 0);
+    expect(inlineBytes).toBeLessThanOrEqual(256 * 1024);
+    expect((workflowItem(stored).bodyZ as Uint8Array).byteLength).toBeLessThan(400 * 1024);
+    expect(stored.tasks.filter((t) => t.externalOutputPayloadStoragePath).length).toBeGreaterThan(0);
+    // Readers, the decider included, get every output back.
+    const run = await h.run(id);
+    for (const [taskId, output] of outputs) {
+      expect(run.tasks.find((t) => t.taskId === taskId)?.outputData).toEqual(output);
+    }
+    await h.work('label', { label: 'last' });
+    const done = await h.run(id);
+    expect(done.status).toBe('COMPLETED');
+    expect(Object.keys((await h.task(id, 'gather'))?.outputData ?? {})).toHaveLength(branches);
   });
 
   it('adopts a payload uploaded by a client and stores it under its content key', async () => {
