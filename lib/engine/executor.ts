@@ -57,12 +57,13 @@ export interface ExecutorDeps {
 }
 
 /**
- * Whether no task a decide request names has ended, in the run's view: then the decide is likely
- * to change nothing (a worker's progress report), and whether it did is worth checking.
+ * Whether no task a decide request names has ended since the decider last looked (each is open, or
+ * ended and taken in already), in the run's view: then the decide is likely to change nothing (a
+ * worker's progress report, a notice told again), and whether it did is worth checking.
  */
-function noneEnded(run: WorkflowRecord, named: readonly string[]): boolean {
+function noNews(run: WorkflowRecord, named: readonly string[]): boolean {
   const ids = new Set(named);
-  return !run.tasks.some((t) => ids.has(t.taskId) && isTerminalTask(t.status));
+  return !run.tasks.some((t) => ids.has(t.taskId) && isTerminalTask(t.status) && !t.executed);
 }
 
 /** The decide asks for no write, queue entry, child or termination. */
@@ -135,7 +136,7 @@ export class Executor {
     const due = record.wakeAt > 0 && record.wakeAt <= now;
     const behind = record.partialSince !== undefined && now - record.partialSince >= FULL_READ_AFTER_MS;
     const read = await this.refreshTasks(record, due || behind ? undefined : changed);
-    const probe = changed && !due && noneEnded(record, changed) ? encodeRun(record) : undefined;
+    const probe = changed && !due && noNews(record, changed) ? encodeRun(record) : undefined;
     if (read === undefined) delete record.partialSince;
     else record.partialSince ??= now;
     const seen = this.observed ? observeDecide(record) : undefined;

@@ -125,3 +125,17 @@ it("tells the parent when a terminate of its child is repeated after a crash los
   expect((await engine.task(id, 'c1'))?.status).not.toBe('IN_PROGRESS');
   expect((await engine.run(id)).status).not.toBe('RUNNING');
 });
+
+it("commits nothing in the parent when an ended child's notice is told again", async () => {
+  const { engine, id, claimed, childId } = await setUp(['c1', 'c2']);
+  await engine.complete(claimed.get('c1') as TaskRecord, { packed: 'c1' });
+  expect((await engine.task(id, 'c1'))?.status).toBe('COMPLETED');
+  const rev = (await engine.run(id)).rev;
+  // The child is decided again (a late timer, a redelivered request): it tells its parent again.
+  await engine.decisions.request(await childId('c1'));
+  await engine.settle();
+  expect((await engine.run(id)).rev).toBe(rev);
+
+  await engine.complete(claimed.get('c2') as TaskRecord, { packed: 'c2' });
+  expect((await engine.run(id)).status).toBe('COMPLETED');
+});
