@@ -65,6 +65,16 @@ async function setUp(branches: string[]) {
   return { engine, id, runReads, claimed, childId };
 }
 
+/** A run TERMINATED by a commit whose process died before the decide that follows (its parent untold). */
+async function terminatedUntold(engine: EngineHarness, workflowId: string): Promise<void> {
+  const run = await engine.run(workflowId);
+  const now = engine.clock.now();
+  await engine.stores.executions.commitWorkflow(
+    { ...run, status: 'TERMINATED', endTime: now, updateTime: now, rev: run.rev + 1 },
+    run.rev,
+  );
+}
+
 it("reads each child's record as often however late it ends: no child is read per sibling's end", async () => {
   const branches = ['c1', 'c2', 'c3', 'c4', 'c5', 'c6'];
   const { engine, id, runReads, claimed, childId } = await setUp(branches);
@@ -90,12 +100,7 @@ it('catches up on a child whose end its parent was never told, once a decide rea
   const branches = ['c1', 'c2', 'c3'];
   const { engine, id, claimed, childId } = await setUp(branches);
   // c1's child is terminated and the process dies before anyone tells the parent.
-  const lost = await engine.run(await childId('c1'));
-  const now = engine.clock.now();
-  await engine.stores.executions.commitWorkflow(
-    { ...lost, status: 'TERMINATED', endTime: now, updateTime: now, rev: lost.rev + 1 },
-    lost.rev,
-  );
+  await terminatedUntold(engine, await childId('c1'));
 
   await engine.complete(claimed.get('c2') as TaskRecord, { packed: 'c2' });
   // The decide c2's notice asked for read c2's row only: the parent still waits on c1.
@@ -113,12 +118,7 @@ it("tells the parent when a terminate of its child is repeated after a crash los
   const { engine, id, childId } = await setUp(['c1', 'c2']);
   const kid = await childId('c1');
   // The first terminate committed, and its process died before the decide that tells the parent.
-  const lost = await engine.run(kid);
-  const now = engine.clock.now();
-  await engine.stores.executions.commitWorkflow(
-    { ...lost, status: 'TERMINATED', endTime: now, updateTime: now, rev: lost.rev + 1 },
-    lost.rev,
-  );
+  await terminatedUntold(engine, kid);
   // The caller retries: the run is already TERMINATED (no change), and its decide is asked for again.
   expect(await engine.services.engine.operations.terminate(kid, 'retried')).toBe(false);
   await engine.settle();
