@@ -13,11 +13,13 @@
  * of 100 and complete each wave of 100 concurrently; polls and updates are part of the run's cost.
  * `--branch-type=SUB_WORKFLOW`: each branch a child run of one worker task, worked the same way; the
  * children's starts, decides and notices to the parent are part of the run's cost.
+ * `--output-bytes=1000`: each worker branch's output carries that much random (incompressible) text.
  *
  * Each size runs `--repeats` times (median reported) on a server that first ran `--warmup` forks of
  * 100 branches, for JIT. Sizes are metered in a separate pass (item sizes need a JSON copy of every
  * item, which costs CPU of its own).
  */
+import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Args } from './lib/args.ts';
 import { ref } from './lib/definitions.ts';
@@ -32,6 +34,8 @@ const args = new Args();
 const sizes = args.intList('branches', '10,100,1000');
 const repeats = args.int('repeats', 5);
 const warmup = args.int('warmup', 5);
+/** Bytes of incompressible text each worker branch adds to its output (`--output-bytes`, 0: none). */
+const outputBytes = args.int('output-bytes', 0);
 const stores = args
   .string('stores', 'memory,dynamodb')
   .split(',')
@@ -105,7 +109,12 @@ async function work(metered: MeteredServer): Promise<void> {
           workflowInstanceId: task.workflowInstanceId,
           taskId: task.taskId,
           status: 'COMPLETED',
-          outputData: { doubled: Number(task.inputData.n) * 2 },
+          outputData: {
+            doubled: Number(task.inputData.n) * 2,
+            ...(outputBytes > 0
+              ? { note: randomBytes(Math.ceil((outputBytes * 3) / 4)).toString('base64') }
+              : {}),
+          },
         }),
       ),
     );
