@@ -33,6 +33,7 @@ import type { TaskTypeRegistry } from './registry.ts';
 import type { DecideResult } from './run-context.ts';
 import { reportAsyncResult } from './system-tasks.ts';
 import type { AsyncTaskResult, ChildStart } from './task-type.ts';
+import { partialReadDeadline } from './timeouts.ts';
 
 export interface ExecutorDeps {
   executions: ExecutionStore;
@@ -78,13 +79,6 @@ function decidedNothing(result: DecideResult): boolean {
   );
 }
 
-/**
- * How long decides may read only the rows their requests name (WorkflowRecord.partialSince) before
- * one reads every open row again: the bound on how long a request lost between a row's write and
- * the decide it asks for (a crash) goes unnoticed while the run keeps being decided.
- */
-export const FULL_READ_AFTER_MS = 60_000;
-
 /** The revisions a decide started from: its writes are conditional on them. */
 interface Revisions {
   rev: number;
@@ -109,7 +103,7 @@ export class Executor {
    * when given, names the only task rows that changed since the run's last decide (the decide
    * requests of worker updates): the first attempt reads just those of its open tasks, unless the
    * run is due (its stored wake-up has come) or decides have read only named rows for
-   * FULL_READ_AFTER_MS, when it reads every row. What else changes a row
+   * FULL_READ_AFTER_MS (a wake-up then, partialReadDeadline), when it reads every row. What else changes a row
    * unannounced (a poll's claim, a requeue, a lease extension) leaves the run's view of it older:
    * - every write of a task is conditional on the revision the view holds, so a write over a row
    *   that moved fails, and the attempt after it reads every row;
@@ -134,7 +128,8 @@ export class Executor {
     }
     const now = this.deps.clock.now();
     const due = record.wakeAt > 0 && record.wakeAt <= now;
-    const behind = record.partialSince !== undefined && now - record.partialSince >= FULL_READ_AFTER_MS;
+    const fullRead = partialReadDeadline(record);
+    const behind = fullRead > 0 && fullRead <= now;
     const read = await this.refreshTasks(record, due || behind ? undefined : changed);
     const probe = changed && !due && noNews(record, changed) ? encodeRun(record) : undefined;
     if (read === undefined) delete record.partialSince;
@@ -208,7 +203,8 @@ export class Executor {
     // A child that ended while its parent was not told (a notice that kept conflicting, or one
     // lost with a crash) is caught up here from its child's record, for the rows this decide read:
     // so a fan-out of N children reads no N children per decide, and a lost notice waits for a
-    // decide that reads every row (a plain or due one, or the first FULL_READ_AFTER_MS on).
+    // decide that reads every row (a plain or due one: the run's wake-up comes FULL_READ_AFTER_MS
+    // after its decides began to read only named rows, partialReadDeadline).
     for (const task of record.tasks) {
       const onChildEnded = this.deps.registry.get(task.workflowTask.type).onChildEnded;
       if (!onChildEnded || isTerminalTask(task.status) || !task.subWorkflowId) continue;

@@ -21,7 +21,7 @@ import { allowedRetries, effectiveTaskDef } from './task-defs.ts';
 import type { ChildStart, DecideContext, ScheduleRequest } from './task-type.ts';
 import { templateContextOf } from './template-context.ts';
 import { resolveParameters, type TemplateContext } from './templating.ts';
-import { workflowDeadline } from './timeouts.ts';
+import { partialReadDeadline, workflowDeadline } from './timeouts.ts';
 
 export interface DecideResult {
   workflow: WorkflowRecord;
@@ -359,6 +359,8 @@ export class RunContext implements DecideContext {
 
   computeWakeAt(taskWake?: (run: RunContext, task: TaskRecord) => number): void {
     let soonest = workflowDeadline(this.workflow);
+    const fullRead = partialReadDeadline(this.workflow);
+    if (fullRead > 0 && (soonest === 0 || fullRead < soonest)) soonest = fullRead;
     if (taskWake) {
       for (const task of this.workflow.tasks) {
         const at = taskWake(this, task);

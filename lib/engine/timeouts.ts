@@ -21,6 +21,19 @@ export function workflowTimedOut(wf: WorkflowRecord, now: number): boolean {
   return now - (wf.lastRetriedTime || wf.createTime) >= def.timeoutSeconds * 1000;
 }
 
+/**
+ * How long decides may read only the rows their requests name (WorkflowRecord.partialSince) before
+ * one reads every open row again: the bound on how long a request lost between a row's write and
+ * the decide it asks for (a crash), or a child's end its parent was not told, goes unnoticed. The
+ * run's wake-up comes by then (partialReadDeadline), so the bound holds with no further request.
+ */
+export const FULL_READ_AFTER_MS = 60_000;
+
+/** When a run whose decides have read only named rows must be decided reading every row; 0: none. */
+export function partialReadDeadline(wf: WorkflowRecord): number {
+  return wf.partialSince === undefined ? 0 : wf.partialSince + FULL_READ_AFTER_MS;
+}
+
 export function workflowDeadline(wf: WorkflowRecord): number {
   const def = wf.workflowDefinition;
   if (def.timeoutSeconds <= 0 || def.timeoutPolicy !== 'TIME_OUT_WF') return 0;

@@ -6,7 +6,7 @@
  * fails on the row's revision and the decide reads every row and decides on the truth.
  */
 import { afterEach, expect, it } from 'vitest';
-import { FULL_READ_AFTER_MS } from '../../lib/engine/executor.ts';
+import { FULL_READ_AFTER_MS } from '../../lib/engine/timeouts.ts';
 import type { TaskRecord } from '../../lib/model/execution.ts';
 import { createMemoryStores } from '../../lib/runtime/stores.ts';
 import { type EngineHarness, engineHarness } from '../helpers/engine.ts';

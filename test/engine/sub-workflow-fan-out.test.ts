@@ -2,11 +2,11 @@
  * A fork of SUB_WORKFLOW branches: each child's end is told to the parent by a notice naming the
  * parent's task (Executor.notifyParent), and the parent's decide reads that row alone, so a fan-out
  * of N children reads no N child records per decide. A notice lost with a crash is caught up by the
- * first decide that reads every row again (a plain or due one, or the first FULL_READ_AFTER_MS
- * after decides began reading only named rows).
+ * first decide that reads every row again: a plain or due one, at the latest the wake-up the run
+ * gets FULL_READ_AFTER_MS after its decides began reading only named rows.
  */
 import { afterEach, expect, it } from 'vitest';
-import { FULL_READ_AFTER_MS } from '../../lib/engine/executor.ts';
+import { FULL_READ_AFTER_MS } from '../../lib/engine/timeouts.ts';
 import type { TaskRecord } from '../../lib/model/execution.ts';
 import { createMemoryStores } from '../../lib/runtime/stores.ts';
 import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
@@ -96,22 +96,29 @@ it("reads each child's record as often however late it ends: no child is read pe
   expect(reads[0]).toBeGreaterThan(0);
 });
 
-it('catches up on a child whose end its parent was never told, once a decide reads every row', async () => {
+it('catches up on a child whose end its parent was never told, by the wake-up a full read is due at', async () => {
   const branches = ['c1', 'c2', 'c3'];
   const { engine, id, claimed, childId } = await setUp(branches);
   // c1's child is terminated and the process dies before anyone tells the parent.
   await terminatedUntold(engine, await childId('c1'));
 
+  // Its siblings end well within the bound, and nothing else happens to the run after them.
   await engine.complete(claimed.get('c2') as TaskRecord, { packed: 'c2' });
-  // The decide c2's notice asked for read c2's row only: the parent still waits on c1.
-  expect((await engine.task(id, 'c1'))?.status).toBe('IN_PROGRESS');
-  expect((await engine.run(id)).status).toBe('RUNNING');
-
-  engine.clock.advance(FULL_READ_AFTER_MS);
+  engine.clock.advance(FULL_READ_AFTER_MS / 2);
   await engine.complete(claimed.get('c3') as TaskRecord, { packed: 'c3' });
-  // That decide came a full bound after the first partial one: it read every row and c1's child.
+  // The decides their notices asked for read their rows only: the parent still waits on c1.
+  expect((await engine.task(id, 'c1'))?.status).toBe('IN_PROGRESS');
+  const waiting = await engine.run(id);
+  expect(waiting.status).toBe('RUNNING');
+  // A SUB_WORKFLOW has no timeout here: the run's wake-up is the full read's alone.
+  expect(waiting.wakeAt).toBe((waiting.partialSince as number) + FULL_READ_AFTER_MS);
+
+  // Time alone brings that decide (the timer, or the sweeper), and it reads every row and c1's child.
+  await engine.advance(FULL_READ_AFTER_MS / 2);
   expect((await engine.task(id, 'c1'))?.status).not.toBe('IN_PROGRESS');
-  expect((await engine.run(id)).status).not.toBe('RUNNING');
+  const run = await engine.run(id);
+  expect(run.status).not.toBe('RUNNING');
+  expect(run.partialSince).toBeUndefined();
 });
 
 it("tells the parent when a terminate of its child is repeated after a crash lost the first one's decide", async () => {

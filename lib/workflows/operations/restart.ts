@@ -73,6 +73,7 @@ export function freshStartChange(operation: string, start: FreshStart = {}): Run
         retryTaskIds: undefined,
         rerunFrom: undefined,
         rerunOfTaskId: undefined,
+        partialSince: undefined,
       },
     };
   };
