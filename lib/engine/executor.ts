@@ -83,9 +83,9 @@ function decidedNothing(result: DecideResult): boolean {
 interface Revisions {
   rev: number;
   tasks: Map<string, number>;
-  /** The stored wake-up, and when the commit that left it was made. */
+  /** The stored wake-up, and when the decide that left it armed it. */
   wakeAt: number;
-  updateTime: number;
+  wakeArmedAt: number | undefined;
 }
 
 export class Executor {
@@ -140,7 +140,7 @@ export class Executor {
       rev: record.rev,
       tasks: new Map(record.tasks.map((t) => [t.taskId, t.rev])),
       wakeAt: record.wakeAt,
-      updateTime: record.updateTime,
+      wakeArmedAt: record.wakeArmedAt,
     };
     const result = await decide(
       record,
@@ -287,18 +287,20 @@ export class Executor {
     }
     for (const child of result.children) await this.deps.startChild(child, wf);
 
-    // 4. Commit.
-    const committed: WorkflowRecord = { ...wf, rev: before.rev + 1, updateTime: now };
+    // 4. Arm the wake-up the commit stores, then commit. Armed first, a crash between the two
+    // leaves at worst an early decide (harmless), never a stored wake-up that says it is armed
+    // whose arming was lost. One the commit keeps was armed by the decide that stored it: a run's
+    // every decide arming it again would send an SQS message per commit, each deciding the run
+    // (ended, likely) when it comes.
+    const kept = wf.wakeAt === before.wakeAt ? before.wakeArmedAt : undefined;
+    await this.deps.decisions.wakeAt(wf.workflowId, wf.wakeAt, kept);
+    const committed: WorkflowRecord = { ...wf, rev: before.rev + 1, updateTime: now, wakeArmedAt: now };
     await executions.commitWorkflow(committed, before.rev);
     if (seen) reportDecide(this.sinks, seen, committed, result.changedTasks, created);
 
     // 5. After the commit. Rows the decision dropped (DO_WHILE keepLastN) go first: nothing refers
     // to them any more; a crash before this leaves them in storage, as a run without keepLastN would.
     if (result.deleteTaskIds.length > 0) await executions.deleteTasks(wf.workflowId, result.deleteTaskIds);
-    // A wake-up this commit kept was armed when it was stored: a run's every decide arming it again
-    // would send an SQS message per commit, each deciding the run (ended, likely) when it comes.
-    const kept = committed.wakeAt === before.wakeAt ? before.updateTime : undefined;
-    await this.deps.decisions.wakeAt(wf.workflowId, committed.wakeAt, kept);
     for (const child of result.children) await this.deps.decisions.request(child.workflowId);
     // Cut short with work left: decide again. A decide that changed no task has nothing to carry on
     // with, so a task type that keeps reporting a change it did not make cannot spin the run.
@@ -320,7 +322,7 @@ export class Executor {
     before: Revisions,
     read: ReadonlySet<string> | undefined,
   ): Promise<void> {
-    await this.deps.decisions.wakeAt(run.workflowId, run.wakeAt, before.updateTime);
+    await this.deps.decisions.wakeAt(run.workflowId, run.wakeAt, before.wakeArmedAt);
     await this.startAsync(run, [], this.reStartable(run, [], read));
   }
 

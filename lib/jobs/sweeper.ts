@@ -3,7 +3,8 @@
  * AWS it catches wake-ups beyond SQS's 15-minute delay and anything a lost message left behind;
  * locally the same, and at start (catch-up) it decides every run with a stored wake-up, because
  * the in-process timers died with the last process and a worker update saved just before it died
- * asked for a decide that was lost with it. Each decide re-arms its run's timer. The catch-up also
+ * asked for a decide that was lost with it. Each decide arms its run's timer (locally always; on
+ * SQS not one an earlier decide armed and sent already: DecisionQueue.wakeAt). The catch-up also
  * decides every unfinished run read from the runs themselves: the embedded store writes a run and
  * its wake-up index entry separately, so a crash between the two must not hide a WAIT forever.
  */

@@ -149,6 +149,12 @@ export interface WorkflowRecord {
   tasks: TaskRecord[];
   /** Internal: the next time the decider must look at this run (timeouts, delays), 0 for none. */
   wakeAt: number;
+  /**
+   * Internal: when the decide that last committed the run armed its stored wake-up (or kept one an
+   * earlier decide armed: DecisionQueue.wakeAt `keptSince`). Only decides set it: a commit of an
+   * operation (pause, set-variables...) moves updateTime and arms nothing.
+   */
+  wakeArmedAt?: number;
   /** Internal: when an ended run expires (service.workflow.retention); absent while it is kept. */
   expiresAt?: number;
   /** Internal: the engine (not the terminate API) ended this run, so its failure workflow runs. */

@@ -36,8 +36,9 @@ export interface DecisionQueue {
   requestForTasks(workflowId: string, taskIds: readonly string[]): Promise<void>;
   /**
    * Arms (or re-arms) a wake-up at an absolute time; 0 clears it. `keptSince`: the run's stored
-   * wake-up was `at` already, as committed at that time; a queue that pays per arming skips one
-   * it armed then (a crash that lost that arming leaves it to the wake-up sweeper).
+   * wake-up was `at` already, armed by the decide that committed at that time
+   * (WorkflowRecord.wakeArmedAt; a decide arms before it commits, so a stored one was armed); a
+   * queue that pays per arming skips one it armed then.
    */
   wakeAt(workflowId: string, at: number, keptSince?: number): Promise<void>;
   /**

@@ -393,4 +393,56 @@ describe('arming wake-ups', () => {
     // Every decide of the run kept the first task's bound, which its first decide stored and armed.
     expect(armed).toEqual([first]);
   });
+
+  /** Records what an SQS decision queue would send (one timer message per arming it sends). */
+  function recordTimers(harness: EngineHarness): { armed: number[]; down: { now: boolean } } {
+    const armed: number[] = [];
+    const down = { now: false };
+    const wakeAt = harness.decisions.wakeAt.bind(harness.decisions);
+    harness.decisions.wakeAt = (workflowId, at, keptSince) => {
+      if (down.now && at > 0) return Promise.reject(new Error('SQS is down'));
+      if (sendsTimer(at, harness.clock.now(), keptSince)) armed.push(at);
+      return wakeAt(workflowId, at, keptSince);
+    };
+    return { armed, down };
+  }
+
+  it("arms a kept wake-up an operation's commit came between: the operation armed nothing", async () => {
+    h = await engineHarness();
+    await h.registerTaskDefs([{ name: 'pick', retryCount: 0, responseTimeoutSeconds: 3600 }]);
+    await h.register({ name: 'order', tasks: [{ name: 'pick', taskReferenceName: 'pick' }] });
+    const { armed } = recordTimers(h);
+    const id = await h.start('order');
+    expect(await h.poll('pick')).toBeDefined();
+    const at = (await h.run(id)).wakeAt;
+    expect(at).toBe(h.clock.now() + 3600 * S);
+    // Beyond SQS's 15 minutes when stored: nothing sent (the sweeper would find it).
+    expect(armed).toEqual([]);
+
+    h.clock.advance(50 * 60 * S);
+    await h.services.engine.operations.setVariables(id, { note: 'late' });
+    await h.settle();
+    // The decide after set-variables keeps the wake-up, now 10 minutes ahead: that one is sent.
+    expect((await h.run(id)).wakeAt).toBe(at);
+    expect(armed).toEqual([at]);
+  });
+
+  it('arms a wake-up whose arming failed when the decide runs again: it arms before it commits', async () => {
+    h = await engineHarness();
+    await h.registerTaskDefs([{ name: 'pick', retryCount: 0, pollTimeoutSeconds: 60 }]);
+    await h.register({ name: 'order', tasks: [{ name: 'pick', taskReferenceName: 'pick' }] });
+    const { armed, down } = recordTimers(h);
+    down.now = true;
+    const id = await h.start('order');
+    // The first decide failed arming the poll timeout, and so committed nothing: it runs again.
+    const stalled = await h.run(id);
+    expect(stalled.tasks).toEqual([]);
+    expect(stalled.wakeArmedAt).toBeUndefined();
+
+    down.now = false;
+    await h.services.engine.executor.decide(id);
+    const run = await h.run(id);
+    expect(run.wakeAt).toBe(h.clock.now() + 60 * S);
+    expect(armed).toEqual([run.wakeAt]);
+  });
 });

@@ -68,6 +68,7 @@ export function freshStartChange(operation: string, start: FreshStart = {}): Run
         seq: 0,
         // Due now, like a new run: if no decide follows this commit, the wake-up sweep finds it.
         wakeAt: now,
+        wakeArmedAt: undefined,
         endedByEngine: undefined,
         epoch: (run.epoch ?? 0) + 1,
         retryTaskIds: undefined,
