@@ -369,18 +369,28 @@ describe('arming wake-ups', () => {
   let h: EngineHarness;
   afterEach(() => h.close());
 
+  /**
+   * Records what an SQS decision queue would send (one timer message, one decide later, per arming
+   * it sends); while `down.now`, arming fails as a refused SQS send would.
+   */
+  function recordTimers(harness: EngineHarness): { armed: number[]; down: { now: boolean } } {
+    const armed: number[] = [];
+    const down = { now: false };
+    const wakeAt = harness.decisions.wakeAt.bind(harness.decisions);
+    harness.decisions.wakeAt = (workflowId, at, keptSince) => {
+      if (down.now && at > 0) return Promise.reject(new Error('SQS is down'));
+      if (sendsTimer(at, harness.clock.now(), keptSince)) armed.push(at);
+      return wakeAt(workflowId, at, keptSince);
+    };
+    return { armed, down };
+  }
+
   it('arms a wake-up once when it is stored, not again on each commit that keeps it', async () => {
     h = await engineHarness();
     const types = ['pick', 'pack', 'ship'];
     await h.registerTaskDefs(types.map((name) => ({ name, retryCount: 0, responseTimeoutSeconds: 300 })));
     await h.register({ name: 'order', tasks: types.map((name) => ({ name, taskReferenceName: name })) });
-    // What an SQS decision queue would send for each arming (one timer message, one decide later).
-    const armed: number[] = [];
-    const wakeAt = h.decisions.wakeAt.bind(h.decisions);
-    h.decisions.wakeAt = (workflowId, at, keptSince) => {
-      if (sendsTimer(at, h.clock.now(), keptSince)) armed.push(at);
-      return wakeAt(workflowId, at, keptSince);
-    };
+    const { armed } = recordTimers(h);
     const id = await h.start('order');
     const first = (await h.run(id)).wakeAt;
     expect(first).toBe(h.clock.now() + 300 * S);
@@ -393,19 +403,6 @@ describe('arming wake-ups', () => {
     // Every decide of the run kept the first task's bound, which its first decide stored and armed.
     expect(armed).toEqual([first]);
   });
-
-  /** Records what an SQS decision queue would send (one timer message per arming it sends). */
-  function recordTimers(harness: EngineHarness): { armed: number[]; down: { now: boolean } } {
-    const armed: number[] = [];
-    const down = { now: false };
-    const wakeAt = harness.decisions.wakeAt.bind(harness.decisions);
-    harness.decisions.wakeAt = (workflowId, at, keptSince) => {
-      if (down.now && at > 0) return Promise.reject(new Error('SQS is down'));
-      if (sendsTimer(at, harness.clock.now(), keptSince)) armed.push(at);
-      return wakeAt(workflowId, at, keptSince);
-    };
-    return { armed, down };
-  }
 
   it("arms a kept wake-up an operation's commit came between: the operation armed nothing", async () => {
     h = await engineHarness();
