@@ -215,15 +215,15 @@ export class ExternalizingExecutionStore implements ExecutionStore {
     first: readonly (readonly [DataKey, PathKey])[],
     rest: readonly (readonly [DataKey, PathKey])[],
   ): boolean {
-    const limit = Math.ceil(this.options.thresholdBytes / 3);
+    const limit = this.options.thresholdBytes;
     let total = 0;
     for (const [i, record] of records.entries()) {
       const owner = record as Record<string, unknown>;
       for (const [dataKey, pathKey] of i === 0 ? first : rest) {
         if (owner[pathKey] !== undefined && owner[pathKey] !== '') return false;
-        const chars = charsUpTo(owner[dataKey] ?? {}, limit);
-        if (chars > limit) return false;
-        total += 3 * chars;
+        const bytes = jsonBytesUpTo(owner[dataKey] ?? {}, limit);
+        if (bytes > limit) return false;
+        total += bytes;
       }
     }
     return total <= this.options.recordBudgetBytes;
@@ -251,9 +251,9 @@ export class ExternalizingExecutionStore implements ExecutionStore {
       }
       owner[dataKey] = data;
       // Most payloads are small: a walk that stops early bounds their size without serializing
-      // them on every write (each character is at most 3 UTF-8 bytes). Only a payload that may be
-      // near the threshold is serialized to measure it exactly.
-      const upper = 3 * charsUpTo(data, Math.ceil(this.options.thresholdBytes / 3) + 1);
+      // them on every write. Only a payload that may be near the threshold is serialized to
+      // measure it exactly.
+      const upper = jsonBytesUpTo(data, this.options.thresholdBytes + 1);
       let field: Inline = { owner, pair, bytes: upper };
       if (upper > this.options.thresholdBytes) {
         const json = JSON.stringify(data);
@@ -367,29 +367,39 @@ function hasPath(record: object, pairs: readonly (readonly [DataKey, PathKey])[]
   return pairs.some(([, pathKey]) => typeof owner[pathKey] === 'string' && owner[pathKey] !== '');
 }
 
+/** A string JSON writes as it is, one byte a character: printable ASCII without `"` or `\\`. */
+const PLAIN_STRING = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 /**
- * The characters `value` takes as JSON (keys, strings, numbers, punctuation), counted until `limit`
- * is passed: a cheap upper bound for small payloads that allocates nothing.
+ * The UTF-8 bytes `value` takes as JSON (keys, strings, numbers, punctuation), counted until `limit`
+ * is passed: a cheap upper bound for small payloads that allocates nothing. Strings of plain ASCII
+ * (most keys and values) count exactly, any other 6 bytes a UTF-16 unit (`\u0000`); each object
+ * and array counts one comma too many.
  */
-export function charsUpTo(value: unknown, limit: number): number {
+export function jsonBytesUpTo(value: unknown, limit: number): number {
   let count = 0;
   const stack: unknown[] = [value];
   while (stack.length > 0 && count <= limit) {
     const v = stack.pop();
-    if (typeof v === 'string')
-      count += v.length * 2 + 2; // escapes at most double a string
+    if (typeof v === 'string') count += stringBytesUpTo(v, limit - count);
     else if (v === null || typeof v !== 'object')
-      count += 24; // numbers, booleans, null
+      count += 24; // numbers (-1.2345678901234567e-300), booleans, null
     else if (Array.isArray(v)) {
-      count += 2 + v.length;
+      count += 2 + v.length; // brackets and commas
       for (const item of v) stack.push(item);
     } else {
       for (const key of Object.keys(v)) {
-        count += key.length * 2 + 4;
+        count += stringBytesUpTo(key, limit - count) + 2; // colon and comma
         stack.push((v as Record<string, unknown>)[key]);
       }
       count += 2;
     }
   }
   return count;
+}
+
+/** A quoted string's JSON bytes, from above; a string past `room` is not scanned (it is over). */
+function stringBytesUpTo(s: string, room: number): number {
+  if (s.length + 2 > room || PLAIN_STRING.test(s)) return s.length + 2;
+  return s.length * 6 + 2;
 }

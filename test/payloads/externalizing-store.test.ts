@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { charsUpTo } from '../../lib/payloads/externalizing-store.ts';
+import { jsonBytesUpTo } from '../../lib/payloads/externalizing-store.ts';
 import { contentKey } from '../../lib/payloads/keys.ts';
 import { MemoryPayloadStore } from '../../lib/payloads/memory.ts';
 import { createMemoryStores } from '../../lib/runtime/stores.ts';
@@ -167,20 +167,31 @@ describe('the externalizing store', () => {
   });
 });
 
-describe('charsUpTo', () => {
-  it('bounds the JSON size of a payload from above', () => {
-    const samples = [{}, { a: 1 }, { s: 'x'.repeat(1000), n: [1, 2, { deep: 'é"\\n' }] }, { k: null }];
+describe('jsonBytesUpTo', () => {
+  const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+
+  it('bounds the JSON bytes of a payload from above, all but exactly for plain ASCII', () => {
+    const samples = [
+      {},
+      { a: 1, b: -1.2345678901234567e-300, c: true, d: null, e: [] },
+      { s: 'x'.repeat(1000), n: [1, 2, { deep: 'é"\\n' }] },
+      { ключ: '日本語', emoji: '😀'.repeat(10), control: '\u0001\t' },
+      { quoted: 'say "hi"', slash: 'a\\b' },
+    ];
     for (const sample of samples) {
-      expect(charsUpTo(sample, Number.MAX_SAFE_INTEGER)).toBeGreaterThanOrEqual(
-        JSON.stringify(sample).length,
-      );
+      expect(jsonBytesUpTo(sample, Number.MAX_SAFE_INTEGER)).toBeGreaterThanOrEqual(bytes(sample));
     }
+    const plain = { order: 'ord-1042', items: ['sku-1', 'sku-2'], note: 'ship by Friday' };
+    // Off by one comma an object or array at most.
+    expect(jsonBytesUpTo(plain, Number.MAX_SAFE_INTEGER) - bytes(plain)).toBe(2);
   });
 
   it('stops counting once past the limit', () => {
     const big = { items: Array.from({ length: 100_000 }, (_, i) => `item-${i}`) };
-    const counted = charsUpTo(big, 1000);
+    const counted = jsonBytesUpTo(big, 1000);
     expect(counted).toBeGreaterThan(1000);
-    expect(counted).toBeLessThan(JSON.stringify(big).length);
+    expect(counted).toBeLessThan(bytes(big));
+    // One string past the limit is counted without being scanned.
+    expect(jsonBytesUpTo({ s: 'é'.repeat(10_000) }, 1000)).toBeGreaterThan(1000);
   });
 });
