@@ -383,7 +383,7 @@ export function jsonBytesUpTo(value: unknown, limit: number): number {
     const v = stack.pop();
     if (typeof v === 'string') count += stringBytesUpTo(v, limit - count);
     else if (v === null || typeof v !== 'object')
-      count += 24; // numbers (-1.2345678901234567e-300), booleans, null
+      count += 25; // numbers (-0.0000012345678901234567, -1.2345678901234568e-300), booleans, null
     else if (Array.isArray(v)) {
       count += 2 + v.length; // brackets and commas
       for (const item of v) stack.push(item);

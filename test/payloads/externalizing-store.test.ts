@@ -14,6 +14,7 @@ import { workflowItem } from '../../lib/store/dynamodb/execution-items.ts';
 import type { Stores } from '../../lib/store/ports.ts';
 import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
 import { ref, worker } from '../helpers/fixtures.ts';
+import { prng } from '../helpers/fuzz.ts';
 
 const THRESHOLD = 1024;
 let h: EngineHarness;
@@ -173,7 +174,10 @@ describe('jsonBytesUpTo', () => {
   it('bounds the JSON bytes of a payload from above, all but exactly for plain ASCII', () => {
     const samples = [
       {},
-      { a: 1, b: -1.2345678901234567e-300, c: true, d: null, e: [] },
+      { a: 1, b: -1.2345678901234568e-300, c: true, d: null, e: [] },
+      // The longest numbers JSON writes: 25 bytes each.
+      Array.from({ length: 10 }, () => -0.0000012345678901234567),
+      [-1.2345678901234568e-300, -123456789012345680000, -0],
       { s: 'x'.repeat(1000), n: [1, 2, { deep: 'é"\\n' }] },
       { ключ: '日本語', emoji: '😀'.repeat(10), control: '\u0001\t' },
       { quoted: 'say "hi"', slash: 'a\\b' },
@@ -184,6 +188,41 @@ describe('jsonBytesUpTo', () => {
     const plain = { order: 'ord-1042', items: ['sku-1', 'sku-2'], note: 'ship by Friday' };
     // Off by one comma an object or array at most.
     expect(jsonBytesUpTo(plain, Number.MAX_SAFE_INTEGER) - bytes(plain)).toBe(2);
+  });
+
+  it('bounds random JSON from above: any character, number and nesting', () => {
+    const random = prng(11_27);
+    const chars = ['a', 'Z', ' ', '"', '\\', '\n', '\u0001', '\u2028', 'é', '日', '😀', '\ud800', '\udfff'];
+    const text = () =>
+      Array.from(
+        { length: Math.floor(random() * 12) },
+        () => chars[Math.floor(random() * chars.length)],
+      ).join('');
+    const numbers = [
+      0,
+      -0,
+      1e21,
+      -1e-7,
+      123.456,
+      -0.0000012345678901234567,
+      Number.MAX_VALUE,
+      -Number.MIN_VALUE,
+    ];
+    const value = (depth: number): unknown => {
+      const pick = Math.floor(random() * (depth > 3 ? 4 : 6));
+      if (pick === 0) return text();
+      if (pick === 1) return numbers[Math.floor(random() * numbers.length)] as number;
+      if (pick === 2) return random() < 0.5 ? null : random() < 0.5;
+      if (pick === 3) return random() * 10 ** Math.floor(random() * 40 - 20);
+      if (pick === 4) return Array.from({ length: Math.floor(random() * 5) }, () => value(depth + 1));
+      return Object.fromEntries(
+        Array.from({ length: Math.floor(random() * 5) }, () => [text(), value(depth + 1)]),
+      );
+    };
+    for (let i = 0; i < 5000; i++) {
+      const sample = value(0);
+      expect(jsonBytesUpTo(sample, Number.MAX_SAFE_INTEGER)).toBeGreaterThanOrEqual(bytes(sample));
+    }
   });
 
   it('stops counting once past the limit', () => {
