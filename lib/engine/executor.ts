@@ -20,7 +20,7 @@ import {
   type WorkflowRecord,
 } from '../model/execution.ts';
 import { retryOnConflict } from '../model/retry-on-conflict.ts';
-import type { DecisionQueue } from '../queue/ports.ts';
+import { type DecisionQueue, EARLY_WAKE_MS } from '../queue/ports.ts';
 import type { SchemaEnforcer } from '../schemas/ports.ts';
 import type { ExecutionStore, PollDataStore, TaskQueue } from '../store/ports.ts';
 import { encodeRun } from '../store/run-codec.ts';
@@ -79,6 +79,19 @@ function decidedNothing(result: DecideResult): boolean {
   );
 }
 
+/**
+ * Open tasks up to which a decide reads every row whatever its request names, unless the run's
+ * decides read in part already: a few more reads cost less than what a run read in part pays (its
+ * full-read wake-up: a timer message, a decide, two index writes), so small forks are read whole
+ * and only wide ones in part (to the end of the fork, or their next full read).
+ */
+export const WHOLE_READ_MAX_OPEN = 4;
+
+/** Whether the run's wake-up is ahead, by no more than a delayed message may come early. */
+function almostDue(run: WorkflowRecord, now: number): boolean {
+  return run.wakeAt > now && run.wakeAt - now <= EARLY_WAKE_MS;
+}
+
 /** The revisions a decide started from: its writes are conditional on them. */
 interface Revisions {
   rev: number;
@@ -124,6 +137,11 @@ export class Executor {
       await this.deps.decisions.wakeAt(workflowId, 0);
       // The decide that ended the run may have died after its commit, before what follows an end.
       await this.followEnd(record);
+      // A run ended from outside keeps a wake-up until what follows its end is done (a terminate
+      // leaves one due: terminateChange): cleared now, or the sweeper would decide it every minute.
+      if (record.wakeAt !== 0) {
+        await executions.commitWorkflow({ ...record, wakeAt: 0, rev: record.rev + 1 }, record.rev);
+      }
       return;
     }
     const now = this.deps.clock.now();
@@ -140,7 +158,9 @@ export class Executor {
       rev: record.rev,
       tasks: new Map(record.tasks.map((t) => [t.taskId, t.rev])),
       wakeAt: record.wakeAt,
-      wakeArmedAt: record.wakeArmedAt,
+      // A plain decide of a run whose wake-up is all but due may be the one that wake-up brought,
+      // a little early: the wake-up is armed again rather than left to the sweeper.
+      wakeArmedAt: changed === undefined && almostDue(record, now) ? undefined : record.wakeArmedAt,
     };
     const result = await decide(
       record,
@@ -165,7 +185,8 @@ export class Executor {
   /**
    * Task rows are the truth for what workers and the API change (status, output, times); the run
    * record keeps the decider's own bookkeeping (executed, retried, membership) for each task.
-   * With `changed`, only those of the open tasks' rows are read. Returns the ids of the rows read,
+   * With `changed`, only those of the open tasks' rows are read, once the run has more than
+   * WHOLE_READ_MAX_OPEN open tasks or is read in part already. Returns the ids of the rows read,
    * or undefined when every open task's row was.
    */
   private async refreshTasks(
@@ -175,7 +196,7 @@ export class Executor {
     let open = record.tasks.filter((t) => !t.executed);
     if (open.length === 0) return undefined;
     let read: Set<string> | undefined;
-    if (changed) {
+    if (changed && (open.length > WHOLE_READ_MAX_OPEN || record.partialSince !== undefined)) {
       const named = new Set(changed);
       const some = open.filter((t) => named.has(t.taskId));
       if (some.length < open.length) {

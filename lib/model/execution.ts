@@ -152,7 +152,8 @@ export interface WorkflowRecord {
   /**
    * Internal: when the decide that last committed the run armed its stored wake-up (or kept one an
    * earlier decide armed: DecisionQueue.wakeAt `keptSince`). Only decides set it: a commit of an
-   * operation (pause, set-variables...) moves updateTime and arms nothing.
+   * operation (pause, set-variables...) moves updateTime and arms nothing, and one that sets a
+   * wake-up (restart, terminate) clears this.
    */
   wakeArmedAt?: number;
   /** Internal: when an ended run expires (service.workflow.retention); absent while it is kept. */

@@ -25,6 +25,9 @@ export interface WorkQueue<M> {
 /** The longest delay a work queue takes: SQS's DelaySeconds limit (900 s). */
 export const MAX_WORK_QUEUE_DELAY_MS = 15 * 60 * 1000;
 
+/** How early a delayed message may bring its decide: clocks differ between functions, and then some. */
+export const EARLY_WAKE_MS = 2000;
+
 export interface DecisionQueue {
   /** Requests a decide of the run, now or after a delay. Requests for the same run coalesce. */
   request(workflowId: string, delayMs?: number): Promise<void>;

@@ -23,19 +23,13 @@ const MAX_DELAY_MS = MAX_SQS_DELAY_SECONDS * 1000;
  * - not beyond the SQS delay limit: the sweeper finds such a run through its stored wake-up;
  * - not when kept from a decide's commit made within the limit (WorkflowRecord.wakeArmedAt): that
  *   decide armed it before committing (or skipped it, by this same rule, after an earlier one
- *   had), so its message is on its way already; unless the wake-up is at most EARLY_TIMER_MS
- *   ahead, when this decide may be the one that message brought, a little early (clocks differ
- *   between functions), and the wake-up would otherwise wait for the sweeper.
+ *   had), so its message is on its way already.
  */
 export function sendsTimer(at: number, now: number, keptSince?: number): boolean {
   if (at <= 0) return false;
-  const armed = keptSince !== undefined && at - keptSince <= MAX_DELAY_MS;
-  if (armed && at - now > EARLY_TIMER_MS) return false;
+  if (keptSince !== undefined && at - keptSince <= MAX_DELAY_MS) return false;
   return at - now <= MAX_DELAY_MS;
 }
-
-/** How early a timer message may bring its decide: clock differences between functions, and then some. */
-export const EARLY_TIMER_MS = 2000;
 
 const WHAT = 'workflow decision';
 

@@ -6,6 +6,7 @@
  * fails on the row's revision and the decide reads every row and decides on the truth.
  */
 import { afterEach, expect, it } from 'vitest';
+import { WHOLE_READ_MAX_OPEN } from '../../lib/engine/executor.ts';
 import { FULL_READ_AFTER_MS } from '../../lib/engine/timeouts.ts';
 import type { TaskRecord } from '../../lib/model/execution.ts';
 import { createMemoryStores } from '../../lib/runtime/stores.ts';
@@ -13,7 +14,8 @@ import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
 import { simpleTask } from '../helpers/fixtures.ts';
 
 const TYPE = 'pick_item';
-const BRANCHES = ['b1', 'b2', 'b3'];
+// More than WHOLE_READ_MAX_OPEN open tasks: a smaller fork's decides read every row.
+const BRANCHES = ['b1', 'b2', 'b3', 'b4', 'b5'];
 
 let h: EngineHarness | undefined;
 afterEach(async () => {
@@ -22,7 +24,7 @@ afterEach(async () => {
 });
 
 /** A harness over memory stores whose row reads by id (getTasks) are recorded. */
-async function setUp(taskDef: Record<string, unknown> = {}) {
+async function setUp(taskDef: Record<string, unknown> = {}, branches = BRANCHES) {
   const stores = createMemoryStores();
   const reads: string[][] = [];
   const getTasks = stores.executions.getTasks.bind(stores.executions);
@@ -41,19 +43,19 @@ async function setUp(taskDef: Record<string, unknown> = {}) {
         name: 'fork',
         taskReferenceName: 'fork',
         type: 'FORK_JOIN',
-        forkTasks: BRANCHES.map((ref) => [simpleTask(ref, { name: TYPE })]),
+        forkTasks: branches.map((ref) => [simpleTask(ref, { name: TYPE })]),
       },
-      { name: 'join', taskReferenceName: 'join', type: 'JOIN', joinOn: BRANCHES },
+      { name: 'join', taskReferenceName: 'join', type: 'JOIN', joinOn: branches },
     ],
   });
   const id = await engine.start('fan_out');
-  // Every branch claimed by a worker: three row writes no decide was asked about.
+  // Every branch claimed by a worker: row writes no decide was asked about.
   const polled = new Map<string, TaskRecord>();
-  for (let i = 0; i < BRANCHES.length; i++) {
+  for (let i = 0; i < branches.length; i++) {
     const task = await engine.poll(TYPE);
     if (task) polled.set(task.referenceTaskName, task);
   }
-  expect([...polled.keys()].sort()).toEqual(BRANCHES);
+  expect([...polled.keys()].sort()).toEqual(branches);
   reads.length = 0;
   return { engine, id, reads, branch: (ref: string) => polled.get(ref) as TaskRecord };
 }
@@ -64,33 +66,55 @@ it("reads just the updated task's row in the decide its update asks for", async 
   expect(reads).toEqual([[branch('b2').taskId]]);
   expect((await engine.run(id)).status).toBe('RUNNING');
 
-  await engine.complete(branch('b1'), { picked: 1 });
-  await engine.complete(branch('b3'), { picked: 3 });
+  const rest = ['b1', 'b3', 'b4', 'b5'];
+  for (const ref of rest) await engine.complete(branch(ref), { picked: ref });
   const run = await engine.run(id);
   expect(run.status).toBe('COMPLETED');
   expect(run.tasks.find((t) => t.referenceTaskName === 'join')?.outputData).toEqual({
-    b1: { picked: 1 },
+    b1: { picked: 'b1' },
     b2: { picked: 2 },
-    b3: { picked: 3 },
+    b3: { picked: 'b3' },
+    b4: { picked: 'b4' },
+    b5: { picked: 'b5' },
   });
-  // Each decide read the one row its update named.
-  expect(reads).toEqual(['b2', 'b1', 'b3'].map((ref) => [branch(ref).taskId]));
+  // Each decide read the one row its update named, to the end of the fork.
+  expect(reads).toEqual(['b2', ...rest].map((ref) => [branch(ref).taskId]));
+});
+
+it('reads a small fork whole: no run read in part, and no full-read wake-up to pay for', async () => {
+  const small = BRANCHES.slice(0, WHOLE_READ_MAX_OPEN - 1);
+  const { engine, id, reads, branch } = await setUp({}, small);
+  const wakeAt = (await engine.run(id)).wakeAt;
+  await engine.complete(branch('b2'), { picked: 2 });
+  // The JOIN and the branches: every open task's row read, though the update named one.
+  expect(reads).toEqual([expect.arrayContaining(small.map((ref) => branch(ref).taskId))]);
+  const run = await engine.run(id);
+  expect(run.partialSince).toBeUndefined();
+  // The workers' response timeout, not a full read a minute on.
+  expect(run.wakeAt).toBe(wakeAt);
+  expect(wakeAt - engine.clock.now()).toBeGreaterThan(FULL_READ_AFTER_MS);
 });
 
 it('reads every row when a write over a row it did not read fails, and decides on the truth', async () => {
   const { engine, id, reads, branch } = await setUp();
-  // b1 fails for good: the decide its update asks for fails the run, cancelling b2 and b3, whose
-  // claims the run's view has not seen.
+  // b1 fails for good: the decide its update asks for fails the run, cancelling the other branches,
+  // whose claims the run's view has not seen.
   await engine.complete(branch('b1'), {}, 'FAILED', 'out of stock');
 
   const run = await engine.run(id);
   expect(run.status).toBe('FAILED');
   const rows = new Map((await engine.tasks(id)).map((t) => [t.referenceTaskName, t]));
-  expect(BRANCHES.map((ref) => rows.get(ref)?.status)).toEqual(['FAILED', 'CANCELED', 'CANCELED']);
+  expect(BRANCHES.map((ref) => rows.get(ref)?.status)).toEqual([
+    'FAILED',
+    'CANCELED',
+    'CANCELED',
+    'CANCELED',
+    'CANCELED',
+  ]);
   // The cancelled rows kept what their claims wrote (the worker and the poll count).
   expect(rows.get('b2')).toMatchObject({ workerId: 'test-worker', pollCount: 1 });
   expect(reads[0]).toEqual([branch('b1').taskId]);
-  expect(reads[1]).toEqual(expect.arrayContaining([branch('b2').taskId, branch('b3').taskId]));
+  expect(reads[1]).toEqual(expect.arrayContaining(BRANCHES.slice(1).map((ref) => branch(ref).taskId)));
 });
 
 it("reads every row once the run's wake-up is due, so a dead worker's task still times out", async () => {
@@ -102,7 +126,13 @@ it("reads every row once the run's wake-up is due, so a dead worker's task still
   await engine.complete(branch('b2'), { picked: 2 });
   expect(reads[0]).toEqual(expect.arrayContaining(BRANCHES.map((ref) => branch(ref).taskId)));
   const rows = new Map((await engine.tasks(id)).map((t) => [t.referenceTaskName, t.status]));
-  expect(BRANCHES.map((ref) => rows.get(ref))).toEqual(['TIMED_OUT', 'COMPLETED', 'CANCELED']);
+  expect(BRANCHES.map((ref) => rows.get(ref))).toEqual([
+    'TIMED_OUT',
+    'COMPLETED',
+    'CANCELED',
+    'CANCELED',
+    'CANCELED',
+  ]);
   expect((await engine.run(id)).status).toBe('TIMED_OUT');
 });
 
@@ -137,6 +167,9 @@ it('reads every row again once decides have read only named rows for a while, so
   engine.clock.advance(1_000);
   await engine.complete(b3, { picked: 3 });
   expect(reads.at(-1)).toEqual(expect.arrayContaining([branch('b1').taskId, b3.taskId]));
+  expect((await engine.run(id)).partialSince).toBeUndefined();
+  await engine.complete(branch('b4'), { picked: 4 });
+  await engine.complete(branch('b5'), { picked: 5 });
   const run = await engine.run(id);
   expect(run.status).toBe('COMPLETED');
   expect(run.partialSince).toBeUndefined();

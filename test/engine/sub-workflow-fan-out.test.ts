@@ -97,7 +97,8 @@ it("reads each child's record as often however late it ends: no child is read pe
 });
 
 it('catches up on a child whose end its parent was never told, by the wake-up a full read is due at', async () => {
-  const branches = ['c1', 'c2', 'c3'];
+  // More than WHOLE_READ_MAX_OPEN open tasks: a smaller fork's decides read every row.
+  const branches = ['c1', 'c2', 'c3', 'c4', 'c5'];
   const { engine, id, claimed, childId } = await setUp(branches);
   // c1's child is terminated and the process dies before anyone tells the parent.
   await terminatedUntold(engine, await childId('c1'));
@@ -105,7 +106,9 @@ it('catches up on a child whose end its parent was never told, by the wake-up a 
   // Its siblings end well within the bound, and nothing else happens to the run after them.
   await engine.complete(claimed.get('c2') as TaskRecord, { packed: 'c2' });
   engine.clock.advance(FULL_READ_AFTER_MS / 2);
-  await engine.complete(claimed.get('c3') as TaskRecord, { packed: 'c3' });
+  for (const branch of ['c3', 'c4', 'c5']) {
+    await engine.complete(claimed.get(branch) as TaskRecord, { packed: branch });
+  }
   // The decides their notices asked for read their rows only: the parent still waits on c1.
   expect((await engine.task(id, 'c1'))?.status).toBe('IN_PROGRESS');
   const waiting = await engine.run(id);

@@ -72,6 +72,38 @@ describe('terminate and remove', () => {
     expect(await h.poll('kid_work')).toBeUndefined();
   });
 
+  it("terminates a child when the decide its parent's terminate asked for was lost with a crash", async () => {
+    const id = await h.start('family');
+    const kid = (await h.task(id, 'sub'))?.subWorkflowId as string;
+    // The process dies right after the terminate's commit: the decide it asks for never comes.
+    const request = h.decisions.request.bind(h.decisions);
+    h.decisions.request = (workflowId, delayMs) =>
+      workflowId === id ? Promise.resolve() : request(workflowId, delayMs);
+    await h.services.engine.operations.terminate(id, 'stop');
+    await h.settle();
+    expect((await h.run(kid)).status).toBe('RUNNING');
+
+    h.decisions.request = request;
+    // The commit left the run due: the next sweep decides it, and that decide ends the child.
+    await h.advance(60_000);
+    expect((await h.run(kid)).status).toBe('TERMINATED');
+  });
+
+  it('decides a terminated run once, not on every sweep: its wake-up is cleared', async () => {
+    await h.registerTaskDefs([{ name: 'slow', retryCount: 0, responseTimeoutSeconds: 300 }]);
+    await h.register({ name: 'timed', tasks: [{ name: 'slow', taskReferenceName: 'slow' }] });
+    const id = await h.start('timed');
+    await h.poll('slow');
+    expect((await h.run(id)).wakeAt).toBeGreaterThan(0);
+    await h.services.engine.operations.terminate(id, 'stop');
+    await h.settle();
+    // The terminate left the run due, so a crash cannot lose what follows its end; the decide that
+    // does it (at the latest the next sweep's) clears it.
+    await h.advance(60_000);
+    expect((await h.run(id)).wakeAt).toBe(0);
+    expect(await h.stores.executions.dueWakeups(h.clock.now() + 3600_000, 10)).toEqual([]);
+  });
+
   it('removes a running run (archive=false): no task of it is handed out, its child is terminated', async () => {
     const ops = h.services.engine.operations;
     const parent = await h.start('family');

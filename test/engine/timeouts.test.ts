@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TaskRecord } from '../../lib/model/execution.ts';
+import { EARLY_WAKE_MS } from '../../lib/queue/ports.ts';
 import { sendsTimer } from '../../lib/queue/sqs.ts';
 import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
 
@@ -441,5 +442,23 @@ describe('arming wake-ups', () => {
     const run = await h.run(id);
     expect(run.wakeAt).toBe(h.clock.now() + 60 * S);
     expect(armed).toEqual([run.wakeAt]);
+  });
+
+  it('arms a kept wake-up again when a plain decide comes just before it (its timer, early)', async () => {
+    h = await engineHarness();
+    await h.registerTaskDefs([{ name: 'pick', retryCount: 0, responseTimeoutSeconds: 300 }]);
+    await h.register({ name: 'order', tasks: [{ name: 'pick', taskReferenceName: 'pick' }] });
+    const id = await h.start('order');
+    const task = await h.poll('pick');
+    const { armed } = recordTimers(h);
+    const at = (await h.run(id)).wakeAt;
+    h.clock.advance(at - h.clock.now() - EARLY_WAKE_MS / 2);
+    // A worker's progress report asks for a decide of its task: not the timer, nothing sent.
+    await h.complete(task as TaskRecord, { progress: 1 }, 'IN_PROGRESS');
+    expect(armed).toEqual([]);
+    // A plain decide this close may be the timer come early: the wake-up is sent again.
+    await h.services.engine.executor.decide(id);
+    expect((await h.run(id)).wakeAt).toBe(at);
+    expect(armed).toEqual([at]);
   });
 });

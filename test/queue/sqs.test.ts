@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/model/clock.ts';
 import { TransientError } from '../../lib/model/errors.ts';
 import type { IdGenerator } from '../../lib/model/ids.ts';
-import { EARLY_TIMER_MS, MAX_SQS_DELAY_SECONDS, SqsDecisionQueue } from '../../lib/queue/sqs.ts';
+import { MAX_SQS_DELAY_SECONDS, SqsDecisionQueue } from '../../lib/queue/sqs.ts';
 import { FakeSqsClient } from './fake-sqs.ts';
 
 const DECISIONS = 'https://sqs.us-east-1.amazonaws.com/000000000000/decisions.fifo';
@@ -105,14 +105,6 @@ describe('SqsDecisionQueue', () => {
     await queue.wakeAt('wf-2', at, at - MAX_SQS_DELAY_SECONDS * 1000 - 1);
     expect(sqs.sent.map((input) => [input.MessageBody, input.DelaySeconds])).toEqual([
       [JSON.stringify({ workflowId: 'wf-2' }), 300],
-    ]);
-  });
-
-  it('sends a kept wake-up again when it is all but due: the decide may be its timer come early', async () => {
-    const at = clock.now() + EARLY_TIMER_MS;
-    await queue.wakeAt('wf-1', at, clock.now() - 60_000);
-    expect(sqs.sent.map((input) => [input.MessageBody, input.DelaySeconds])).toEqual([
-      [JSON.stringify({ workflowId: 'wf-1' }), EARLY_TIMER_MS / 1000],
     ]);
   });
 

@@ -4,7 +4,8 @@
  * order), so a worker update never finds a completed task in a run that is over. A crash in
  * between leaves canceled tasks in a running run, which the next decide ends as TERMINATED anyway.
  * The decide that follows the commit terminates the children of canceled SUB_WORKFLOW tasks and
- * tells the parent (Executor.followEnd).
+ * tells the parent (Executor.followEnd). The commit leaves the run a wake-up due at once, which that
+ * decide clears when it is done: a crash before the decide it asks for still gets it (the sweeper).
  */
 import { ConflictError } from '../../model/errors.ts';
 import { isTerminalTask, isTerminalWorkflow } from '../../model/execution.ts';
@@ -33,6 +34,8 @@ export function terminateChange(reason: string | undefined, options: TerminateOp
         reasonForIncompletion: reason ?? run.reasonForIncompletion,
         endTime: now,
         updateTime: now,
+        wakeAt: now,
+        wakeArmedAt: undefined,
         // The flag makes the executor start the failure workflow once the run has ended. It is
         // written either way: a FAILED run the engine ended carries it, and terminating that run
         // must not start a second failure workflow unless asked to.
