@@ -96,9 +96,10 @@ class CrashRig {
     await this.h.settle();
   }
 
+  /** The scenario's steps, then a wake-up sweep: it decides the runs left due (a crash's leftovers). */
   async drive(scenario: Scenario): Promise<void> {
     await scenario.define(this.h);
-    for (const step of scenario.steps) {
+    for (const step of [...scenario.steps, (h: EngineHarness) => h.advance(60_000)]) {
       await step(this.h);
       await this.h.settle();
       await this.recover();
@@ -110,7 +111,7 @@ class CrashRig {
   }
 }
 
-/** What must not depend on crashes: every run's outcome, its task rows, and the queues. */
+/** What must not depend on crashes: every run's outcome and wake-up, its task rows, and the queues. */
 async function finalState(h: EngineHarness, scenario: Scenario): Promise<unknown> {
   const runs: unknown[] = [];
   for (const name of scenario.workflows) {
@@ -123,6 +124,7 @@ async function finalState(h: EngineHarness, scenario: Scenario): Promise<unknown
         status: run.status,
         output: run.output,
         reasonForIncompletion: run.reasonForIncompletion,
+        wakeAt: run.wakeAt,
         rows: rows.length,
         tasks: rows.map((t) => ({
           ref: t.referenceTaskName,
@@ -246,6 +248,31 @@ const scenarios: Scenario[] = [
       });
     },
     steps: [start('impatient'), (h) => h.advance(30_000)],
+  },
+  {
+    name: 'a parent terminated while its child runs',
+    workflows: ['household', 'chores'],
+    define: async (h) => {
+      await h.registerTaskDefs([{ name: 'chore', retryCount: 0, responseTimeoutSeconds: 300 }]);
+      await h.register({ name: 'chores', tasks: [{ name: 'chore', taskReferenceName: 'chore' }] });
+      await h.register({
+        name: 'household',
+        tasks: [
+          {
+            name: 'chores',
+            taskReferenceName: 'sub',
+            type: 'SUB_WORKFLOW',
+            subWorkflowParam: { name: 'chores' },
+          },
+        ],
+      });
+    },
+    steps: [
+      start('household'),
+      (h) => h.poll('chore'),
+      (h) => h.services.engine.operations.terminate(RUN_ID, 'moving out'),
+      (h) => h.advance(60_000),
+    ],
   },
 ];
 
