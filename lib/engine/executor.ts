@@ -399,10 +399,12 @@ export class Executor {
 
   /**
    * What must follow a run's end: its canceled children are terminated, its parent is told, and
-   * the failure workflow of a run the engine failed is started. All are idempotent, and run on every decide of an ended run, so a decide that died after its
-   * commit (or whose status writes landed before it died) still gets them done on its re-run.
+   * the failure workflow of a run the engine failed is started. All are idempotent, and run on
+   * every decide of an ended run, so a decide that died after its commit (or whose status writes
+   * landed before it died) still gets them done on its re-run. Removal runs it too, for a run
+   * whose decide will find it gone (WorkflowOperations remove).
    */
-  private async followEnd(run: WorkflowRecord): Promise<void> {
+  async followEnd(run: WorkflowRecord): Promise<void> {
     for (const task of run.tasks) {
       // A type that follows a child run owns it: the child ends with the canceled task.
       const ownsChild = this.deps.registry.get(task.workflowTask.type).onChildEnded !== undefined;

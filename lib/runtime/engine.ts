@@ -130,6 +130,7 @@ export function createEngine(deps: EngineDeps): Engine {
     registry,
     clock,
     latestDefinition: (name) => starter.latestDefinition(name),
+    followEnd: (run) => executor.followEnd(run),
     // A removed run (remove, terminate-remove) takes its message queue with it.
     onRunRemoved: async (workflowId) => deps.messages?.deleteQueue(workflowId),
   });

@@ -136,4 +136,76 @@ describe('terminate and remove', () => {
     expect(await failureRuns()).toEqual([]);
     await expect(ops.terminateRemove(running, 'again')).rejects.toThrow('No such workflow found by id');
   });
+
+  /** Holds back the decide requests of one run, as a process that died before sending them would. */
+  function losingDecidesOf(workflowId: string): () => void {
+    const request = h.decisions.request.bind(h.decisions);
+    h.decisions.request = (id, delayMs) => (id === workflowId ? Promise.resolve() : request(id, delayMs));
+    return () => {
+      h.decisions.request = request;
+    };
+  }
+
+  it('decides a terminated run once: nothing of it is left open for a second decide', async () => {
+    const id = await h.start('guarded');
+    let decides = 0;
+    const decide = h.services.engine.executor.decide.bind(h.services.engine.executor);
+    h.services.engine.executor.decide = (workflowId, changed) => {
+      if (workflowId === id) decides++;
+      return decide(workflowId, changed);
+    };
+    await h.services.engine.operations.terminate(id, 'stop');
+    await h.settle();
+    await h.advance(60_000);
+    expect(decides).toBe(1);
+    const run = await h.run(id);
+    expect(run.tasks.map((t) => t.status)).toEqual(['CANCELED']);
+    expect(run.wakeAt).toBe(0);
+  });
+
+  it('removes a terminated parent whose decide has not run yet: its child is terminated all the same', async () => {
+    const id = await h.start('family');
+    const kid = (await h.task(id, 'sub'))?.subWorkflowId as string;
+    const restore = losingDecidesOf(id);
+    await h.services.engine.operations.terminate(id, 'stop');
+    await h.services.engine.operations.remove(id);
+    restore();
+    await h.settle();
+    expect((await h.run(kid)).status).toBe('TERMINATED');
+  });
+
+  it('removes a terminated child whose decide has not run yet: its parent is told', async () => {
+    const id = await h.start('family');
+    const kid = (await h.task(id, 'sub'))?.subWorkflowId as string;
+    const restore = losingDecidesOf(kid);
+    await h.services.engine.operations.terminate(kid, 'stop');
+    await h.services.engine.operations.remove(kid);
+    restore();
+    await h.settle();
+    expect((await h.task(id, 'sub'))?.status).not.toBe('IN_PROGRESS');
+    expect((await h.run(id)).status).not.toBe('RUNNING');
+  });
+
+  it('terminate-removes a running child: its parent is told', async () => {
+    const id = await h.start('family');
+    const kid = (await h.task(id, 'sub'))?.subWorkflowId as string;
+    await h.services.engine.operations.terminateRemove(kid, 'gone');
+    await h.settle();
+    expect(await h.stores.executions.getWorkflow(kid)).toBeUndefined();
+    expect((await h.task(id, 'sub'))?.status).not.toBe('IN_PROGRESS');
+    expect((await h.run(id)).status).not.toBe('RUNNING');
+  });
+
+  it('restarts a terminated parent whose decide has not run yet: its old child is terminated first', async () => {
+    const id = await h.start('family');
+    const kid = (await h.task(id, 'sub'))?.subWorkflowId as string;
+    const restore = losingDecidesOf(id);
+    await h.services.engine.operations.terminate(id, 'stop');
+    await h.services.engine.operations.restart(id);
+    restore();
+    await h.services.engine.executor.decide(id);
+    await h.settle();
+    expect((await h.run(kid)).status).toBe('TERMINATED');
+    expect((await h.run(id)).status).toBe('RUNNING');
+  });
 });

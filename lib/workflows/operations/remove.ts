@@ -7,14 +7,15 @@
  * A run still going (archive=false) is first terminated through RunMutator: its open task rows are
  * canceled, so a worker holding one has its update ignored, and the run's revision moves, so a
  * decide in flight loses its commit instead of carrying on. Then the queue entries of the canceled
- * worker tasks and the children of canceled SUB_WORKFLOW tasks are ended, and the rows deleted. A
- * poll that meets an entry left behind finds no row and drops the entry (TaskService.claim).
+ * worker tasks are removed, what follows an end is done (children of canceled SUB_WORKFLOW tasks
+ * ended, the parent told: Executor.followEnd), and the rows deleted. A poll that meets an entry
+ * left behind finds no row and drops the entry (TaskService.claim).
  */
 import { queueEntryOf } from '../../engine/queues.ts';
 import { NotFoundError, ValidationError } from '../../model/errors.ts';
-import { isTerminalWorkflow, type TaskRecord } from '../../model/execution.ts';
+import { isTerminalWorkflow, type TaskRecord, type WorkflowRecord } from '../../model/execution.ts';
 import type { OperationDeps } from './deps.ts';
-import { terminateChange, terminateRunning } from './terminate.ts';
+import { terminateChange } from './terminate.ts';
 
 export interface RemoveOptions {
   /** Conductor's default is true. */
@@ -36,18 +37,36 @@ export async function remove(
         `Cannot archive workflow ${workflowId}: it is still ${run.status}; terminate it first or remove it with archiveWorkflow=false`,
       );
     }
-    await endForRemoval(deps, workflowId, `Workflow ${workflowId} was removed`);
   }
-  await deps.executions.removeWorkflow(workflowId);
-  await deps.onRunRemoved?.(workflowId);
+  await removeRun(deps, run, `Workflow ${workflowId} was removed`);
 }
 
 /**
- * Terminates a run about to be removed, doing now what the decide after a terminate would do
- * (Executor.followEnd), since that decide will find no run: its queue entries and its running
- * children are ended here. A run that ended meanwhile is left as it is.
+ * Removes a run, terminated first while it is still going (endForRemoval). The decide after its
+ * end will find no run, so what it would do (Executor.followEnd: its children ended, its parent
+ * told) is done here, for a run ended just now or one whose terminate's decide has not run yet
+ * (terminateChange leaves the run due until that decide is done).
  */
-export async function endForRemoval(
+export async function removeRun(
+  deps: OperationDeps,
+  run: WorkflowRecord,
+  reason: string | undefined,
+): Promise<void> {
+  let ended: WorkflowRecord | undefined = run;
+  if (!isTerminalWorkflow(run.status)) {
+    await endForRemoval(deps, run.workflowId, reason);
+    ended = await deps.executions.getWorkflow(run.workflowId);
+  }
+  if (ended && ended.wakeAt !== 0) await deps.followEnd?.(ended);
+  await deps.executions.removeWorkflow(run.workflowId);
+  await deps.onRunRemoved?.(run.workflowId);
+}
+
+/**
+ * Terminates a run about to be removed, and takes its canceled worker tasks off their queues (the
+ * decide that would find no run to do so). A run that ended meanwhile is left as it is.
+ */
+async function endForRemoval(
   deps: OperationDeps,
   workflowId: string,
   reason: string | undefined,
@@ -60,10 +79,7 @@ export async function endForRemoval(
     return edit;
   });
   for (const task of canceled) {
-    const type = deps.registry.get(task.workflowTask.type);
-    if (type.kind === 'worker') await deps.queue.remove(queueEntryOf(task));
-    if (type.onChildEnded && task.subWorkflowId) {
-      await terminateRunning(deps.mutator, task.subWorkflowId, `Parent workflow ${workflowId} was removed`);
-    }
+    if (deps.registry.get(task.workflowTask.type).kind === 'worker')
+      await deps.queue.remove(queueEntryOf(task));
   }
 }

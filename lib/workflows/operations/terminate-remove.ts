@@ -1,14 +1,13 @@
 /**
  * Terminate and remove (reference/conductor.md §1.6 DELETE /workflow/{id}/terminate-remove): a run
  * still going is terminated with the reason (its open tasks canceled, its queue entries and running
- * children ended: remove.ts endForRemoval), then removed. A run already over is just removed: OSS
+ * children ended, its parent told: remove.ts removeRun), then removed. A run already over is just removed: OSS
  * would answer 409 for a COMPLETED one, but there is nothing to terminate and the caller wants it
  * gone. `archiveWorkflow` changes nothing here, as the run is over by the time it is removed.
  */
 import { NotFoundError } from '../../model/errors.ts';
-import { isTerminalWorkflow } from '../../model/execution.ts';
 import type { OperationDeps } from './deps.ts';
-import { endForRemoval } from './remove.ts';
+import { removeRun } from './remove.ts';
 
 /** 404 unknown. */
 export async function terminateRemove(
@@ -18,8 +17,5 @@ export async function terminateRemove(
 ): Promise<void> {
   const run = await deps.executions.getWorkflow(workflowId);
   if (!run) throw new NotFoundError(`No such workflow found by id: ${workflowId}`);
-  if (!isTerminalWorkflow(run.status)) await endForRemoval(deps, workflowId, reason);
-  await deps.executions.removeWorkflow(workflowId);
-  // The decide that would end the run's message queue finds no run: the queue goes here.
-  await deps.onRunRemoved?.(workflowId);
+  await removeRun(deps, run, reason);
 }

@@ -8,7 +8,7 @@
  * decide clears when it is done: a crash before the decide it asks for still gets it (the sweeper).
  */
 import { ConflictError } from '../../model/errors.ts';
-import { isTerminalTask, isTerminalWorkflow } from '../../model/execution.ts';
+import { isTerminalTask, isTerminalWorkflow, type TaskRecord } from '../../model/execution.ts';
 import type { RunChange, RunMutator } from './run-mutator.ts';
 
 export interface TerminateOptions {
@@ -24,12 +24,24 @@ export function terminateChange(reason: string | undefined, options: TerminateOp
   return (run, openRows, now) => {
     if (run.status === 'COMPLETED') throw new ConflictError('Cannot terminate a COMPLETED workflow.');
     if (run.status === 'TERMINATED') return undefined;
+    const canceled = openRows
+      .filter((row) => !isTerminalTask(row.status))
+      .map((row) => ({ ...row, status: 'CANCELED' as const, endTime: now, updateTime: now }));
+    // The run's own copies of its tasks show what the rows now hold (RunMutator writes each
+    // canceled row at its next revision), so the decide after this finds nothing open and only
+    // does what follows the end (Executor.followEnd).
+    const rows = new Map<string, TaskRecord>(openRows.map((row) => [row.taskId, row]));
+    for (const row of canceled) rows.set(row.taskId, { ...row, rev: row.rev + 1 });
     return {
-      tasks: openRows
-        .filter((row) => !isTerminalTask(row.status))
-        .map((row) => ({ ...row, status: 'CANCELED' as const, endTime: now, updateTime: now })),
+      tasks: canceled,
       run: {
         ...run,
+        tasks: run.tasks.map((task) => {
+          const row = rows.get(task.taskId);
+          return row
+            ? { ...row, workflowTask: task.workflowTask, executed: task.executed, retried: task.retried }
+            : task;
+        }),
         status: 'TERMINATED',
         reasonForIncompletion: reason ?? run.reasonForIncompletion,
         endTime: now,
