@@ -137,13 +137,23 @@ describe('terminate and remove', () => {
     await expect(ops.terminateRemove(running, 'again')).rejects.toThrow('No such workflow found by id');
   });
 
-  /** Holds back the decide requests of one run, as a process that died before sending them would. */
-  function losingDecidesOf(workflowId: string): () => void {
+  /** A parent around a running child: both ids. */
+  async function family(): Promise<{ id: string; kid: string }> {
+    const id = await h.start('family');
+    return { id, kid: (await h.task(id, 'sub'))?.subWorkflowId as string };
+  }
+
+  /**
+   * Terminates a run, then does `next` before the decide the terminate asked for has run (its
+   * requests held back, as a process that died before sending them would), then settles.
+   */
+  async function beforeTerminateDecide(workflowId: string, next: () => Promise<unknown>): Promise<void> {
     const request = h.decisions.request.bind(h.decisions);
     h.decisions.request = (id, delayMs) => (id === workflowId ? Promise.resolve() : request(id, delayMs));
-    return () => {
-      h.decisions.request = request;
-    };
+    await h.services.engine.operations.terminate(workflowId, 'stop');
+    await next();
+    h.decisions.request = request;
+    await h.settle();
   }
 
   it('decides a terminated run once: nothing of it is left open for a second decide', async () => {
@@ -164,31 +174,20 @@ describe('terminate and remove', () => {
   });
 
   it('removes a terminated parent whose decide has not run yet: its child is terminated all the same', async () => {
-    const id = await h.start('family');
-    const kid = (await h.task(id, 'sub'))?.subWorkflowId as string;
-    const restore = losingDecidesOf(id);
-    await h.services.engine.operations.terminate(id, 'stop');
-    await h.services.engine.operations.remove(id);
-    restore();
-    await h.settle();
+    const { id, kid } = await family();
+    await beforeTerminateDecide(id, () => h.services.engine.operations.remove(id));
     expect((await h.run(kid)).status).toBe('TERMINATED');
   });
 
   it('removes a terminated child whose decide has not run yet: its parent is told', async () => {
-    const id = await h.start('family');
-    const kid = (await h.task(id, 'sub'))?.subWorkflowId as string;
-    const restore = losingDecidesOf(kid);
-    await h.services.engine.operations.terminate(kid, 'stop');
-    await h.services.engine.operations.remove(kid);
-    restore();
-    await h.settle();
+    const { id, kid } = await family();
+    await beforeTerminateDecide(kid, () => h.services.engine.operations.remove(kid));
     expect((await h.task(id, 'sub'))?.status).not.toBe('IN_PROGRESS');
     expect((await h.run(id)).status).not.toBe('RUNNING');
   });
 
   it('terminate-removes a running child: its parent is told', async () => {
-    const id = await h.start('family');
-    const kid = (await h.task(id, 'sub'))?.subWorkflowId as string;
+    const { id, kid } = await family();
     await h.services.engine.operations.terminateRemove(kid, 'gone');
     await h.settle();
     expect(await h.stores.executions.getWorkflow(kid)).toBeUndefined();
@@ -197,12 +196,8 @@ describe('terminate and remove', () => {
   });
 
   it('restarts a terminated parent whose decide has not run yet: its old child is terminated first', async () => {
-    const id = await h.start('family');
-    const kid = (await h.task(id, 'sub'))?.subWorkflowId as string;
-    const restore = losingDecidesOf(id);
-    await h.services.engine.operations.terminate(id, 'stop');
-    await h.services.engine.operations.restart(id);
-    restore();
+    const { id, kid } = await family();
+    await beforeTerminateDecide(id, () => h.services.engine.operations.restart(id));
     await h.services.engine.executor.decide(id);
     await h.settle();
     expect((await h.run(kid)).status).toBe('TERMINATED');
