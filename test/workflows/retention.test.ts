@@ -39,6 +39,27 @@ describe('retention', () => {
     expect(await h.services.stores.executions.getWorkflow(id)).toBeDefined();
   });
 
+  it('clears the wake-up of a run that expired before the decide that would clear it', async () => {
+    const h = await engineHarness({ properties: { 'service.workflow.retention': '1h' } });
+    harness = h;
+    const name = uniqueName('halt');
+    await h.register({ name, version: 1, tasks: [simpleTask('a', { name: uniqueName('work') })] });
+    const id = await h.start(name, {});
+    // The terminate leaves the run due, and the decide it asks for is lost with the process.
+    const request = h.decisions.request.bind(h.decisions);
+    h.decisions.request = (workflowId, delayMs) =>
+      workflowId === id ? Promise.resolve() : request(workflowId, delayMs);
+    await h.services.engine.operations.terminate(id, 'stop');
+    h.decisions.request = request;
+    const executions = h.services.stores.executions;
+    expect((await executions.dueWakeups(h.clock.now(), 10)).map((d) => d.workflowId)).toEqual([id]);
+
+    // The first sweep after the run expired decides it: the run reads as gone, and is due no more.
+    await h.advance(2 * HOUR);
+    expect(await executions.getWorkflow(id)).toBeUndefined();
+    expect(await executions.dueWakeups(h.clock.now(), 10)).toEqual([]);
+  });
+
   it('hides an expired run from reads and search, and writes the TTL', async () => {
     const { h, id, name, type, search } = await endedRun({ 'service.workflow.retention': '1h' });
     const run = await h.run(id);
