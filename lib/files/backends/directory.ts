@@ -7,6 +7,7 @@
  * removed. Files are named by their checked id only: no client string ever becomes a path.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -76,6 +77,7 @@ export class DirectoryBackend implements FileBackend {
     await mkdir(this.options.directory, { recursive: true });
     const target = this.pathOf(fileId);
     const partial = `${target}.${randomUUID()}.part`;
+    const out = createWriteStream(partial, { flags: 'wx' });
     try {
       let size = 0;
       await pipeline(
@@ -87,11 +89,14 @@ export class DirectoryBackend implements FileBackend {
             yield chunk;
           }
         },
-        createWriteStream(partial, { flags: 'wx' }),
+        out,
       );
       await beforeCommit();
       await rename(partial, target);
     } catch (error) {
+      // A stream cut short may still be opening its file: removed once it has closed, or the file
+      // would appear after the removal and stay.
+      if (!out.closed) await once(out, 'close').catch(() => undefined);
       await unlink(partial).catch(() => undefined);
       throw error;
     }
