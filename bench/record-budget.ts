@@ -6,7 +6,7 @@
  * exact measure when the bounds exceed the budget, and any payload moved out.
  *   --branches=1000  --output-bytes=100,1000  --commits=300
  */
-import { PROPERTIES } from '../lib/config/properties.ts';
+import { configOf } from '../lib/config/load.ts';
 import type { TaskRecord, WorkflowRecord } from '../lib/model/execution.ts';
 import { ExternalizingExecutionStore } from '../lib/payloads/externalizing-store.ts';
 import { MemoryPayloadStore } from '../lib/payloads/memory.ts';
@@ -19,9 +19,9 @@ const args = new Args();
 const branches = args.int('branches', 1000, 1);
 const sizes = args.intList('output-bytes', '100,1000');
 const commits = args.int('commits', 300, 1);
-const defaultOf = (name: string) => Number(PROPERTIES.find((p) => p.name === name)?.default);
-const thresholdBytes = defaultOf('service.external-payload.threshold-bytes');
-const recordBudgetBytes = defaultOf('service.external-payload.record-budget-bytes');
+const config = configOf();
+const thresholdBytes = config.number('service.external-payload.threshold-bytes');
+const recordBudgetBytes = config.number('service.external-payload.record-budget-bytes');
 
 /** A run record of `branches` open worker tasks, each with an order-like output of about `bytes`. */
 function forkRecord(bytes: number): WorkflowRecord {

@@ -14,10 +14,12 @@ import { type Metrics, noMetrics } from '../log/metrics.ts';
 import type { Clock } from '../model/clock.ts';
 import { errorMessage, VersionConflictError } from '../model/errors.ts';
 import {
+  endPending,
   isTerminalTask,
   isTerminalWorkflow,
   type TaskRecord,
   type WorkflowRecord,
+  withRow,
 } from '../model/execution.ts';
 import { retryOnConflict } from '../model/retry-on-conflict.ts';
 import { type DecisionQueue, EARLY_WAKE_MS } from '../queue/ports.ts';
@@ -33,7 +35,6 @@ import type { TaskTypeRegistry } from './registry.ts';
 import type { DecideResult } from './run-context.ts';
 import { reportAsyncResult } from './system-tasks.ts';
 import type { AsyncTaskResult, ChildStart } from './task-type.ts';
-import { partialReadDeadline } from './timeouts.ts';
 
 export interface ExecutorDeps {
   executions: ExecutionStore;
@@ -115,8 +116,8 @@ export class Executor {
    * Decides a run until its decision commits (re-reading after a concurrent change). `changed`,
    * when given, names the only task rows that changed since the run's last decide (the decide
    * requests of worker updates): the first attempt reads just those of its open tasks, unless the
-   * run is due (its stored wake-up has come) or decides have read only named rows for
-   * FULL_READ_AFTER_MS (a wake-up then, partialReadDeadline), when it reads every row. What else changes a row
+   * run is due (its stored wake-up has come, at the latest FULL_READ_AFTER_MS after its decides
+   * began to read only named rows: partialReadDeadline), when it reads every row. What else changes a row
    * unannounced (a poll's claim, a requeue, a lease extension) leaves the run's view of it older:
    * - every write of a task is conditional on the revision the view holds, so a write over a row
    *   that moved fails, and the attempt after it reads every row;
@@ -139,16 +140,15 @@ export class Executor {
       await this.followEnd(record);
       // A run ended from outside keeps a wake-up until what follows its end is done (a terminate
       // leaves one due: terminateChange): cleared now, or the sweeper would decide it every minute.
-      if (record.wakeAt !== 0) {
+      if (endPending(record)) {
         await executions.commitWorkflow({ ...record, wakeAt: 0, rev: record.rev + 1 }, record.rev);
       }
       return;
     }
     const now = this.deps.clock.now();
+    // A run read in part has its wake-up by the time it must be read whole (partialReadDeadline).
     const due = record.wakeAt > 0 && record.wakeAt <= now;
-    const fullRead = partialReadDeadline(record);
-    const behind = fullRead > 0 && fullRead <= now;
-    const read = await this.refreshTasks(record, due || behind ? undefined : changed);
+    const read = await this.refreshTasks(record, due ? undefined : changed);
     const probe = changed && !due && noNews(record, changed) ? encodeRun(record) : undefined;
     if (read === undefined) delete record.partialSince;
     else record.partialSince ??= now;
@@ -215,10 +215,7 @@ export class Executor {
     );
     record.tasks = record.tasks.map((task) => {
       const row = rows.get(task.taskId);
-      // The definition's own workflowTask object is kept, so the record codec can leave it out.
-      return row
-        ? { ...row, workflowTask: task.workflowTask, executed: task.executed, retried: task.retried }
-        : task;
+      return row ? withRow(task, row) : task;
     });
     await this.gatherLoopOutputs(record);
     // A child that ended while its parent was not told (a notice that kept conflicting, or one

@@ -190,3 +190,21 @@ export interface RerunStart {
   parentTaskId?: string;
   input?: Record<string, unknown>;
 }
+
+/**
+ * A run's own copy of a task brought up to the task's row: the row's fields (what workers and the
+ * API change), the run's bookkeeping (executed, retried), and the definition's own workflowTask
+ * object, which the record codec leaves out.
+ */
+export function withRow(task: TaskRecord, row: TaskRecord): TaskRecord {
+  return { ...row, workflowTask: task.workflowTask, executed: task.executed, retried: task.retried };
+}
+
+/**
+ * Whether what follows a run's end (Executor.followEnd: its canceled children terminated, its
+ * parent told) may still be to do: an ended run keeps a stored wake-up until the decide that does
+ * it has (a terminate leaves one due at once), and the engine clears it in the commit that ends one.
+ */
+export function endPending(run: WorkflowRecord): boolean {
+  return isTerminalWorkflow(run.status) && run.wakeAt !== 0;
+}

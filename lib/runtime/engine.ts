@@ -124,13 +124,12 @@ export function createEngine(deps: EngineDeps): Engine {
     schemas: deps.schemas,
   });
   const operations = new WorkflowOperations({
-    mutator: new RunMutator({ executions, decisions, clock }),
+    mutator: new RunMutator({ executions, decisions, clock, followEnd: (run) => executor.followEnd(run) }),
     executions,
     queue,
     registry,
     clock,
     latestDefinition: (name) => starter.latestDefinition(name),
-    followEnd: (run) => executor.followEnd(run),
     // A removed run (remove, terminate-remove) takes its message queue with it.
     onRunRemoved: async (workflowId) => deps.messages?.deleteQueue(workflowId),
   });

@@ -1,7 +1,6 @@
 /** What the workflow operations work over, beyond RunMutator's read-change-commit of the run. */
 import type { TaskTypeRegistry } from '../../engine/registry.ts';
 import type { Clock } from '../../model/clock.ts';
-import type { WorkflowRecord } from '../../model/execution.ts';
 import type { ExecutionStore, TaskQueue } from '../../store/ports.ts';
 import type { LatestDefinition } from './restart.ts';
 import type { RunMutator } from './run-mutator.ts';
@@ -14,11 +13,6 @@ export interface OperationDeps {
   clock: Clock;
   /** The latest registered definition of a name (restart's useLatestDefinitions). */
   latestDefinition: LatestDefinition;
-  /**
-   * What the decide after a run's end does (Executor.followEnd: its children ended, its parent
-   * told), done for a run about to be removed before that decide ran, as it will find no run.
-   */
-  followEnd?(run: WorkflowRecord): Promise<void>;
   /** After a run's removal: what else goes with it (its message queue). */
   onRunRemoved?(workflowId: string): Promise<void>;
 }

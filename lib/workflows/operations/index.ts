@@ -3,7 +3,7 @@
  * through one RunMutator. A new operation is a pure change in its own file and one method here.
  * Unknown runs are NotFoundErrors (404), state conflicts ConflictErrors (409) naming the state.
  */
-import { isTerminalWorkflow, type WorkflowRecord } from '../../model/execution.ts';
+import type { WorkflowRecord } from '../../model/execution.ts';
 import type { OperationDeps } from './deps.ts';
 import { pause } from './pause.ts';
 import { type RemoveOptions, remove } from './remove.ts';
@@ -31,31 +31,18 @@ export class WorkflowOperations {
   constructor(private readonly deps: OperationDeps) {}
 
   /** Runs an ended run again from its failed tasks (204); 409 when it is not ended or nothing failed. */
-  async retry(workflowId: string, options: RetryOptions = {}): Promise<void> {
-    await this.followPendingEnd(workflowId);
+  retry(workflowId: string, options: RetryOptions = {}): Promise<void> {
     return retry(this.deps.mutator, workflowId, options);
   }
 
   /** Starts an ended run over under its id (204); 409 when it is still going. */
-  async restart(workflowId: string, options: RestartOptions = {}): Promise<void> {
-    await this.followPendingEnd(workflowId);
+  restart(workflowId: string, options: RestartOptions = {}): Promise<void> {
     return restart(this.deps.mutator, this.deps.latestDefinition, workflowId, options);
   }
 
   /** Runs an ended run again from the start or from one of its tasks; answers the run's id. */
-  async rerun(workflowId: string, request: RerunRequest): Promise<string> {
-    await this.followPendingEnd(workflowId);
+  rerun(workflowId: string, request: RerunRequest): Promise<string> {
     return rerun(this.deps.mutator, workflowId, request);
-  }
-
-  /**
-   * A run reopened right after a terminate whose decide has not run yet (terminateChange leaves it
-   * due until then) first gets what follows that end (its canceled children terminated, its parent
-   * told): the reopened run's decides would not, and leave an old child running beside a new one.
-   */
-  private async followPendingEnd(workflowId: string): Promise<void> {
-    const run = await this.deps.executions.getWorkflow(workflowId);
-    if (run && isTerminalWorkflow(run.status) && run.wakeAt !== 0) await this.deps.followEnd?.(run);
   }
 
   /** PUT /workflow/{id}/pause; false when it was already PAUSED. */

@@ -44,36 +44,32 @@ export async function remove(
 /**
  * Removes a run, terminated first while it is still going (endForRemoval). The decide after its
  * end will find no run, so what it would do (Executor.followEnd: its children ended, its parent
- * told) is done here, for a run ended just now or one whose terminate's decide has not run yet
- * (terminateChange leaves the run due until that decide is done).
+ * told) is done here, for a run ended just now or one whose terminate's decide has not run yet.
  */
 export async function removeRun(
   deps: OperationDeps,
   run: WorkflowRecord,
   reason: string | undefined,
 ): Promise<void> {
-  let ended: WorkflowRecord | undefined = run;
-  if (!isTerminalWorkflow(run.status)) {
-    await endForRemoval(deps, run.workflowId, reason);
-    ended = await deps.executions.getWorkflow(run.workflowId);
-  }
-  if (ended && ended.wakeAt !== 0) await deps.followEnd?.(ended);
+  const ended = isTerminalWorkflow(run.status) ? run : await endForRemoval(deps, run.workflowId, reason);
+  if (ended) await deps.mutator.followPendingEnd(ended);
   await deps.executions.removeWorkflow(run.workflowId);
   await deps.onRunRemoved?.(run.workflowId);
 }
 
 /**
  * Terminates a run about to be removed, and takes its canceled worker tasks off their queues (the
- * decide that would find no run to do so). A run that ended meanwhile is left as it is.
+ * decide that would find no run to do so). Answers the run as it ended: as terminated here, or as
+ * read when it ended meanwhile.
  */
 async function endForRemoval(
   deps: OperationDeps,
   workflowId: string,
   reason: string | undefined,
-): Promise<void> {
+): Promise<WorkflowRecord | undefined> {
   let canceled: TaskRecord[] = [];
   const change = terminateChange(reason);
-  await deps.mutator.mutate(workflowId, (run, openRows, now) => {
+  const terminated = await deps.mutator.mutate(workflowId, (run, openRows, now) => {
     const edit = isTerminalWorkflow(run.status) ? undefined : change(run, openRows, now);
     canceled = edit?.tasks ?? [];
     return edit;
@@ -82,4 +78,5 @@ async function endForRemoval(
     if (deps.registry.get(task.workflowTask.type).kind === 'worker')
       await deps.queue.remove(queueEntryOf(task));
   }
+  return terminated ?? (await deps.executions.getWorkflow(workflowId));
 }

@@ -11,6 +11,7 @@ import {
   type TaskRecord,
   type TaskStatus,
   type WorkflowRecord,
+  withRow,
 } from '../../model/execution.ts';
 import type { RunChange, RunEdit, RunMutator } from './run-mutator.ts';
 
@@ -27,10 +28,15 @@ const IN_PLACE: ReadonlySet<string> = new Set(['DO_WHILE', 'JOIN', 'EXCLUSIVE_JO
 
 export const isRetryableStatus = (status: TaskStatus): boolean => RETRYABLE.has(status);
 
-/** Reads a run, or answers 404 the way the read API does. */
-export async function runOrNotFound(mutator: RunMutator, workflowId: string): Promise<WorkflowRecord> {
+/**
+ * Reads a run to reopen (retry, restart, rerun), or answers 404 the way the read API does. What
+ * follows its end is done first if it may still be to do (RunMutator.followPendingEnd): the
+ * reopened run's decides would not, and leave an old child running beside a new one.
+ */
+export async function runToReopen(mutator: RunMutator, workflowId: string): Promise<WorkflowRecord> {
   const run = await mutator.executions.getWorkflow(workflowId);
   if (!run) throw new NotFoundError(`No such workflow found by id: ${workflowId}`);
+  await mutator.followPendingEnd(run);
   return run;
 }
 
@@ -48,7 +54,7 @@ export function currentTasks(run: WorkflowRecord, rows: readonly TaskRecord[]): 
     const row = byId.get(task.taskId);
     if (!row) return task;
     if (ended) return { ...task, rev: row.rev };
-    return { ...row, workflowTask: task.workflowTask, executed: task.executed, retried: task.retried };
+    return withRow(task, row);
   });
 }
 

@@ -22,7 +22,7 @@ import {
   reopenedRun,
   reopenedTask,
   reviveParents,
-  runOrNotFound,
+  runToReopen,
 } from './reopen.ts';
 import { freshStartChange, notTerminal } from './restart.ts';
 import type { RunChange, RunMutator } from './run-mutator.ts';
@@ -81,7 +81,7 @@ export function rerunFromChange(taskId: string, taskInput?: Record<string, unkno
 }
 
 export async function rerun(mutator: RunMutator, workflowId: string, request: RerunRequest): Promise<string> {
-  const run = await runOrNotFound(mutator, workflowId);
+  const run = await runToReopen(mutator, workflowId);
   if (!isTerminalWorkflow(run.status)) throw notTerminal(run, 'rerun');
   const taskId = request.reRunFromTaskId;
   if (taskId === undefined) {

@@ -11,7 +11,7 @@
 import type { WorkflowDef } from '../../model/definitions.ts';
 import { ConflictError } from '../../model/errors.ts';
 import { isTerminalWorkflow, type WorkflowRecord } from '../../model/execution.ts';
-import { runOrNotFound } from './reopen.ts';
+import { runToReopen } from './reopen.ts';
 import type { RunChange, RunMutator } from './run-mutator.ts';
 
 export interface RestartOptions {
@@ -86,7 +86,7 @@ export async function restart(
   workflowId: string,
   options: RestartOptions = {},
 ): Promise<void> {
-  const run = await runOrNotFound(mutator, workflowId);
+  const run = await runToReopen(mutator, workflowId);
   if (!isTerminalWorkflow(run.status)) throw notTerminal(run, 'restarted');
   const definition = options.useLatestDefinitions ? await latest(run.workflowName) : undefined;
   await mutator.mutate(workflowId, freshStartChange('restarted', { definition }), { allRows: true });

@@ -18,7 +18,7 @@ import {
   reopenedRun,
   retryableTasks,
   reviveParents,
-  runOrNotFound,
+  runToReopen,
 } from './reopen.ts';
 import type { RunChange, RunMutator } from './run-mutator.ts';
 
@@ -57,7 +57,7 @@ export async function retry(
   workflowId: string,
   options: RetryOptions = {},
 ): Promise<void> {
-  const run = await runOrNotFound(mutator, workflowId);
+  const run = await runToReopen(mutator, workflowId);
   // A retry that died after this run ran again but before its parents were revived: finish it.
   if (!isTerminalWorkflow(run.status) && (await reviveParents(mutator, run))) return;
   const committed = await retryRun(mutator, run, options.resumeSubworkflowTasks === true);

@@ -8,7 +8,7 @@
  * decide clears when it is done: a crash before the decide it asks for still gets it (the sweeper).
  */
 import { ConflictError } from '../../model/errors.ts';
-import { isTerminalTask, isTerminalWorkflow, type TaskRecord } from '../../model/execution.ts';
+import { isTerminalTask, isTerminalWorkflow, type TaskRecord, withRow } from '../../model/execution.ts';
 import type { RunChange, RunMutator } from './run-mutator.ts';
 
 export interface TerminateOptions {
@@ -38,9 +38,7 @@ export function terminateChange(reason: string | undefined, options: TerminateOp
         ...run,
         tasks: run.tasks.map((task) => {
           const row = rows.get(task.taskId);
-          return row
-            ? { ...row, workflowTask: task.workflowTask, executed: task.executed, retried: task.retried }
-            : task;
+          return row ? withRow(task, row) : task;
         }),
         status: 'TERMINATED',
         reasonForIncompletion: reason ?? run.reasonForIncompletion,
