@@ -5,7 +5,10 @@
  * connection, a timeout or a refused address is FAILED with the reason and no response.
  *
  * Addresses are checked where the connection is made (the socket's DNS lookup), so a host name
- * that resolves to a private address is refused too, whatever it resolved to before.
+ * that resolves to a private address is refused too, whatever it resolved to before; the socket
+ * connects to the addresses checked. A literal address skips that lookup, so it is checked before
+ * the request (engine/http/address.ts, which reads IPv4 inside IPv6 forms too). Redirects are not
+ * followed (a 3xx is the task's response), so no connection is made to an unchecked address.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage, STATUS_CODES } from 'node:http';
@@ -13,7 +16,7 @@ import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import type { AsyncTaskResult } from '../task-type.ts';
-import { isPrivateAddress } from './address.ts';
+import { refusalOf } from './address.ts';
 import type { HttpTaskRequest } from './request.ts';
 
 export interface HttpClientOptions {
@@ -56,8 +59,10 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error, '', 0);
-      const refused = !allowPrivate && addresses.find((a) => isPrivateAddress(a.address));
-      if (refused) return callback(refusal(hostname, refused.address), '', 0);
+      for (const { address } of allowPrivate ? [] : addresses) {
+        const why = refusalOf(address);
+        if (why) return callback(refusal(hostname, address, why), '', 0);
+      }
       const first = addresses[0];
       if (!first) return callback(new Error(`no address for ${hostname}`), '', 0);
       if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
@@ -66,9 +71,10 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
   };
 }
 
-function refusal(host: string, address: string): RefusedAddressError {
+function refusal(host: string, address: string, why: string): RefusedAddressError {
+  const of = host === address ? '' : ` of ${host}`;
   return new RefusedAddressError(
-    `the address ${address} of ${host} is private, loopback or link-local; HTTP tasks may not reach it (service.http-task.allow-private-networks)`,
+    `the address ${address}${of} is ${why}; HTTP tasks may not reach private, loopback or link-local addresses (service.http-task.allow-private-networks)`,
   );
 }
 
@@ -76,8 +82,8 @@ function send(req: HttpTaskRequest, options: HttpClientOptions): Promise<HttpTas
   const url = new URL(req.uri);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   // A literal address never goes through lookup: check it here.
-  if (isIP(host) && !options.allowPrivateNetworks && isPrivateAddress(host))
-    return Promise.reject(refusal(host, host));
+  const why = isIP(host) && !options.allowPrivateNetworks ? refusalOf(host) : undefined;
+  if (why) return Promise.reject(refusal(host, host, why));
   const body = encodeBody(req);
   const headers: Record<string, string> = { Accept: req.accept, ...req.headers };
   if (body !== undefined) {

@@ -2,19 +2,28 @@
  * HTTP (reference/conductor.md §5.19) against a real local HTTP server started here, through the
  * in-process system-task pool: success (JSON parsed), a non-2xx keeping the response, a read
  * timeout, a refused connection, retries from the task definition, and a private address refused
- * unless `service.http-task.allow-private-networks` is on.
+ * (written as IPv4-mapped IPv6 too, or reached through a redirect) unless
+ * `service.http-task.allow-private-networks` is on.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LocalDecisionQueue } from '../../../lib/queue/local.ts';
 import { type EngineHarness, engineHarness } from '../../helpers/engine.ts';
 import { type Json, ref } from '../../helpers/fixtures.ts';
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 
+/** Addresses the classifier is made to pass, so a loopback server stands for a public one. */
+const pretendPublic = vi.hoisted(() => new Set<string>());
+vi.mock('../../../lib/engine/http/address.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../../lib/engine/http/address.ts')>();
+  return { ...real, refusalOf: (a: string) => (pretendPublic.has(a) ? undefined : real.refusalOf(a)) };
+});
+
 let server: Server;
 let base: string;
+let port: number;
 let handler: Handler;
 const held: ServerResponse[] = [];
 
@@ -27,7 +36,8 @@ beforeAll(async () => {
     req.on('end', () => handler(req, body, res));
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  port = (server.address() as AddressInfo).port;
+  base = `http://127.0.0.1:${port}`;
 });
 afterAll(async () => {
   for (const res of held) res.destroy();
@@ -190,6 +200,15 @@ describe('HTTP', () => {
     expect((await h.run(id)).status).toBe('COMPLETED');
   });
 
+  it('reaches a loopback server written as IPv4-mapped IPv6 when private networks are allowed', async () => {
+    handler = (_req, _body, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"up":true}');
+    };
+    const id = await runOne(httpTask({ uri: `http://[::ffff:127.0.0.1]:${port}/health`, method: 'GET' }));
+    expect((await h.task(id, 'call'))?.status).toBe('COMPLETED');
+  });
+
   it('fails at once without a uri', async () => {
     const id = await runOne(httpTask({ method: 'GET' }));
     expect((await h.task(id, 'call'))?.reasonForIncompletion).toContain('Missing HTTP URI');
@@ -207,7 +226,16 @@ describe('HTTP without allow-private-networks (the default)', () => {
   beforeEach(async () => {
     h = await engineHarness();
   });
-  afterEach(() => h.close());
+  afterEach(() => {
+    pretendPublic.clear();
+    return h.close();
+  });
+
+  async function runOne(uri: string) {
+    await h.register({ name: 'http_private', tasks: [httpTask({ uri, method: 'GET' })] });
+    const id = await h.start('http_private');
+    return h.task(id, 'call');
+  }
 
   it.each([
     ['loopback', () => `${base}/x`],
@@ -226,5 +254,45 @@ describe('HTTP without allow-private-networks (the default)', () => {
     expect(task?.status).toBe('FAILED');
     expect(task?.reasonForIncompletion).toContain('service.http-task.allow-private-networks');
     expect(reached).toBe(false);
+  });
+
+  it.each([
+    ['::ffff:127.0.0.1', () => `http://[::ffff:127.0.0.1]:${port}/health`],
+    ['::ffff:7f00:1', () => `http://[::ffff:7f00:1]:${port}/health`],
+    ['0:0:0:0:0:ffff:127.0.0.1', () => `http://[0:0:0:0:0:ffff:127.0.0.1]:${port}/health`],
+  ])('refuses loopback written as IPv4-mapped IPv6 (%s) without connecting', async (_form, uri) => {
+    let reached = false;
+    handler = (_req, _body, res) => {
+      reached = true;
+      res.end();
+    };
+    const task = await runOne(uri());
+    expect(task?.status).toBe('FAILED');
+    // The URL parser writes every form as ::ffff:7f00:1; the reason names the IPv4 address inside.
+    expect(task?.reasonForIncompletion).toContain(
+      'the address ::ffff:7f00:1 is loopback (127.0.0.1, IPv4-mapped); HTTP tasks may not reach',
+    );
+    expect(task?.reasonForIncompletion).toContain('service.http-task.allow-private-networks');
+    expect(reached).toBe(false);
+  });
+
+  it('does not follow a redirect from an allowed address to IPv4-mapped loopback', async () => {
+    pretendPublic.add('127.0.0.1');
+    const target = `http://[::ffff:127.0.0.1]:${port}/health`;
+    const seen: string[] = [];
+    handler = (req, _body, res) => {
+      seen.push(req.url ?? '');
+      if (req.url === '/moved') res.writeHead(302, { location: target }).end();
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('{"up":true}');
+    };
+    const task = await runOne(`${base}/moved`);
+    expect(seen).toEqual(['/moved']);
+    expect(task?.status).toBe('FAILED');
+    expect(task?.reasonForIncompletion).toContain('302');
+    expect(task?.outputData.response).toMatchObject({ statusCode: 302, headers: { location: [target] } });
+    // The redirect's target, asked for directly, is refused by the address check.
+    const direct = await runOne(target);
+    expect(direct?.reasonForIncompletion).toContain('loopback (127.0.0.1, IPv4-mapped)');
+    expect(seen).toEqual(['/moved']);
   });
 });
