@@ -19,6 +19,7 @@ import type { SearchIndex } from './search/ports.ts';
 import type { ApiAuth } from './security/api-auth.ts';
 import type { DocumentClient } from './store/dynamodb/index.ts';
 import type { TableNames, TableSpec } from './store/dynamodb/tables.ts';
+import type { EmbeddedSource } from './store/embedded/index.ts';
 import type { Stores } from './store/ports.ts';
 
 /** What a function may do with a table. */
@@ -65,6 +66,8 @@ export interface FunctionAssets {
 /** The capability's own stores, built by whichever store backend the host chose. */
 export interface StoreFactories<S extends object> {
   memory(): S;
+  /** Over the local server's embedded database (lib/store/embedded): durable tables and keys. */
+  embedded(source: EmbeddedSource): S;
   /** `tables` holds the physical names of (at least) the tables this capability declares. */
   dynamodb(doc: DocumentClient, tables: TableNames): S;
 }

@@ -133,10 +133,18 @@ const DECLARED = [
   },
   // Storage
   {
+    name: 'service.local.fsync',
+    type: bool,
+    default: false,
+    description:
+      'The embedded store waits for fsync on every write batch: survives a machine crash, not only a process crash',
+  },
+  {
     name: 'service.store',
-    type: { kind: 'enum', values: ['dynamodb', 'memory'] },
-    default: 'dynamodb',
-    description: 'dynamodb (embedded on-disk dynalite locally unless an endpoint is set) or memory',
+    type: { kind: 'enum', values: ['embedded', 'dynamodb', 'memory'] },
+    default: 'embedded',
+    description:
+      'Local server: embedded (LevelDB in process, under service.local.data-dir), memory, or dynamodb (service.dynamodb.endpoint, else the earlier on-disk dynalite store). A DynamoDB endpoint alone selects dynamodb',
   },
   {
     name: 'service.dynamodb.endpoint',

@@ -50,6 +50,10 @@ export const eventsCapability: Capability<EventStores> = {
       eventHandlers: new MemoryEventHandlerStore(),
       eventExecutions: new MemoryEventExecutionStore(),
     }),
+    embedded: (source) => ({
+      eventHandlers: new MemoryEventHandlerStore(source),
+      eventExecutions: new MemoryEventExecutionStore(source),
+    }),
     dynamodb: (doc, tables) => ({
       eventHandlers: new DynamoEventHandlerStore(doc, tableName(tables, EVENT_HANDLERS_TABLE)),
       eventExecutions: new DynamoEventExecutionStore(doc, tableName(tables, EVENT_HANDLERS_TABLE)),

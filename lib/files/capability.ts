@@ -27,6 +27,7 @@ export const filesCapability: Capability<FileStores> = {
   tables: [FILES_TABLE],
   stores: {
     memory: () => ({ files: new MemoryFileStore() }),
+    embedded: (source) => ({ files: new MemoryFileStore(source) }),
     dynamodb: (doc, tables) => ({ files: new DynamoFileStore(doc, tableName(tables, FILES_TABLE)) }),
   },
   routes: (services) => {

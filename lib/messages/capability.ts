@@ -32,6 +32,7 @@ export const messagesCapability: Capability<MessageStores> = {
   tables: [MESSAGES_TABLE],
   stores: {
     memory: () => ({ messages: new MemoryMessageStore() }),
+    embedded: (source) => ({ messages: new MemoryMessageStore(source) }),
     dynamodb: (doc, tables) => ({ messages: new DynamoMessageStore(doc, tableName(tables, MESSAGES_TABLE)) }),
   },
   routes: (services) => messageRoutes(messageServiceOf(services)),

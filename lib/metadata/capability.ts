@@ -19,6 +19,10 @@ export const metadataCapability: Capability<MetadataStores> = {
   tables: [DEFINITIONS_TABLE],
   stores: {
     memory: () => ({ workflowDefs: new MemoryWorkflowDefStore(), taskDefs: new MemoryTaskDefStore() }),
+    embedded: (source) => ({
+      workflowDefs: new MemoryWorkflowDefStore(source),
+      taskDefs: new MemoryTaskDefStore(source),
+    }),
     dynamodb: (doc, tables) => ({
       workflowDefs: new DynamoWorkflowDefStore(doc, tableName(tables, DEFINITIONS_TABLE)),
       taskDefs: new DynamoTaskDefStore(doc, tableName(tables, DEFINITIONS_TABLE)),

@@ -3,7 +3,8 @@
  * environment), starts the local server, and shuts it down cleanly on SIGINT/SIGTERM.
  */
 import { ConfigError, loadConfig } from '../config/load.ts';
-import { startLocalServer } from './local.ts';
+import type { ServiceConfig } from '../config/service-config.ts';
+import { localStoreKind, startLocalServer } from './local.ts';
 import { StartError } from './start-errors.ts';
 
 function configFileArg(argv: string[]): string | undefined {
@@ -33,9 +34,7 @@ async function main(): Promise<void> {
   // wait for it. A failure here is the first evaluation's to report, not the start's.
   server.services.scripts.evaluate('true', {}).catch(() => undefined);
   say(`Conductor-compatible service listening on ${server.url} (API at ${server.url}/api)`);
-  say(
-    `Store: ${config.string('service.store')}${config.string('service.store') === 'dynamodb' && !config.string('service.dynamodb.endpoint') ? ` (embedded, ${config.string('service.local.data-dir')})` : ''}`,
-  );
+  say(`Store: ${storeLine(config)}`);
   const stop = (signal: string) => {
     say(`${signal} received, shutting down`);
     server.close().then(
@@ -58,3 +57,13 @@ main().catch((error: unknown) => {
   complain(`Failed to start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });
+
+/** What the start line says of the store: its kind and, on disk, where. */
+function storeLine(config: ServiceConfig): string {
+  const kind = localStoreKind(config);
+  const dir = config.string('service.local.data-dir');
+  if (kind === 'embedded') return `embedded (${dir})`;
+  if (kind === 'dynamodb' && !config.string('service.dynamodb.endpoint'))
+    return `dynamodb (dynalite, ${dir})`;
+  return kind;
+}

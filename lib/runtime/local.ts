@@ -6,7 +6,7 @@
  * (`service.ui.dir`) is served at `/` beside the API.
  */
 
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
@@ -29,14 +29,20 @@ import type { PayloadStore } from '../payloads/ports.ts';
 import { LocalDecisionQueue } from '../queue/local.ts';
 import { LocalWorkQueue } from '../queue/local-work-queue.ts';
 import type { ScheduleFireMessage } from '../queue/work-queues.ts';
-import { dynamoClient, StoreLockedError, startEmbeddedDynamo } from '../store/dynamodb/embedded.ts';
+import {
+  StoreLockedError as DynaliteLockedError,
+  dynamoClient,
+  startEmbeddedDynamo,
+} from '../store/dynamodb/embedded.ts';
 import { dynamoSession } from '../store/dynamodb/index.ts';
+import { EmbeddedDb, StoreDamagedError, StoreLockedError } from '../store/embedded/database.ts';
 import { jobDepsOf } from './job-deps.ts';
 import { createRouter } from './router.ts';
 import { createServices, type Services } from './services.ts';
-import { dataDirectoryInUse, listenFailure } from './start-errors.ts';
+import { dataDirectoryInUse, earlierStoreFound, listenFailure, storeDamaged } from './start-errors.ts';
 import {
   createDynamoStores,
+  createEmbeddedStores,
   createMemoryStores,
   ensureTables,
   type ServiceStores,
@@ -64,7 +70,14 @@ export interface LocalServerOptions {
 }
 
 export async function createLocalStores(config: ServiceConfig, logger: Logger): Promise<ServiceStores> {
-  if (config.string('service.store') === 'memory') return createMemoryStores();
+  const kind = localStoreKind(config);
+  if (kind === 'memory') return createMemoryStores();
+  const dataRoot = resolve(config.requireString('service.local.data-dir'));
+  if (kind === 'embedded') {
+    const embedded = await openLocalDatabase(dataRoot, config.boolean('service.local.fsync'));
+    logger.info('embedded store opened', { dataDir: resolve(dataRoot, EMBEDDED_DIR) });
+    return createEmbeddedStores(embedded);
+  }
   const tables = tableNamesOf(config);
   const endpoint = config.string('service.dynamodb.endpoint');
   if (endpoint) {
@@ -72,17 +85,48 @@ export async function createLocalStores(config: ServiceConfig, logger: Logger): 
     await ensureTables(session, tables);
     return createDynamoStores(session, tables);
   }
-  const dataDir = resolve(config.requireString('service.local.data-dir'), 'dynamodb');
+  // The earlier default: dynalite (DynamoDB on LevelDB) over loopback, kept for data written by it.
+  const dataDir = resolve(dataRoot, DYNALITE_DIR);
   mkdirSync(dataDir, { recursive: true });
-  const embedded = await startEmbeddedDynamo({ path: dataDir }).catch((error: unknown) => {
-    throw error instanceof StoreLockedError
-      ? dataDirectoryInUse(resolve(config.requireString('service.local.data-dir')))
-      : error;
+  const dynalite = await startEmbeddedDynamo({ path: dataDir }).catch((error: unknown) => {
+    throw error instanceof DynaliteLockedError ? dataDirectoryInUse(dataRoot) : error;
   });
-  logger.info('embedded store started', { dataDir });
-  const session = dynamoSession(embedded.client(), () => embedded.close());
+  logger.info('dynalite store started', { dataDir });
+  const session = dynamoSession(dynalite.client(), () => dynalite.close());
   await ensureTables(session, tables);
   return createDynamoStores(session, tables);
+}
+
+/** Where each local store keeps its data under service.local.data-dir. */
+const EMBEDDED_DIR = 'embedded';
+const DYNALITE_DIR = 'dynamodb';
+
+/**
+ * The store the local server uses: service.store, except that a DynamoDB endpoint given while the
+ * store is left at its default selects DynamoDB, as it did before the embedded store existed.
+ */
+export function localStoreKind(config: ServiceConfig): 'embedded' | 'dynamodb' | 'memory' {
+  const kind = config.oneOf('service.store', ['embedded', 'dynamodb', 'memory'] as const);
+  if (kind === 'embedded' && config.string('service.dynamodb.endpoint')) return 'dynamodb';
+  return kind;
+}
+
+/**
+ * Opens the embedded database under the data directory. A directory that holds only the earlier
+ * default's data (dynalite, in dynamodb/) is refused rather than silently started empty beside it.
+ */
+async function openLocalDatabase(dataRoot: string, fsync: boolean): Promise<EmbeddedDb> {
+  const dir = resolve(dataRoot, EMBEDDED_DIR);
+  const earlier = resolve(dataRoot, DYNALITE_DIR);
+  if (!existsSync(dir) && existsSync(earlier) && readdirSync(earlier).length > 0) {
+    throw earlierStoreFound(dataRoot, earlier);
+  }
+  mkdirSync(dir, { recursive: true });
+  return EmbeddedDb.open(dir, { fsync }).catch((error: unknown) => {
+    if (error instanceof StoreLockedError) throw dataDirectoryInUse(dataRoot);
+    if (error instanceof StoreDamagedError) throw storeDamaged(dir, error);
+    throw error;
+  });
 }
 
 /**
@@ -90,7 +134,7 @@ export async function createLocalStores(config: ServiceConfig, logger: Logger): 
  * data directory, so they outlive a restart as the records pointing at them do.
  */
 export function createLocalPayloads(config: ServiceConfig): PayloadStore {
-  if (config.string('service.store') === 'memory') return new MemoryPayloadStore();
+  if (localStoreKind(config) === 'memory') return new MemoryPayloadStore();
   return new FilesystemPayloadStore(resolve(config.requireString('service.local.data-dir'), 'payloads'));
 }
 

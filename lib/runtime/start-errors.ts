@@ -11,6 +11,20 @@ export function dataDirectoryInUse(dataDir: string): StartError {
   );
 }
 
+/** The data directory holds only data of the earlier default store (dynalite). */
+export function earlierStoreFound(dataDir: string, earlier: string): StartError {
+  return new StartError(
+    `The data directory ${dataDir} holds data of the earlier default store (dynalite, in ${earlier}), which the embedded store does not read: start with SERVICE_STORE=dynamodb (service.store=dynamodb) to keep using it, or set service.local.data-dir to another directory to start empty.`,
+  );
+}
+
+/** The embedded store's files cannot be read. */
+export function storeDamaged(dir: string, error: Error): StartError {
+  return new StartError(
+    `The embedded store in ${dir} cannot be opened (${error.message.replace(/^The store at \S+ cannot be opened \((.*)\)$/, '$1')}): restore it from a backup, or set service.local.data-dir to another directory to start empty.`,
+  );
+}
+
 /** The answer to a failed listen, when its cause is one a person can fix; the error itself otherwise. */
 export function listenFailure(error: unknown, host: string, port: number): unknown {
   const code = (error as { code?: unknown } | undefined)?.code;

@@ -9,6 +9,8 @@ import { ConfigError } from '../config/load.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import type { DynamoSession } from '../store/dynamodb/index.ts';
 import { type TableNames, type TableSpec, tablePropertyName } from '../store/dynamodb/tables.ts';
+import type { EmbeddedDb } from '../store/embedded/database.ts';
+import { acknowledgedWhenDurable, embeddedSource } from '../store/embedded/index.ts';
 
 /** Every capability's stores, plus releasing what the backend holds. */
 export type ServiceStores = CapabilityStores & {
@@ -27,6 +29,20 @@ export function createDynamoStores(session: DynamoSession, tables: TableNames): 
   return bundle(
     (factories) => factories.dynamodb(session.doc, tables),
     () => session.close(),
+  );
+}
+
+/**
+ * Every capability's stores over the embedded database (the local server's default): each call
+ * answers once its writes are on disk; closing the stores closes the database.
+ */
+export function createEmbeddedStores(db: EmbeddedDb): ServiceStores {
+  const source = embeddedSource(db);
+  return acknowledgedWhenDurable(db, () =>
+    bundle(
+      (factories) => factories.embedded(source),
+      () => db.close(),
+    ),
   );
 }
 

@@ -30,6 +30,7 @@ export const schedulerCapability: Capability<SchedulerStores> = {
   tables: [SCHEDULES_TABLE],
   stores: {
     memory: () => ({ schedules: new MemoryScheduleStore() }),
+    embedded: (source) => ({ schedules: new MemoryScheduleStore(source) }),
     dynamodb: (doc, tables) => ({
       schedules: new DynamoScheduleStore(doc, tableName(tables, SCHEDULES_TABLE)),
     }),

@@ -37,6 +37,7 @@ export const schemasCapability: Capability<SchemaStores> = {
   tables: [SCHEMAS_TABLE],
   stores: {
     memory: () => ({ schemas: new MemorySchemaStore() }),
+    embedded: (source) => ({ schemas: new MemorySchemaStore(source) }),
     dynamodb: (doc, tables) => ({ schemas: new DynamoSchemaStore(doc, tableName(tables, SCHEMAS_TABLE)) }),
   },
   routes: (services) =>

@@ -30,6 +30,11 @@ export const tasksCapability: Capability<TaskStores> = {
       pollData: new MemoryPollDataStore(),
       limits: new MemoryPollLimitStore(),
     }),
+    embedded: (source) => ({
+      queue: new MemoryTaskQueue(source),
+      pollData: new MemoryPollDataStore(source),
+      limits: new MemoryPollLimitStore(source),
+    }),
     dynamodb: (doc, tables) => ({
       queue: new DynamoTaskQueue(doc, tableName(tables, QUEUES_TABLE)),
       pollData: new DynamoPollDataStore(doc, tableName(tables, QUEUES_TABLE)),

@@ -10,6 +10,7 @@ import { DynamoExecutionStore } from '../store/dynamodb/executions.ts';
 import { MESSAGES_TABLE } from '../store/dynamodb/messages.ts';
 import { SCHEMAS_TABLE } from '../store/dynamodb/schemas.ts';
 import { DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE, tableName } from '../store/dynamodb/tables.ts';
+import { EmbeddedExecutionStore } from '../store/embedded/executions.ts';
 import { MemoryExecutionStore } from '../store/memory/executions.ts';
 import type { ExecutionStore } from '../store/ports.ts';
 
@@ -22,6 +23,7 @@ export const workflowsCapability: Capability<WorkflowStores> = {
   tables: [EXECUTIONS_TABLE],
   stores: {
     memory: () => ({ executions: new MemoryExecutionStore() }),
+    embedded: (source) => ({ executions: new EmbeddedExecutionStore(source.db) }),
     dynamodb: (doc, tables) => ({
       executions: new DynamoExecutionStore(doc, tableName(tables, EXECUTIONS_TABLE)),
     }),

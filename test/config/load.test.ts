@@ -53,7 +53,7 @@ describe('defaults', () => {
     expect(config.number('service.workflow-message-queue.maxQueueSize')).toBe(1000);
     expect(config.boolean('service.file-storage.enabled')).toBe(false);
     expect(config.number('service.file-storage.service.max-size')).toBe(104_857_600);
-    expect(config.string('service.store')).toBe('dynamodb');
+    expect(config.string('service.store')).toBe('embedded');
     expect(config.string('service.dynamodb.table-prefix')).toBe('conductor-');
   });
 
@@ -168,7 +168,7 @@ describe('environment variables', () => {
 
     expect(config.number('service.server.port')).toBe(9000);
     expect(config.boolean('service.scheduler.enabled')).toBe(true);
-    expect(config.string('service.store')).toBe('dynamodb');
+    expect(config.string('service.store')).toBe('embedded');
     expect(config.list(SIGNING_KEYS)).toEqual([]);
   });
 

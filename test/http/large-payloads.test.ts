@@ -21,7 +21,8 @@ const CONTENT_PATH = /^sha256\/[0-9a-f]{64}\.json$/;
 
 describe.each([
   ['the memory store', { 'service.store': 'memory' }],
-  ['the on-disk store (dynalite)', { 'service.store': 'dynamodb', 'service.local.data-dir': dataDir }],
+  ['the embedded store', { 'service.store': 'embedded', 'service.local.data-dir': dataDir }],
+  ['the dynalite store', { 'service.store': 'dynamodb', 'service.local.data-dir': dataDir }],
 ])('a 2 MB task output on %s', (_name, overrides) => {
   const server = useTestServer(overrides);
   const api = new ExecutionApi(server);

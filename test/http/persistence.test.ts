@@ -1,7 +1,8 @@
 /**
- * The local server's default store is on disk (embedded dynalite under service.local.data-dir):
+ * The local server's default store is on disk (the embedded store under service.local.data-dir):
  * definitions registered before a restart are there after it, whether the server is restarted
- * in-process or the real `npm start` entry is stopped with SIGTERM and started again.
+ * in-process or the real `npm start` entry is stopped with SIGTERM (or killed with SIGKILL) and
+ * started again.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -34,7 +35,7 @@ async function expectOk(response: Response): Promise<string> {
 
 describe('the default on-disk store', () => {
   async function persistentServer(dataDir: string): Promise<TestServer> {
-    const server = await startTestServer({ 'service.store': 'dynamodb', 'service.local.data-dir': dataDir });
+    const server = await startTestServer({ 'service.store': 'embedded', 'service.local.data-dir': dataDir });
     cleanups.push(() => server.close());
     return server;
   }

@@ -1,6 +1,6 @@
 /**
- * A run survives a restart of the local server in its default persistent mode (embedded dynalite
- * under service.local.data-dir): the run, its finished task and the next queued task are read back
+ * A run survives a restart of the local server in its default persistent mode (the embedded
+ * store under service.local.data-dir): the run, its finished task and the next queued task are read back
  * from disk, and timers armed before the restart still fire after it - a task handed back with
  * callbackAfterSeconds comes back into the queue, and a run's stored wake-up (here a response
  * timeout) is restored at start and times the task out. Real time is used, kept to a second or two.
@@ -29,7 +29,7 @@ function freshDataDir(): string {
 
 /** A server on the embedded on-disk store, the local default, on a free port. */
 async function persistentServer(dataDir: string): Promise<ExecutionApi> {
-  const server = await startTestServer({ 'service.store': 'dynamodb', 'service.local.data-dir': dataDir });
+  const server = await startTestServer({ 'service.store': 'embedded', 'service.local.data-dir': dataDir });
   servers.push(server);
   return new ExecutionApi(server);
 }

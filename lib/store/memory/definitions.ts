@@ -5,6 +5,7 @@
  */
 import type { TaskDef, WorkflowDef } from '../../model/definitions.ts';
 import { ConflictError } from '../../model/errors.ts';
+import { keyOf, memoryTables, type TableSource } from '../keyed.ts';
 import type { TaskDefStore, WorkflowDefStore } from '../ports.ts';
 
 // Definitions are JSON documents; a JSON round trip copies them faster than structuredClone.
@@ -19,15 +20,32 @@ function deepFreeze<T>(value: T): T {
 }
 
 export class MemoryWorkflowDefStore implements WorkflowDefStore {
+  /** Every version, by name and version (what is stored); `byName` is built from it. */
+  private readonly stored;
   private readonly byName = new Map<string, Map<number, WorkflowDef>>();
 
+  constructor(tables: TableSource = memoryTables) {
+    this.stored = tables.table<WorkflowDef>('workflow-defs');
+    for (const def of this.stored.values()) this.versionsOf(def.name).set(def.version, deepFreeze(def));
+  }
+
+  private versionsOf(name: string): Map<number, WorkflowDef> {
+    let versions = this.byName.get(name);
+    if (!versions) {
+      versions = new Map();
+      this.byName.set(name, versions);
+    }
+    return versions;
+  }
+
   async put(def: WorkflowDef, options: { overwrite: boolean }): Promise<void> {
-    const versions = this.byName.get(def.name) ?? new Map<number, WorkflowDef>();
+    const versions = this.versionsOf(def.name);
     if (!options.overwrite && versions.has(def.version)) {
       throw new ConflictError(`Workflow with ${def.name}.${def.version} already exists!`);
     }
-    versions.set(def.version, frozenCopy(def));
-    this.byName.set(def.name, versions);
+    const copy = frozenCopy(def);
+    this.stored.set(keyOf(def.name, def.version), copy);
+    versions.set(def.version, copy);
   }
 
   async get(name: string, version?: number): Promise<WorkflowDef | undefined> {
@@ -54,13 +72,19 @@ export class MemoryWorkflowDefStore implements WorkflowDefStore {
   async delete(name: string, version: number): Promise<boolean> {
     const versions = this.byName.get(name);
     if (!versions?.delete(version)) return false;
+    this.stored.delete(keyOf(name, version));
     if (versions.size === 0) this.byName.delete(name);
     return true;
   }
 }
 
 export class MemoryTaskDefStore implements TaskDefStore {
-  private readonly byName = new Map<string, TaskDef>();
+  private readonly byName;
+
+  constructor(tables: TableSource = memoryTables) {
+    this.byName = tables.table<TaskDef>('task-defs');
+    for (const def of this.byName.values()) deepFreeze(def);
+  }
 
   async put(def: TaskDef): Promise<void> {
     this.byName.set(def.name, frozenCopy(def));

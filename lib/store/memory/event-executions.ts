@@ -1,6 +1,7 @@
 /** In-memory event executions; each check-and-set has no await between check and write. */
 import type { EventExecution } from '../../events/model.ts';
 import type { ClaimOutcome, EventExecutionStore } from '../../events/ports.ts';
+import { memoryTables, type TableSource } from '../keyed.ts';
 
 interface Stored {
   execution: EventExecution;
@@ -9,7 +10,11 @@ interface Stored {
 }
 
 export class MemoryEventExecutionStore implements EventExecutionStore {
-  private readonly records = new Map<string, Stored>();
+  private readonly records;
+
+  constructor(tables: TableSource = memoryTables) {
+    this.records = tables.table<Stored>('event-executions');
+  }
 
   async claim(
     execution: EventExecution,

@@ -1,9 +1,14 @@
 /** In-memory event handlers; each check-and-set has no await between check and write. */
 import type { EventHandler } from '../../events/model.ts';
 import type { EventHandlerStore } from '../../events/ports.ts';
+import { memoryTables, type TableSource } from '../keyed.ts';
 
 export class MemoryEventHandlerStore implements EventHandlerStore {
-  private readonly handlers = new Map<string, EventHandler>();
+  private readonly handlers;
+
+  constructor(tables: TableSource = memoryTables) {
+    this.handlers = tables.table<EventHandler>('event-handlers');
+  }
 
   async create(handler: EventHandler): Promise<boolean> {
     if (this.handlers.has(handler.name)) return false;

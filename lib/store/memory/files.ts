@@ -6,9 +6,14 @@
 import type { FileRecord } from '../../files/model.ts';
 import type { FileStore } from '../../files/ports.ts';
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
+import { memoryTables, type TableSource } from '../keyed.ts';
 
 export class MemoryFileStore implements FileStore {
-  private readonly records = new Map<string, FileRecord>();
+  private readonly records;
+
+  constructor(tables: TableSource = memoryTables) {
+    this.records = tables.table<FileRecord>('files');
+  }
 
   async create(record: FileRecord): Promise<void> {
     if (this.records.has(record.fileId)) throw new ConflictError(`File ${record.fileId} already exists`);

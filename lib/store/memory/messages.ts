@@ -4,6 +4,7 @@
  * claims are as exact as the DynamoDB adapter's conditional writes.
  */
 import type { AddOutcome, MessageStore, QueuedMessage } from '../../messages/ports.ts';
+import { keyOf, memoryTables, type TableSource } from '../keyed.ts';
 
 interface Entry {
   message: QueuedMessage;
@@ -15,29 +16,55 @@ const bySeq = (a: Entry, b: Entry) =>
   a.message.seq < b.message.seq ? -1 : a.message.seq > b.message.seq ? 1 : 0;
 
 export class MemoryMessageStore implements MessageStore {
+  /** Every entry by run and seq (what is stored); `queues` is built from it. */
+  private readonly stored;
   private readonly queues = new Map<string, Map<string, Entry>>();
+
+  constructor(tables: TableSource = memoryTables) {
+    this.stored = tables.table<Entry>('messages');
+    for (const entry of this.stored.values()) {
+      const queue = this.queues.get(entry.message.workflowId) ?? new Map<string, Entry>();
+      queue.set(entry.message.seq, entry);
+      this.queues.set(entry.message.workflowId, queue);
+    }
+  }
+
+  /** Stores an entry as it is now (after a change in place). */
+  private save(entry: Entry): void {
+    this.stored.set(keyOf(entry.message.workflowId, entry.message.seq), entry);
+  }
+
+  private drop(queue: Map<string, Entry>, workflowId: string, seq: string): void {
+    if (queue.delete(seq)) this.stored.delete(keyOf(workflowId, seq));
+  }
 
   async add(message: QueuedMessage, limit: number, now: number): Promise<AddOutcome> {
     const queue = this.queues.get(message.workflowId) ?? new Map<string, Entry>();
     let live = 0;
     for (const [seq, entry] of queue) {
       if (entry.claimedBy !== undefined) continue;
-      if (entry.message.expiresAt <= now) queue.delete(seq);
+      if (entry.message.expiresAt <= now) this.drop(queue, message.workflowId, seq);
       else live += 1;
     }
     if (live >= limit) return 'full';
-    queue.set(message.seq, { message: structuredClone(message), visible: false });
+    const entry: Entry = { message: structuredClone(message), visible: false };
+    queue.set(message.seq, entry);
     this.queues.set(message.workflowId, queue);
+    this.save(entry);
     return 'added';
   }
 
   async confirm(workflowId: string, seq: string): Promise<void> {
     const entry = this.queues.get(workflowId)?.get(seq);
-    if (entry) entry.visible = true;
+    if (entry) {
+      entry.visible = true;
+      this.save(entry);
+    }
   }
 
   async withdraw(workflowId: string, seq: string): Promise<void> {
-    this.queues.get(workflowId)?.delete(seq);
+    const queue = this.queues.get(workflowId);
+    if (queue) this.drop(queue, workflowId, seq);
   }
 
   async peek(workflowId: string, now: number, limit: number): Promise<QueuedMessage[]> {
@@ -50,7 +77,10 @@ export class MemoryMessageStore implements MessageStore {
     const entries = [...(this.queues.get(workflowId)?.values() ?? [])];
     const mine = entries.filter((e) => e.claimedBy === taskId).sort(bySeq);
     const taken = this.free(workflowId, now).slice(0, Math.max(0, limit - mine.length));
-    for (const entry of taken) entry.claimedBy = taskId;
+    for (const entry of taken) {
+      entry.claimedBy = taskId;
+      this.save(entry);
+    }
     return [...mine, ...taken].map((e) => structuredClone(e.message));
   }
 
@@ -69,12 +99,17 @@ export class MemoryMessageStore implements MessageStore {
     const ids = new Set(delivered);
     for (const [seq, entry] of queue) {
       if (entry.claimedBy !== taskId) continue;
-      if (ids.has(entry.message.id)) queue.delete(seq);
-      else entry.claimedBy = undefined;
+      if (ids.has(entry.message.id)) this.drop(queue, workflowId, seq);
+      else {
+        entry.claimedBy = undefined;
+        this.save(entry);
+      }
     }
   }
 
   async deleteQueue(workflowId: string): Promise<void> {
+    const queue = this.queues.get(workflowId);
+    for (const seq of [...(queue?.keys() ?? [])]) this.stored.delete(keyOf(workflowId, seq));
     this.queues.delete(workflowId);
   }
 

@@ -1,9 +1,22 @@
 /** In-memory poll-time limits (lib/store/ports.ts PollLimitStore): one process's view. */
+import { keyOf, memoryTables, type TableSource } from '../keyed.ts';
 import type { PollLimitStore, SlotHolder } from '../ports.ts';
 
 export class MemoryPollLimitStore implements PollLimitStore {
+  /** Every slot held, by definition and task (what is stored); `slots` is built from it. */
+  private readonly held;
   private readonly slots = new Map<string, Map<string, SlotHolder>>();
-  private readonly windows = new Map<string, { count: number; expiresAt: number }>();
+  private readonly windows;
+
+  constructor(tables: TableSource = memoryTables) {
+    this.held = tables.table<{ name: string; holder: SlotHolder }>('poll-slots');
+    this.windows = tables.table<{ count: number; expiresAt: number }>('poll-windows');
+    for (const { name, holder } of this.held.values()) {
+      const held = this.slots.get(name) ?? new Map<string, SlotHolder>();
+      held.set(holder.taskId, holder);
+      this.slots.set(name, held);
+    }
+  }
 
   async acquire(name: string, limit: number, holder: SlotHolder): Promise<boolean> {
     const held = this.slots.get(name) ?? new Map<string, SlotHolder>();
@@ -11,12 +24,13 @@ export class MemoryPollLimitStore implements PollLimitStore {
     if (held.size >= limit) return false;
     held.set(holder.taskId, { ...holder });
     this.slots.set(name, held);
+    this.held.set(keyOf(name, holder.taskId), { name, holder: { ...holder } });
     return true;
   }
 
   async release(name: string, holder: SlotHolder): Promise<void> {
     const held = this.slots.get(name);
-    held?.delete(holder.taskId);
+    if (held?.delete(holder.taskId)) this.held.delete(keyOf(name, holder.taskId));
     if (held?.size === 0) this.slots.delete(name);
   }
 

@@ -3,6 +3,8 @@
  * (higher first) then visibility time then insertion; `peek` scans from the front. One entry per
  * task: a push replaces the task's previous entry.
  */
+
+import { keyOf, memoryTables, type TableSource } from '../keyed.ts';
 import {
   type PollData,
   type PollDataStore,
@@ -16,8 +18,21 @@ interface Slot extends QueueEntry {
 }
 
 export class MemoryTaskQueue implements TaskQueue {
+  /** Every entry by queue and task (what is stored); `queues` holds them in serving order. */
+  private readonly stored;
   private readonly queues = new Map<string, Slot[]>();
   private counter = 0;
+
+  constructor(tables: TableSource = memoryTables) {
+    this.stored = tables.table<Slot>('queue');
+    for (const slot of this.stored.values()) {
+      const list = this.queues.get(slot.queueName) ?? [];
+      list.push(slot);
+      this.queues.set(slot.queueName, list);
+      this.counter = Math.max(this.counter, slot.order + 1);
+    }
+    for (const list of this.queues.values()) list.sort((a, b) => (before(a, b) ? -1 : 1));
+  }
 
   async push(entries: readonly QueueEntry[]): Promise<void> {
     for (const entry of entries) {
@@ -30,6 +45,7 @@ export class MemoryTaskQueue implements TaskQueue {
       let at = list.length;
       while (at > 0 && before(slot, list[at - 1] as Slot)) at--;
       list.splice(at, 0, slot);
+      this.stored.set(keyOf(entry.queueName, entry.taskId), slot);
       this.queues.set(entry.queueName, list);
     }
   }
@@ -56,7 +72,10 @@ export class MemoryTaskQueue implements TaskQueue {
     const list = this.queues.get(entry.queueName);
     if (!list) return;
     const at = list.findIndex((s) => s.taskId === entry.taskId && sameQueueKey(s, entry));
-    if (at >= 0) list.splice(at, 1);
+    if (at >= 0) {
+      list.splice(at, 1);
+      this.stored.delete(keyOf(entry.queueName, entry.taskId));
+    }
     if (list.length === 0) this.queues.delete(entry.queueName);
   }
 
@@ -78,7 +97,11 @@ function before(a: Slot, b: Slot): boolean {
 }
 
 export class MemoryPollDataStore implements PollDataStore {
-  private readonly data = new Map<string, PollData>();
+  private readonly data;
+
+  constructor(tables: TableSource = memoryTables) {
+    this.data = tables.table<PollData>('poll-data');
+  }
 
   async record(data: PollData): Promise<void> {
     this.data.set(`${data.queueName}\u0000${data.workerId ?? ''}`, { ...data });

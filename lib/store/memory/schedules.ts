@@ -2,13 +2,23 @@
 import { VersionConflictError } from '../../model/errors.ts';
 import type { ScheduleExecution, ScheduleRecord } from '../../scheduler/model.ts';
 import type { SchedulerState, ScheduleStore } from '../../scheduler/ports.ts';
+import { memoryTables, type TableSource } from '../keyed.ts';
 
 const copy = <T>(value: T): T => structuredClone(value);
 
+const STATE = 'state';
+
 export class MemoryScheduleStore implements ScheduleStore {
-  private readonly schedules = new Map<string, ScheduleRecord>();
-  private readonly executions = new Map<string, ScheduleExecution>();
-  private current: SchedulerState = { paused: false };
+  private readonly schedules;
+  private readonly executions;
+  /** The scheduler's one state row, under STATE. */
+  private readonly states;
+
+  constructor(tables: TableSource = memoryTables) {
+    this.schedules = tables.table<ScheduleRecord>('schedules');
+    this.executions = tables.table<ScheduleExecution>('schedule-executions');
+    this.states = tables.table<SchedulerState>('scheduler-state');
+  }
 
   async get(name: string): Promise<ScheduleRecord | undefined> {
     const found = this.schedules.get(name);
@@ -65,10 +75,10 @@ export class MemoryScheduleStore implements ScheduleStore {
   }
 
   async state(): Promise<SchedulerState> {
-    return { ...this.current };
+    return { ...(this.states.get(STATE) ?? { paused: false }) };
   }
 
   async setState(state: SchedulerState): Promise<void> {
-    this.current = { ...state };
+    this.states.set(STATE, { ...state });
   }
 }

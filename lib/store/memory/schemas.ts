@@ -5,6 +5,7 @@
  */
 import type { SchemaRecord } from '../../schemas/model.ts';
 import type { SchemaStore } from '../../schemas/ports.ts';
+import { keyOf, memoryTables, type TableSource } from '../keyed.ts';
 
 function frozenCopy<T>(value: T): T {
   const freeze = (v: unknown): void => {
@@ -19,12 +20,25 @@ function frozenCopy<T>(value: T): T {
 }
 
 export class MemorySchemaStore implements SchemaStore {
+  /** Every version, by name and version (what is stored); `byName` is built from it. */
+  private readonly stored;
   private readonly byName = new Map<string, Map<number, SchemaRecord>>();
 
-  async put(record: SchemaRecord): Promise<void> {
+  constructor(tables: TableSource = memoryTables) {
+    this.stored = tables.table<SchemaRecord>('schemas');
+    for (const record of this.stored.values()) this.keep(frozenCopy(record));
+  }
+
+  private keep(record: SchemaRecord): void {
     const versions = this.byName.get(record.name) ?? new Map<number, SchemaRecord>();
-    versions.set(record.version, frozenCopy(record));
+    versions.set(record.version, record);
     this.byName.set(record.name, versions);
+  }
+
+  async put(record: SchemaRecord): Promise<void> {
+    const copy = frozenCopy(record);
+    this.stored.set(keyOf(record.name, record.version), copy);
+    this.keep(copy);
   }
 
   async create(record: SchemaRecord): Promise<boolean> {
@@ -49,13 +63,16 @@ export class MemorySchemaStore implements SchemaStore {
   async delete(name: string, version: number): Promise<boolean> {
     const versions = this.byName.get(name);
     const removed = versions?.delete(version) ?? false;
+    if (removed) this.stored.delete(keyOf(name, version));
     if (versions?.size === 0) this.byName.delete(name);
     return removed;
   }
 
   async deleteAll(name: string): Promise<number> {
-    const count = this.byName.get(name)?.size ?? 0;
+    const versions = [...(this.byName.get(name)?.keys() ?? [])];
+    for (const version of versions) this.stored.delete(keyOf(name, version));
     this.byName.delete(name);
+    const count = versions.length;
     return count;
   }
 }

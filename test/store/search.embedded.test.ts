@@ -1,0 +1,9 @@
+/**
+ * The search contract against the embedded store (the local server's default), and again with the
+ * database closed and opened before every call, so each state checked is the one read from disk.
+ */
+import { freshEmbeddedStores, reopeningEmbeddedStores } from '../helpers/embedded.ts';
+import { searchContract } from './search.contract.ts';
+
+searchContract('embedded', freshEmbeddedStores);
+searchContract('embedded, reopened before every call', reopeningEmbeddedStores);
