@@ -1,38 +1,31 @@
 /**
- * The embedded store's engine: one LevelDB directory (classic-level, prebuilt binaries in the npm
- * package), owned by this process (LevelDB's LOCK file), read and written in process with no
- * client, protocol or emulator between the adapters and the disk.
+ * The embedded store's engine: one LevelDB database (classic-level, prebuilt binaries in the npm
+ * package) and a write-ahead log in front of it (wal.ts), in one directory owned by this process
+ * (LevelDB's LOCK file), read and written in process with no client, protocol or emulator between
+ * the adapters and the disk.
  *
- * Writes are group-committed: an adapter records puts and deletes synchronously (they are visible
- * to every later read at once, through the overlay of writes not yet on disk), and `sync()`
- * resolves when everything recorded before it is in LevelDB's log. The store bundle awaits it
- * after every port call (index.ts), so nothing is acknowledged before it is written; writes
- * recorded while a batch is being written go out together in the next one, in order.
- *
- * A LevelDB write returns once its log record is handed to the operating system, so it survives a
- * crash (kill -9) of this process; `sync` (service.local.fsync) also waits for fsync, which
- * survives a crash of the machine, at the cost of one disk flush per batch.
+ * Adapters record puts and deletes synchronously; they are visible to every later read at once,
+ * through the overlay of writes not yet in LevelDB. `sync()` makes everything recorded so far
+ * durable with one append to the log (write(2), so it survives kill -9 of this process; with
+ * service.local.fsync also fdatasync, which survives a crash of the machine), and the store bundle
+ * calls it after every port call (index.ts), so nothing is acknowledged before it is written.
+ * LevelDB receives the logged writes in large batches a few milliseconds later, in the background;
+ * at open, what the log holds beyond LevelDB is written into it first.
  *
  * Two kinds of keys: tables kept whole in memory (`m/<table>/<key>`, loaded at open: definitions,
  * queues, run headers...) and keys read on demand (`x/...`: run records, task rows, logs), so
  * memory is bounded by the small tables, not by the number of runs.
  */
+import { join } from 'node:path';
 import { ClassicLevel } from 'classic-level';
 import { TransientError } from '../../model/errors.ts';
+import { type Write, WriteAheadLog } from './wal.ts';
 
 /** The on-disk store is open in another process (or in this one). */
 export class StoreLockedError extends Error {}
 
 /** The on-disk store cannot be read: damaged, or not a store. */
 export class StoreDamagedError extends Error {}
-
-type Write = { type: 'put'; key: string; value: string } | { type: 'del'; key: string };
-
-interface Waiter {
-  upTo: number;
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
 
 /** The leveldb handle the database writes through: classic-level itself, or a test's faulty wrapper. */
 export type LevelHandle = Pick<
@@ -41,24 +34,32 @@ export type LevelHandle = Pick<
 >;
 
 export interface EmbeddedDbOptions {
-  /** Wait for fsync on every batch (survives a machine crash, not only a process crash). */
+  /** Wait for fdatasync on every append (survives a machine crash, not only a process crash). */
   fsync?: boolean;
   /** Wraps the handle (fault-injection tests). */
   wrap?: (level: LevelHandle) => LevelHandle;
+  /** Called before every log append; throwing stands for a failed write (fault-injection tests). */
+  beforeAppend?: () => void;
 }
+
+/** How long logged writes wait to join a larger LevelDB batch. */
+const APPLY_DELAY_MS = 10;
 
 const MEMORY_PREFIX = 'm/';
 /** The first key after every `m/...` key ('0' follows '/'). */
 const MEMORY_END = 'm0';
 
 export class EmbeddedDb {
-  /** Recorded, not yet written: newest value by key (undefined: deleted). */
+  /** Recorded, not yet in LevelDB: newest value by key (undefined: deleted) and its record number. */
   private readonly overlay = new Map<string, { value: string | undefined; at: number }>();
+  /** Recorded, not yet logged. */
   private pending: Write[] = [];
+  /** Logged, not yet in LevelDB. */
+  private unapplied: Write[] = [];
   private recorded = 0;
-  private durable = 0;
-  private writing = false;
-  private waiters: Waiter[] = [];
+  private applied = 0;
+  private applyTimer: NodeJS.Timeout | undefined;
+  private applying: Promise<void> | undefined;
   private failure: Error | undefined;
   /** Incremented by every recover(): writers of an earlier generation are refused (stale memory). */
   private generationCount = 0;
@@ -67,11 +68,13 @@ export class EmbeddedDb {
 
   private constructor(
     private readonly level: LevelHandle,
+    private readonly wal: WriteAheadLog,
     private readonly options: EmbeddedDbOptions,
   ) {}
 
+  /** Opens (or creates) the store in `path`: LevelDB in level/, the write-ahead log in wal/. */
   static async open(path: string, options: EmbeddedDbOptions = {}): Promise<EmbeddedDb> {
-    const raw = new ClassicLevel<string, string>(path, { valueEncoding: 'utf8' });
+    const raw = new ClassicLevel<string, string>(join(path, 'level'), { valueEncoding: 'utf8' });
     try {
       await raw.open();
     } catch (error) {
@@ -81,9 +84,20 @@ export class EmbeddedDb {
         `The store at ${path} cannot be opened (${String(cause?.message ?? (error as Error).message)})`,
       );
     }
-    const db = new EmbeddedDb(options.wrap ? options.wrap(raw) : raw, options);
+    const level = options.wrap ? options.wrap(raw) : raw;
+    const db = new EmbeddedDb(level, new WriteAheadLog(join(path, 'wal'), options.fsync === true), options);
+    await db.replayLog();
     await db.load();
     return db;
+  }
+
+  /** Writes what the log holds into LevelDB (what a crash left there), then deletes its segments. */
+  private async replayLog(): Promise<void> {
+    this.wal.close();
+    const segments = this.wal.segments();
+    const writes = this.wal.replay();
+    if (writes.length > 0) await this.level.batch(writes, { sync: true });
+    this.wal.drop(segments);
   }
 
   /** Every table kept in memory, read from disk (at open, and after a failed write). */
@@ -141,54 +155,68 @@ export class EmbeddedDb {
     this.overlay.set(write.key, { value: write.type === 'put' ? write.value : undefined, at: this.recorded });
   }
 
-  /** Resolves when every write recorded so far is on disk; rejects (503) when one failed. */
+  /** Makes every write recorded so far durable (one log append); rejects (503) when that fails. */
   sync(): Promise<void> {
     if (this.failure) return Promise.reject(unavailable(this.failure));
-    if (this.durable >= this.recorded) return Promise.resolve();
-    const upTo = this.recorded;
-    const done = new Promise<void>((resolve, reject) => this.waiters.push({ upTo, resolve, reject }));
-    if (!this.writing) void this.writeLoop();
-    return done;
+    if (this.pending.length === 0) return Promise.resolve();
+    const group = this.pending;
+    this.pending = [];
+    try {
+      this.options.beforeAppend?.();
+      this.wal.append(group, this.recorded);
+    } catch (error) {
+      this.fail(error instanceof Error ? error : new Error(String(error)));
+      return Promise.reject(unavailable(this.failure as unknown as Error));
+    }
+    for (const write of group) this.unapplied.push(write);
+    this.applyTimer ??= setTimeout(() => this.startApply(), APPLY_DELAY_MS);
+    return Promise.resolve();
   }
 
-  private async writeLoop(): Promise<void> {
-    this.writing = true;
-    try {
-      while (this.pending.length > 0 && !this.failure) {
-        const batch = this.pending;
-        this.pending = [];
-        const upTo = this.durable + batch.length;
-        try {
-          await this.level.batch(batch, { sync: this.options.fsync === true });
-        } catch (error) {
-          this.fail(error instanceof Error ? error : new Error(String(error)));
-          return;
-        }
-        this.durable = upTo;
-        // A key written again since stays in the overlay with its newer value.
-        for (const write of batch) {
-          const recorded = this.overlay.get(write.key);
-          if (recorded && recorded.at <= upTo) this.overlay.delete(write.key);
-        }
-        const ready = this.waiters.filter((w) => w.upTo <= upTo);
-        this.waiters = this.waiters.filter((w) => w.upTo > upTo);
-        for (const waiter of ready) waiter.resolve();
+  private startApply(): void {
+    this.applyTimer = undefined;
+    this.applying ??= this.applyLogged().finally(() => {
+      this.applying = undefined;
+    });
+  }
+
+  /**
+   * Moves logged writes into LevelDB, one batch at a time: the last write of each key only (the
+   * batch is atomic, so the end state is the same), then deletes the log segments it covered.
+   */
+  private async applyLogged(): Promise<void> {
+    while (this.unapplied.length > 0 && !this.failure) {
+      const logged = this.unapplied;
+      this.unapplied = [];
+      const upTo = this.applied + logged.length;
+      const last = new Map<string, Write>();
+      for (const write of logged) {
+        last.delete(write.key);
+        last.set(write.key, write);
       }
-    } finally {
-      this.writing = false;
+      try {
+        await this.level.batch([...last.values()], { sync: this.options.fsync === true });
+        this.wal.applied(upTo);
+      } catch (error) {
+        // The writes stay in the log (durable, acknowledged); recover() writes them in again.
+        this.fail(error instanceof Error ? error : new Error(String(error)));
+        return;
+      }
+      this.applied = upTo;
+      // A key written again since stays in the overlay with its newer value.
+      for (const key of last.keys()) {
+        const recorded = this.overlay.get(key);
+        if (recorded && recorded.at <= upTo) this.overlay.delete(key);
+      }
     }
   }
 
   /**
-   * A write failed (a full disk, an I/O error): what it held, and everything recorded after it, is
-   * dropped and every waiter answered 503. Until `recover()` the store refuses writes, since the
-   * tables kept in memory may hold what never reached the disk.
+   * A write failed (a full disk, an I/O error). Until `recover()` the store refuses writes, since
+   * the tables kept in memory may hold what never reached the disk.
    */
   private fail(error: Error): void {
-    this.failure = error;
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const waiter of waiters) waiter.reject(unavailable(error));
+    this.failure ??= error;
   }
 
   /** Whether a write failed and the memory tables must be read again (recover). */
@@ -196,11 +224,19 @@ export class EmbeddedDb {
     return this.failure !== undefined;
   }
 
-  /** Forgets what did not reach the disk and reads the memory tables again from it. */
+  /**
+   * Forgets what was not logged, writes what the log holds into LevelDB, and reads the memory
+   * tables again from it. Fails (and may be tried again) while the disk still refuses writes.
+   */
   async recover(): Promise<void> {
+    clearTimeout(this.applyTimer);
+    this.applyTimer = undefined;
+    await this.applying;
     this.pending = [];
+    this.unapplied = [];
     this.overlay.clear();
-    this.durable = this.recorded;
+    this.applied = this.recorded;
+    await this.replayLog();
     await this.load();
     this.generationCount++;
     this.failure = undefined;
@@ -245,8 +281,16 @@ export class EmbeddedDb {
     }
   }
 
+  /** Makes everything durable and moves it into LevelDB, then closes both. */
   async close(): Promise<void> {
-    if (!this.failure) await this.sync().catch(() => {});
+    if (!this.failure) {
+      await this.sync().catch(() => {});
+      clearTimeout(this.applyTimer);
+      this.startApply();
+      await this.applying;
+    }
+    this.wal.close();
+    if (!this.failure && this.unapplied.length === 0) this.wal.drop(this.wal.segments());
     if (this.level.status === 'open') await this.level.close();
   }
 }
