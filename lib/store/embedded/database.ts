@@ -43,7 +43,7 @@ export interface EmbeddedDbOptions {
 }
 
 /** How long logged writes wait to join a larger LevelDB batch. */
-const APPLY_DELAY_MS = 10;
+const APPLY_DELAY_MS = 25;
 
 const MEMORY_PREFIX = 'm/';
 /** The first key after every `m/...` key ('0' follows '/'). */
