@@ -8,12 +8,28 @@
  * the decide simply run twice), the scenario is driven again with that decide failing right before
  * that write; the failed decide is run again directly, the scenario goes on, and the final state
  * must equal the fault-free one.
+ *
+ * Every scenario runs over the memory store and over the embedded store (a fresh directory per
+ * drive, deleted after it), so what a crash leaves behind on disk is what the rerun reads.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryStores } from '../../lib/runtime/stores.ts';
+import type { Stores } from '../../lib/store/ports.ts';
+import { freshEmbeddedStores } from '../helpers/embedded.ts';
 import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
 import { type FaultyStores, faultyStores, InjectedCrash } from '../helpers/faulty-stores.ts';
 import { ref } from '../helpers/fixtures.ts';
+
+/** A backend the scenarios run over: each drive opens its own stores and releases them after. */
+interface Backend {
+  name: string;
+  open(): Promise<{ stores: Stores; cleanup(): Promise<void> }>;
+}
+
+const BACKENDS: Backend[] = [
+  { name: 'memory', open: async () => (process.stderr.write('OPENMEM\n'), { stores: createMemoryStores(), cleanup: async () => {} }) },
+  { name: 'embedded', open: async () => { const e = await freshEmbeddedStores(); process.stderr.write(`OPEN ${e.stores.executions.constructor.name} ${e.dir}\n`); return e; } },
+];
 
 /** A fixed run id, so every id derived from it (tasks, children) is the same in every drive. */
 const RUN_ID = 'crash-run';
@@ -52,6 +68,7 @@ class CrashRig {
     readonly h: EngineHarness,
     readonly faulty: FaultyStores,
     private readonly plan: CrashPlan | undefined,
+    private readonly cleanup: () => Promise<void>,
   ) {
     const executor = h.services.engine.executor;
     const decideOnce = executor.decide.bind(executor);
@@ -62,9 +79,15 @@ class CrashRig {
     };
   }
 
-  static async create(plan?: CrashPlan): Promise<CrashRig> {
-    const faulty = faultyStores(createMemoryStores());
-    return new CrashRig(await engineHarness({ stores: faulty.stores }), faulty, plan);
+  static async create(backend: Backend, plan?: CrashPlan): Promise<CrashRig> {
+    const { stores, cleanup } = await backend.open();
+    try {
+      const faulty = faultyStores(stores);
+      return new CrashRig(await engineHarness({ stores: faulty.stores }), faulty, plan, cleanup);
+    } catch (error) {
+      await cleanup();
+      throw error;
+    }
   }
 
   private async observe(workflowId: string, decideOnce: (id: string) => Promise<void>): Promise<void> {
@@ -106,8 +129,13 @@ class CrashRig {
     }
   }
 
-  close(): Promise<void> {
-    return this.h.close();
+  /** Stops the engine, then closes the stores and deletes what they left on disk. */
+  async close(): Promise<void> {
+    try {
+      await this.h.close();
+    } finally {
+      await this.cleanup();
+    }
   }
 }
 
@@ -276,87 +304,93 @@ const scenarios: Scenario[] = [
   },
 ];
 
-describe('a decide that crashes after any write and runs again converges', () => {
-  let rig: CrashRig | undefined;
-  afterEach(async () => {
-    await rig?.close();
-    rig = undefined;
-  });
-
-  for (const scenario of scenarios) {
-    it(`for ${scenario.name}`, async () => {
-      rig = await CrashRig.create();
-      await rig.drive(scenario);
-      const expected = await finalState(rig.h, scenario);
-      const decides = rig.decides;
-      await rig.close();
+describe.each(BACKENDS)(
+  'a decide that crashes after any write and runs again converges ($name)',
+  (backend) => {
+    let rig: CrashRig | undefined;
+    afterEach(async () => {
+      await rig?.close();
       rig = undefined;
-      const writes = decides.reduce((sum, d) => sum + d.writes.length, 0);
-      expect(writes).toBeGreaterThan(decides.length);
+    });
 
-      const mismatches: string[] = [];
-      let crashes = 0;
-      for (const [index, decide] of decides.entries()) {
-        for (let k = 0; k <= decide.writes.length; k++) {
-          const label = `decide #${index} of ${decide.workflowId}, failing before write ${k + 1} (${decide.writes[k] ?? 'none: decided twice'})`;
-          const crashed = await CrashRig.create({ decide: index, afterWrites: k });
-          try {
-            await crashed.drive(scenario);
-            if (k < decide.writes.length) {
-              if (!crashed.failed?.tripped) mismatches.push(`${label}: the fault never fired`);
-              else crashes++;
+    for (const scenario of scenarios) {
+      it(`for ${scenario.name}`, async () => {
+        rig = await CrashRig.create(backend);
+        await rig.drive(scenario);
+        const expected = await finalState(rig.h, scenario);
+        const decides = rig.decides;
+        await rig.close();
+        rig = undefined;
+        const writes = decides.reduce((sum, d) => sum + d.writes.length, 0);
+        expect(writes).toBeGreaterThan(decides.length);
+
+        const mismatches: string[] = [];
+        let crashes = 0;
+        for (const [index, decide] of decides.entries()) {
+          for (let k = 0; k <= decide.writes.length; k++) {
+            const label = `decide #${index} of ${decide.workflowId}, failing before write ${k + 1} (${decide.writes[k] ?? 'none: decided twice'})`;
+            const crashed = await CrashRig.create(backend, { decide: index, afterWrites: k });
+            try {
+              await crashed.drive(scenario);
+              if (k < decide.writes.length) {
+                if (!crashed.failed?.tripped) mismatches.push(`${label}: the fault never fired`);
+                else crashes++;
+              }
+              const actual = await finalState(crashed.h, scenario);
+              if (JSON.stringify(actual) !== JSON.stringify(expected)) {
+                mismatches.push(`${label}: ${JSON.stringify(actual)}`);
+              }
+            } catch (error) {
+              mismatches.push(`${label}: ${error instanceof Error ? error.message : String(error)}`);
+            } finally {
+              await crashed.close();
             }
-            const actual = await finalState(crashed.h, scenario);
-            if (JSON.stringify(actual) !== JSON.stringify(expected)) {
-              mismatches.push(`${label}: ${JSON.stringify(actual)}`);
-            }
-          } catch (error) {
-            mismatches.push(`${label}: ${error instanceof Error ? error.message : String(error)}`);
-          } finally {
-            await crashed.close();
           }
         }
-      }
-      expect(mismatches).toEqual([]);
-      expect(crashes).toBe(writes);
-    });
-  }
-});
-
-describe('a crashed decide whose queued task a worker finishes before the decide runs again', () => {
-  let rig: CrashRig | undefined;
-  afterEach(async () => {
-    await rig?.close();
-    rig = undefined;
-  });
-
-  const [sequential] = scenarios;
-
-  it('still moves on to the next task without any other nudge', async () => {
-    if (!sequential) throw new Error('no scenario');
-    const baseline = await CrashRig.create();
-    await baseline.drive(sequential);
-    const expected = await finalState(baseline.h, sequential);
-    // The decide after s1 completes: the second decide of the run (the first scheduled s1).
-    const afterS1 = baseline.decides[1];
-    await baseline.close();
-    expect(afterS1?.writes).toContain('queue.push');
-
-    const pushAt = afterS1?.writes.indexOf('queue.push') ?? -1;
-    for (let k = pushAt + 1; k < (afterS1?.writes.length ?? 0); k++) {
-      rig = await CrashRig.create({ decide: 1, afterWrites: k });
-      const { h } = rig;
-      await sequential.define(h);
-      await sequential.steps[0]?.(h);
-      await h.work('s1', { n: 2 });
-      expect(rig.failed?.tripped).toBe(true);
-      // s2 was created and queued before the crash: a worker takes it and finishes it. Its update's
-      // decide is the only one that follows (a redelivered request coalesces with it).
-      await h.work('s2', { n: 3 });
-      await h.work('s3', { n: 4 });
-      expect(await finalState(h, sequential)).toEqual(expected);
-      await rig.close();
-      rig = undefined;
+        expect(mismatches).toEqual([]);
+        expect(crashes).toBe(writes);
+      });
     }
-  });
-});
+  },
+);
+
+describe.each(BACKENDS)(
+  'a crashed decide whose queued task a worker finishes before the decide runs again ($name)',
+  (backend) => {
+    let rig: CrashRig | undefined;
+    afterEach(async () => {
+      await rig?.close();
+      rig = undefined;
+    });
+
+    const [sequential] = scenarios;
+
+    it('still moves on to the next task without any other nudge', async () => {
+      if (!sequential) throw new Error('no scenario');
+      const baseline = await CrashRig.create(backend);
+      await baseline.drive(sequential);
+      const expected = await finalState(baseline.h, sequential);
+      // The decide after s1 completes: the second decide of the run (the first scheduled s1).
+      const afterS1 = baseline.decides[1];
+      await baseline.close();
+      expect(afterS1?.writes).toContain('queue.push');
+
+      const pushAt = afterS1?.writes.indexOf('queue.push') ?? -1;
+      for (let k = pushAt + 1; k < (afterS1?.writes.length ?? 0); k++) {
+        rig = await CrashRig.create(backend, { decide: 1, afterWrites: k });
+        const { h } = rig;
+        await sequential.define(h);
+        await sequential.steps[0]?.(h);
+        await h.work('s1', { n: 2 });
+        expect(rig.failed?.tripped).toBe(true);
+        // s2 was created and queued before the crash: a worker takes it and finishes it. Its update's
+        // decide is the only one that follows (a redelivered request coalesces with it).
+        await h.work('s2', { n: 3 });
+        await h.work('s3', { n: 4 });
+        expect(await finalState(h, sequential)).toEqual(expected);
+        await rig.close();
+        rig = undefined;
+      }
+    });
+  },
+);

@@ -4,16 +4,54 @@
  * end, in the same state as if it had never died - no stray rows, no second child, the same
  * outputs. Decides requested while the operation runs are held until it returns (or dies), so the
  * fault lands in the operation's own writes; each held decide then runs, as its request would.
- * Also the refusal of a run that ended before its first task.
+ * Also the refusal of a run that ended before its first task. Everything runs over the memory store
+ * and over the embedded store (a fresh directory per drive, deleted after it).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConflictError } from '../../lib/model/errors.ts';
 import { createMemoryStores } from '../../lib/runtime/stores.ts';
+import type { Stores } from '../../lib/store/ports.ts';
+import { freshEmbeddedStores } from '../helpers/embedded.ts';
 import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
 import { type FaultyStores, faultyStores, InjectedCrash } from '../helpers/faulty-stores.ts';
 import { ref } from '../helpers/fixtures.ts';
 
 const RUN_ID = 'history-run';
+
+/** A backend the scenarios run over: each drive opens its own stores and releases them after. */
+interface Backend {
+  name: string;
+  open(): Promise<{ stores: Stores; cleanup(): Promise<void> }>;
+}
+
+const BACKENDS: Backend[] = [
+  { name: 'memory', open: async () => (process.stderr.write('OPENMEM\n'), { stores: createMemoryStores(), cleanup: async () => {} }) },
+  { name: 'embedded', open: async () => { const e = await freshEmbeddedStores(); process.stderr.write(`OPEN ${e.stores.executions.constructor.name} ${e.dir}\n`); return e; } },
+];
+
+/** A harness over a backend's fresh stores; `close` stops it, then releases the stores. */
+async function harnessOver(
+  backend: Backend,
+  wrap: (stores: Stores) => Stores = (stores) => stores,
+): Promise<{ h: EngineHarness; close(): Promise<void> }> {
+  const { stores, cleanup } = await backend.open();
+  try {
+    const h = await engineHarness({ stores: wrap(stores) });
+    return {
+      h,
+      async close() {
+        try {
+          await h.close();
+        } finally {
+          await cleanup();
+        }
+      },
+    };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}
 
 interface Scenario {
   name: string;
@@ -198,13 +236,35 @@ async function finalState(h: EngineHarness, scenario: Scenario): Promise<unknown
   return { runs, queues: await h.stores.queue.sizes() };
 }
 
-/** Drives a scenario, the operation failing before write `crashAt + 1` when given; the op's write count. */
+/**
+ * Drives a scenario, the operation failing before write `crashAt + 1` when given; the op's write
+ * count. The caller closes what it answers; a drive that throws closes itself.
+ */
 async function drive(
+  backend: Backend,
   scenario: Scenario,
   crashAt?: number,
-): Promise<{ h: EngineHarness; faulty: FaultyStores; opWrites: number; crashed: boolean }> {
-  const faulty = faultyStores(createMemoryStores());
-  const h = await engineHarness({ stores: faulty.stores });
+): Promise<{ h: EngineHarness; close(): Promise<void>; opWrites: number; crashed: boolean }> {
+  let faulty: FaultyStores | undefined;
+  const opened = await harnessOver(backend, (stores) => {
+    faulty = faultyStores(stores);
+    return faulty.stores;
+  });
+  try {
+    if (!faulty) throw new Error('no faulty stores');
+    return { ...opened, ...(await driveOn(opened.h, faulty, scenario, crashAt)) };
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
+}
+
+async function driveOn(
+  h: EngineHarness,
+  faulty: FaultyStores,
+  scenario: Scenario,
+  crashAt: number | undefined,
+): Promise<{ opWrites: number; crashed: boolean }> {
   await scenario.define(h);
   for (const step of scenario.before) await step(h);
   faulty.resetCount();
@@ -228,53 +288,56 @@ async function drive(
   }
   for (const step of scenario.after) await step(h);
   await h.settle();
-  return { h, faulty, opWrites, crashed };
+  return { opWrites, crashed };
 }
 
-describe('retry, restart and rerun converge when they crash before any write and are asked again', () => {
-  let open: EngineHarness | undefined;
-  afterEach(async () => {
-    await open?.close();
-    open = undefined;
-  });
-
-  for (const scenario of scenarios) {
-    it(`for ${scenario.name}`, async () => {
-      const baseline = await drive(scenario);
-      open = baseline.h;
-      const expected = await finalState(baseline.h, scenario);
-      expect(JSON.stringify(expected)).toContain('"COMPLETED"');
-      const writes = baseline.opWrites;
-      expect(writes).toBeGreaterThan(0);
-      await baseline.h.close();
+describe.each(BACKENDS)(
+  'retry, restart and rerun converge when they crash before any write and are asked again ($name)',
+  (backend) => {
+    let open: { close(): Promise<void> } | undefined;
+    afterEach(async () => {
+      await open?.close();
       open = undefined;
-
-      const mismatches: string[] = [];
-      for (let k = 0; k <= writes; k++) {
-        const label = `failing before write ${k + 1} of ${writes}`;
-        try {
-          const crashed = await drive(scenario, k);
-          open = crashed.h;
-          if (k < writes && !crashed.crashed) mismatches.push(`${label}: the fault never fired`);
-          const actual = await finalState(crashed.h, scenario);
-          if (JSON.stringify(actual) !== JSON.stringify(expected)) {
-            mismatches.push(`${label}: ${JSON.stringify(actual)}`);
-          }
-        } catch (error) {
-          mismatches.push(`${label}: ${error instanceof Error ? error.message : String(error)}`);
-        } finally {
-          await open?.close();
-          open = undefined;
-        }
-      }
-      expect(mismatches).toEqual([]);
     });
-  }
-});
 
-describe('retry of a run that ended before its first task', () => {
+    for (const scenario of scenarios) {
+      it(`for ${scenario.name}`, async () => {
+        const baseline = await drive(backend, scenario);
+        open = baseline;
+        const expected = await finalState(baseline.h, scenario);
+        expect(JSON.stringify(expected)).toContain('"COMPLETED"');
+        const writes = baseline.opWrites;
+        expect(writes).toBeGreaterThan(0);
+        await baseline.close();
+        open = undefined;
+
+        const mismatches: string[] = [];
+        for (let k = 0; k <= writes; k++) {
+          const label = `failing before write ${k + 1} of ${writes}`;
+          try {
+            const crashed = await drive(backend, scenario, k);
+            open = crashed;
+            if (k < writes && !crashed.crashed) mismatches.push(`${label}: the fault never fired`);
+            const actual = await finalState(crashed.h, scenario);
+            if (JSON.stringify(actual) !== JSON.stringify(expected)) {
+              mismatches.push(`${label}: ${JSON.stringify(actual)}`);
+            }
+          } catch (error) {
+            mismatches.push(`${label}: ${error instanceof Error ? error.message : String(error)}`);
+          } finally {
+            await open?.close();
+            open = undefined;
+          }
+        }
+        expect(mismatches).toEqual([]);
+      });
+    }
+  },
+);
+
+describe.each(BACKENDS)('retry of a run that ended before its first task ($name)', (backend) => {
   it('answers a conflict saying it has not started', async () => {
-    const h = await engineHarness();
+    const { h, close } = await harnessOver(backend);
     try {
       await seq(h);
       await h.start('seq', { n: 1 }, { workflowId: RUN_ID });
@@ -286,7 +349,7 @@ describe('retry of a run that ended before its first task', () => {
       );
       await expect(ops(h).retry(RUN_ID)).rejects.toThrow(new ConflictError('Workflow has not started yet'));
     } finally {
-      await h.close();
+      await close();
     }
   });
 });

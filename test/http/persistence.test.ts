@@ -85,7 +85,9 @@ function startEntry(dataDir: string): Promise<Started> {
     if (value !== undefined && !key.startsWith('SERVICE_') && key !== 'PORT') env[key] = value;
   }
   Object.assign(env, { PORT: '0', SERVICE_LOCAL_DATA_DIR: dataDir, SERVICE_LOG_LEVEL: 'warn' });
-  const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['lib/runtime/local-main.ts'], {
+  // node itself with tsx's loader (not the tsx command, which runs the server in a child of its
+  // own), so SIGKILL reaches the process holding the store.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'lib/runtime/local-main.ts'], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -126,6 +128,59 @@ describe('npm start', () => {
       await expectOk(await fetch(`${second.url}/api/metadata/workflow/${workflow.name}`)),
     ) as Record<string, unknown>;
     expect(stored).toMatchObject({ name: workflow.name, description: 'from the entry point' });
+    second.child.kill('SIGTERM');
+    expect(await second.exit).toBe(0);
+  }, 120_000);
+
+  it('loses nothing acknowledged when killed with SIGKILL straight after the last answer', async () => {
+    const dataDir = freshDataDir();
+    const workflow = workflowDef({ description: 'survives kill -9' });
+    const first = await startEntry(dataDir);
+    await expectOk(await fetch(`${first.url}/api/metadata/workflow`, jsonRequest('POST', workflow)));
+    const started = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) =>
+        expectOk(await fetch(`${first.url}/api/workflow/${workflow.name}`, jsonRequest('POST', { n: i }))),
+      ),
+    );
+    // Ten tasks polled and completed; the last answer is followed at once by the kill, well
+    // within the time the store keeps writes in its log before LevelDB has them.
+    const taskType = 'first_task';
+    const completed: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const polled = JSON.parse(
+        await expectOk(await fetch(`${first.url}/api/tasks/poll/${taskType}?workerid=w`)),
+      ) as { taskId: string; workflowInstanceId: string };
+      await expectOk(
+        await fetch(
+          `${first.url}/api/tasks`,
+          jsonRequest('POST', {
+            workflowInstanceId: polled.workflowInstanceId,
+            taskId: polled.taskId,
+            status: 'COMPLETED',
+            outputData: { i },
+          }),
+        ),
+      );
+      completed.push(polled.taskId);
+    }
+    first.child.kill('SIGKILL');
+    await first.exit;
+
+    const second = await startEntry(dataDir);
+    for (const id of started) {
+      const run = JSON.parse(
+        await expectOk(await fetch(`${second.url}/api/workflow/${id}?includeTasks=true`)),
+      ) as { workflowId: string; tasks: { taskId: string; status: string }[] };
+      expect(run.workflowId).toBe(id);
+      expect(run.tasks.length).toBeGreaterThan(0);
+    }
+    for (const taskId of completed) {
+      const task = JSON.parse(await expectOk(await fetch(`${second.url}/api/tasks/${taskId}`))) as {
+        status: string;
+        outputData: Record<string, unknown>;
+      };
+      expect(task.status).toBe('COMPLETED');
+    }
     second.child.kill('SIGTERM');
     expect(await second.exit).toBe(0);
   }, 120_000);

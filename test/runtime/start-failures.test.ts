@@ -4,7 +4,7 @@
  * directory or the port, and exit code 1 (no stack trace).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -76,6 +76,34 @@ describe('npm start', () => {
       // The holder is unharmed.
       expect((await fetch(`${holder.url}/api/health`)).status).toBe(200);
     });
+  });
+
+  it('refuses a data directory that holds only the earlier default store, naming what to do', async () => {
+    const dataDir = join(scratch, 'dynalite-data');
+    mkdirSync(join(dataDir, 'dynamodb'), { recursive: true });
+    writeFileSync(join(dataDir, 'dynamodb', 'CURRENT'), 'MANIFEST-000002\n');
+    const result = await start({ SERVICE_LOCAL_DATA_DIR: dataDir, SERVICE_SERVER_PORT: '0' });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      `The data directory ${dataDir} holds data of the earlier default store (dynalite, in ${join(dataDir, 'dynamodb')}), which the embedded store does not read: start with SERVICE_STORE=dynamodb (service.store=dynamodb) to keep using it, or set service.local.data-dir to another directory to start empty.`,
+    ]);
+    // Nothing was created beside it.
+    expect(existsSync(join(dataDir, 'embedded'))).toBe(false);
+  });
+
+  it('stops with one sentence and exit code 1 on a damaged embedded store', async () => {
+    const dataDir = join(scratch, 'damaged-data');
+    mkdirSync(join(dataDir, 'embedded', 'level'), { recursive: true });
+    writeFileSync(join(dataDir, 'embedded', 'level', 'CURRENT'), 'not a manifest name');
+    const result = await start({ SERVICE_LOCAL_DATA_DIR: dataDir, SERVICE_SERVER_PORT: '0' });
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^The embedded store in ${join(dataDir, 'embedded')} cannot be opened \\(.*Corruption.*\\): restore it from a backup, or set service.local.data-dir to another directory to start empty\\.$`,
+      ),
+    );
   });
 
   describe('on a port already taken', () => {

@@ -236,8 +236,13 @@ export class EmbeddedDb {
     this.unapplied = [];
     this.overlay.clear();
     this.applied = this.recorded;
-    await this.replayLog();
-    await this.load();
+    try {
+      await this.replayLog();
+      await this.load();
+    } catch (error) {
+      // Still failing (the disk is still full): answered 503, and tried again by the next call.
+      throw unavailable(error instanceof Error ? error : new Error(String(error)));
+    }
     this.generationCount++;
     this.failure = undefined;
   }
