@@ -25,7 +25,7 @@ const args = new Args();
 const calls = args.int('calls', 1000, 1);
 const warmup = args.int('warmup', 100);
 const stores = args
-  .string('stores', 'memory,dynamodb')
+  .string('stores', 'memory,embedded,dynamodb')
   .split(',')
   .map((s) => s.trim());
 
@@ -62,7 +62,7 @@ interface Result {
 }
 
 async function measure(store: string): Promise<Result> {
-  const dataDir = store === 'dynamodb' ? mkdtempSync(join(tmpdir(), 'bench-execute-')) : undefined;
+  const dataDir = store !== 'memory' ? mkdtempSync(join(tmpdir(), 'bench-execute-')) : undefined;
   const server = await startChildServer({
     env: { SERVICE_STORE: store, ...(dataDir ? { SERVICE_LOCAL_DATA_DIR: dataDir } : {}) },
   });

@@ -2,8 +2,11 @@
  * Hand-off and DO_WHILE iteration latency (`npm run bench:handoff`): a worker's long poll answered
  * by the queueing of its task, against the local server in a child process (in-memory store) over
  * loopback HTTP. Options: `--samples` (hand-offs, default 300), `--iterations` (DO_WHILE, 300),
- * `--warmup` (hand-offs and iterations before measuring, 50).
+ * `--warmup` (hand-offs and iterations before measuring, 50), `--store` (memory; embedded, dynamodb).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Args } from './lib/args.ts';
 import { startChildServer } from './lib/child-server.ts';
 import { measureHandoff, measureLoop, registerHandoffWorkload } from './lib/handoff.ts';
@@ -15,8 +18,10 @@ const args = new Args();
 const samples = args.int('samples', 300, 1);
 const iterations = args.int('iterations', 300, 2);
 const warmup = args.int('warmup', 50);
+const store = args.string('store', 'memory');
 
-const server = await startChildServer();
+const dataDir = mkdtempSync(join(tmpdir(), 'bench-handoff-'));
+const server = await startChildServer({ env: { SERVICE_STORE: store, SERVICE_LOCAL_DATA_DIR: dataDir } });
 const client = new HttpClient(server.url, 4);
 try {
   await registerHandoffWorkload(client);
@@ -51,4 +56,5 @@ try {
 } finally {
   client.close();
   await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
 }

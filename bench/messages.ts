@@ -27,7 +27,7 @@ const rate = args.int('rate', 1000, 1);
 const batch = args.int('batch', 100, 1);
 const warmup = args.int('warmup', 300, 0);
 const stores = args
-  .string('stores', 'memory,dynamodb')
+  .string('stores', 'memory,embedded,dynamodb')
   .split(',')
   .map((s) => s.trim());
 
