@@ -10,7 +10,7 @@
  * must equal the fault-free one.
  *
  * Every scenario runs over the memory store and over the embedded store (a fresh directory per
- * drive, deleted after it), so what a crash leaves behind on disk is what the rerun reads.
+ * drive, deleted after it), so the embedded adapters must converge too.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryStores } from '../../lib/runtime/stores.ts';
@@ -27,8 +27,8 @@ interface Backend {
 }
 
 const BACKENDS: Backend[] = [
-  { name: 'memory', open: async () => (process.stderr.write('OPENMEM\n'), { stores: createMemoryStores(), cleanup: async () => {} }) },
-  { name: 'embedded', open: async () => { const e = await freshEmbeddedStores(); process.stderr.write(`OPEN ${e.stores.executions.constructor.name} ${e.dir}\n`); return e; } },
+  { name: 'memory', open: async () => ({ stores: createMemoryStores(), cleanup: async () => {} }) },
+  { name: 'embedded', open: () => freshEmbeddedStores() },
 ];
 
 /** A fixed run id, so every id derived from it (tasks, children) is the same in every drive. */

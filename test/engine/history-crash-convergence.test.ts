@@ -25,8 +25,8 @@ interface Backend {
 }
 
 const BACKENDS: Backend[] = [
-  { name: 'memory', open: async () => (process.stderr.write('OPENMEM\n'), { stores: createMemoryStores(), cleanup: async () => {} }) },
-  { name: 'embedded', open: async () => { const e = await freshEmbeddedStores(); process.stderr.write(`OPEN ${e.stores.executions.constructor.name} ${e.dir}\n`); return e; } },
+  { name: 'memory', open: async () => ({ stores: createMemoryStores(), cleanup: async () => {} }) },
+  { name: 'embedded', open: () => freshEmbeddedStores() },
 ];
 
 /** A harness over a backend's fresh stores; `close` stops it, then releases the stores. */

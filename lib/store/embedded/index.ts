@@ -35,37 +35,43 @@ export function acknowledgedWhenDurable<T extends object>(db: EmbeddedDb, build:
       });
     return recovering;
   };
+  type Port = Record<PropertyKey, unknown>;
+  const portOf = (name: PropertyKey): Port => (current as Record<PropertyKey, Port>)[name] as Port;
+  /** A method of a port that answers once its writes are durable (made once per method). */
+  const durableMethod =
+    (name: PropertyKey, method: PropertyKey) =>
+    async (...args: unknown[]): Promise<unknown> => {
+      if (recovering) await recovering;
+      if (db.failed) await recover();
+      const target = portOf(name);
+      try {
+        const result = await (target[method] as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        await db.sync();
+        return result;
+      } catch (error) {
+        if (db.failed) void recover().catch(() => {});
+        throw error;
+      }
+    };
   const ports = new Map<PropertyKey, object>();
-  const portProxy = (name: PropertyKey): object =>
-    new Proxy(
+  const portProxy = (name: PropertyKey): object => {
+    const methods = new Map<PropertyKey, (...args: unknown[]) => Promise<unknown>>();
+    return new Proxy(
       {},
       {
         get(_target, method) {
-          const port = (current as Record<PropertyKey, Record<PropertyKey, unknown>>)[name];
-          const member = port?.[method];
+          const member = portOf(name)?.[method];
           if (typeof member !== 'function') return member;
-          return async (...args: unknown[]) => {
-            if (recovering) await recovering;
-            if (db.failed) await recover();
-            const target = (current as Record<PropertyKey, Record<PropertyKey, unknown>>)[name] as Record<
-              PropertyKey,
-              (...a: unknown[]) => Promise<unknown>
-            >;
-            try {
-              const result = await (target[method] as (...a: unknown[]) => Promise<unknown>).apply(
-                target,
-                args,
-              );
-              await db.sync();
-              return result;
-            } catch (error) {
-              if (db.failed) void recover().catch(() => {});
-              throw error;
-            }
-          };
+          let wrapped = methods.get(method);
+          if (!wrapped) {
+            wrapped = durableMethod(name, method);
+            methods.set(method, wrapped);
+          }
+          return wrapped;
         },
       },
     );
+  };
   return new Proxy(current, {
     get(_target, name) {
       const value = (current as Record<PropertyKey, unknown>)[name];
