@@ -1,19 +1,28 @@
 /**
  * Search benchmark (`npm run bench:search`), issue 14: --executions stored runs (default 100,000)
- * over --types workflow types (20), on the memory store and on the DynamoDB adapter (dynalite in
- * process). Latency p50/p99 of SearchService queries (what the routes run, without HTTP):
+ * over --types workflow types (20), on the memory store, the embedded store (LevelDB + log, in a
+ * temporary directory, closed and opened again after loading so records are read from disk) and
+ * the DynamoDB adapter (dynalite in process). Latency p50/p99 of SearchService queries (what the
+ * routes run, without HTTP):
  *   indexed     workflowType=<t> AND status=COMPLETED, sort startTime:DESC, size 15
  *   time range  startTime in a 10% window, sort startTime:DESC, size 15 (all types; byStartDay)
  *   open range  startTime > the window's start, no upper bound: the UI's executions page query
  *               (all types; byStartDay up to tomorrow, "now" being just after the last run)
  *   typed range workflowType=<t> AND the same window
  *   free text   a term found in one run's input (unindexed: every record is read)
- * Runs are written straight to the table (BatchWriteItem), not through the engine.
+ * Runs are written straight to the store (createWorkflow; on DynamoDB BatchWriteItem), not through
+ * the engine. Aims (issue 14, over 100,000 runs): UI default and type + status p50 <= 200 ms, free
+ * text <= 1 s.
  *
- * Options: --executions=100000 --types=20 --iterations=20 --scan-iterations=3 --stores=memory,dynamodb
+ * Options: --executions=100000 --types=20 --iterations=20 --scan-iterations=3
+ *          --stores=memory,embedded,dynamodb
  *          --only=<text> (only the queries whose name contains it)
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { WorkflowRecord, WorkflowStatus } from '../lib/model/execution.ts';
 import { WORKFLOW_FIELDS } from '../lib/search/evaluate.ts';
 import { parseFreeText } from '../lib/search/free-text.ts';
@@ -26,6 +35,8 @@ import { DynamoExecutionStore } from '../lib/store/dynamodb/executions.ts';
 import { createTables, documentClient } from '../lib/store/dynamodb/index.ts';
 import { batchPut } from '../lib/store/dynamodb/paging.ts';
 import { EXECUTIONS_TABLE } from '../lib/store/dynamodb/tables.ts';
+import { EmbeddedDb } from '../lib/store/embedded/database.ts';
+import { EmbeddedExecutionStore } from '../lib/store/embedded/executions.ts';
 import { MemoryExecutionStore } from '../lib/store/memory/executions.ts';
 import type { ExecutionStore } from '../lib/store/ports.ts';
 import { Args } from './lib/args.ts';
@@ -38,7 +49,7 @@ const types = args.int('types', 20, 1);
 const iterations = args.int('iterations', 20, 1);
 const scanIterations = args.int('scan-iterations', 3, 1);
 const stores = args
-  .string('stores', 'memory,dynamodb')
+  .string('stores', 'memory,embedded,dynamodb')
   .split(',')
   .map((s) => s.trim());
 
@@ -80,6 +91,8 @@ async function load(kind: string): Promise<{ store: ExecutionStore; close: () =>
     for (let i = 0; i < executions; i++) await store.createWorkflow(runOf(i));
     return { store, close: async () => {} };
   }
+  if (kind === 'embedded') return loadEmbedded();
+  if (kind !== 'dynamodb') throw new Error(`--stores: unknown store '${kind}' (memory, embedded, dynamodb)`);
   const embedded = await startEmbeddedDynamo();
   const client = embedded.client();
   const tables = { executions: `bench-${Date.now()}-executions` };
@@ -104,6 +117,37 @@ async function load(kind: string): Promise<{ store: ExecutionStore; close: () =>
   };
 }
 
+/**
+ * The embedded store over a temporary directory: every run created through the port, made durable
+ * every 1,000 runs (what the host's wrapper does after each call), the event loop let through so
+ * the log's writes reach LevelDB; then closed and opened again, so the measured reads come from
+ * LevelDB (and the heads from the reloaded table), not from the overlay of fresh writes.
+ */
+async function loadEmbedded(): Promise<{ store: ExecutionStore; close: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-search-embedded-'));
+  const writing = await EmbeddedDb.open(dir);
+  const writer = new EmbeddedExecutionStore(writing);
+  for (let i = 0; i < executions; i++) {
+    await writer.createWorkflow(runOf(i));
+    if (i % 1000 === 999) {
+      await writing.sync();
+      await yieldToLoop();
+    }
+  }
+  await writing.close();
+  const started = performance.now();
+  const db = await EmbeddedDb.open(dir);
+  const store = new EmbeddedExecutionStore(db);
+  console.log(`embedded: reopened in ${fmt(performance.now() - started, 0)} ms`);
+  return {
+    store,
+    close: async () => {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 async function measure(search: SearchService, params: SearchParams, times: number) {
   const ms: number[] = [];
   let hits = 0;
@@ -118,11 +162,13 @@ async function measure(search: SearchService, params: SearchParams, times: numbe
 
 const from = T0 + Math.floor(executions * 0.45) * 1000;
 const to = T0 + Math.floor(executions * 0.55) * 1000;
-const queries: { name: string; params: SearchParams; scan: boolean }[] = [
+/** `aim`: the issue's p50 bound in ms, where it sets one. */
+const queries: { name: string; params: SearchParams; scan: boolean; aim?: number }[] = [
   {
     name: 'indexed: type + status',
     params: { start: 0, size: 15, sort: 'startTime:DESC', query: 'workflowType=type_3 AND status=COMPLETED' },
     scan: false,
+    aim: 200,
   },
   {
     name: 'typed time range',
@@ -149,11 +195,13 @@ const queries: { name: string; params: SearchParams; scan: boolean }[] = [
     name: 'open time range (UI default)',
     params: { start: 0, size: 15, sort: 'startTime:DESC', freeText: '*', query: `startTime>${from}` },
     scan: false,
+    aim: 200,
   },
   {
     name: 'free text (unindexed)',
     params: { start: 0, size: 15, sort: 'startTime:DESC', freeText: `order-${Math.floor(executions / 2)}` },
     scan: true,
+    aim: 1000,
   },
 ];
 
@@ -189,9 +237,10 @@ for (const kind of stores) {
       String(ms.length),
       fmt(percentile(ms, 50)),
       fmt(percentile(ms, 99)),
+      q.aim === undefined ? '' : `<= ${q.aim}`,
     ]);
     console.log(`  ${q.name}: p50 ${fmt(percentile(ms, 50))} ms`);
   }
   await close();
 }
-console.log(table(['store', 'query', 'index', 'totalHits', 'runs', 'p50 ms', 'p99 ms'], rows));
+console.log(table(['store', 'query', 'index', 'totalHits', 'runs', 'p50 ms', 'p99 ms', 'aim p50 ms'], rows));

@@ -7,14 +7,20 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
 
 export interface ChildServer {
   url: string;
   pid: number;
+  /** performance.now() just before the spawn, and when the server printed its listening line. */
+  spawnedAt: number;
+  listeningAt: number;
   /** User + system CPU time of the server process so far, in ms (undefined off Linux). */
   cpuMs(): number | undefined;
   /** Peak resident memory of the server process so far, in MB (undefined off Linux). */
   peakRssMb(): number | undefined;
+  /** Resident memory of the server process now (VmRSS), in MB (undefined off Linux). */
+  rssMb(): number | undefined;
   /** SIGINT (the server's clean shutdown), then the path of the CPU profile if one was asked for. */
   stop(): Promise<string | undefined>;
 }
@@ -31,6 +37,7 @@ export async function startChildServer(
   const nodeArgs = options.cpuProfDir
     ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`, '--cpu-prof-interval=500']
     : [];
+  const spawnedAt = performance.now();
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'lib/runtime/local-main.ts'], {
     cwd: REPO,
     env: {
@@ -45,13 +52,17 @@ export async function startChildServer(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const url = await listeningUrl(child);
+  const listeningAt = performance.now();
   const pid = child.pid as number;
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   return {
     url,
     pid,
+    spawnedAt,
+    listeningAt,
     cpuMs: () => procCpuMs(pid),
-    peakRssMb: () => procPeakRssMb(pid),
+    peakRssMb: () => procStatusMb(pid, 'VmHWM'),
+    rssMb: () => procStatusMb(pid, 'VmRSS'),
     async stop() {
       if (child.exitCode === null) child.kill('SIGINT');
       await exited;
@@ -106,10 +117,11 @@ function procCpuMs(pid: number): number | undefined {
   }
 }
 
-function procPeakRssMb(pid: number): number | undefined {
+/** A memory figure of /proc/<pid>/status (VmHWM: peak resident, VmRSS: resident now), in MB. */
+function procStatusMb(pid: number, field: 'VmHWM' | 'VmRSS'): number | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = /VmHWM:\s+(\d+)\s+kB/.exec(status)?.[1];
+    const kb = new RegExp(`${field}:\\s+(\\d+)\\s+kB`).exec(status)?.[1];
     return kb === undefined ? undefined : Number(kb) / 1024;
   } catch {
     return undefined;

@@ -119,9 +119,9 @@ export class SearchService {
       return { totalHits: found.totalHits - (found.ids.length - records.length), results: records };
     }
     const plan = planWorkflowSearch(expr, free, sort, this.clock.now());
-    const rows = (await this.executions.runIndex(plan.read)).filter((row) =>
-      matchesQuery(plan.rowFilter, rowDoc(row), WORKFLOW_FIELDS),
-    );
+    const rows = (
+      await this.executions.runIndex(plan.covered ? plan.read : { ...plan.read, containing: wordsOf(free) })
+    ).filter((row) => matchesQuery(plan.rowFilter, rowDoc(row), WORKFLOW_FIELDS));
     if (plan.covered) {
       const docs = rows.map(rowDoc).sort(comparator(sort));
       const page = docs.slice(params.start, params.start + params.size).map((doc) => String(doc.workflowId));
@@ -262,4 +262,17 @@ export class SearchService {
     const rows = await this.executions.runIndex({ names });
     return this.executions.scanTasks(rows.map((row) => row.workflowId));
   }
+}
+
+/**
+ * The free-text words a run's stored JSON must hold for the run to match: unfielded terms without
+ * whitespace or characters JSON writes escaped (a quote, a backslash, control characters), which
+ * appear in the stored JSON exactly as in the run's text (lib/search/summaries.ts workflowText).
+ */
+function wordsOf(free: FreeText): string[] {
+  return free.terms.flatMap((term) => {
+    if (term.field !== undefined) return [];
+    const word = term.value.toLowerCase().replaceAll('*', '');
+    return word !== '' && !/\s/.test(word) && JSON.stringify(word) === `"${word}"` ? [word] : [];
+  });
 }

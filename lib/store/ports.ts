@@ -101,6 +101,13 @@ export interface RunIndexRead {
    * through `startTo`, rather than every run. The planner sets both bounds.
    */
   byStartDay?: boolean;
+  /**
+   * Words every matching run's text contains (lowercase, as free text matches them; never with
+   * whitespace or a character JSON escapes). A store that can tell from a run's stored form that
+   * it cannot contain them leaves that run out (the embedded store reads the stored text instead of
+   * decoding the run); others ignore this. The caller still checks every run it gets.
+   */
+  containing?: readonly string[];
 }
 
 /**

@@ -122,6 +122,32 @@ export function searchContract(name: string, factory: () => Promise<StoresUnderT
       expect(byTasks.results.map((r) => r.workflowId)).toEqual(['wf-1']);
     });
 
+    it('free text matches words in any case, every word, phrases, and runs whose payloads are kept outside the record', async () => {
+      await store.createWorkflow(
+        workflowOf('wf-text', {
+          createTime: T0 + 10,
+          input: { note: 'Shipped to "Dock 7" \\ gate', code: 'ABC-123' },
+          reasonForIncompletion: 'Timed Out',
+        }),
+      );
+      await store.createWorkflow(
+        workflowOf('wf-outside', {
+          createTime: T0 + 11,
+          input: {},
+          externalInputPayloadStoragePath: 'sha256/0000.json',
+        }),
+      );
+      const found = async (freeText: string) =>
+        (await search.workflows({ start: 0, size: 10, freeText })).results.map((r) => r.workflowId).sort();
+      expect(await found('abc-123')).toEqual(['wf-text']);
+      expect(await found('SHIPPED abc-123')).toEqual(['wf-text']);
+      expect(await found('shipped absent')).toEqual([]);
+      expect(await found('"dock 7"')).toEqual(['wf-text']);
+      expect(await found('"timed out"')).toEqual(['wf-text']);
+      expect(await found('NEEDLE')).toEqual(['wf-5']);
+      expect(await found('wf-outside')).toEqual(['wf-outside']);
+    });
+
     it('finds runs by start day across days and midnight, with or without an upper bound', async () => {
       const DAY = 86_400_000;
       const midnight = Math.ceil(T0 / DAY) * DAY;

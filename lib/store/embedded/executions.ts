@@ -18,7 +18,7 @@
 import { createHash } from 'node:crypto';
 import type { WorkflowDef } from '../../model/definitions.ts';
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
-import type { TaskRecord, WorkflowRecord, WorkflowStatus } from '../../model/execution.ts';
+import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
 import type { KeyedTable } from '../keyed.ts';
 import { keyOf } from '../keyed.ts';
 import type { ExecutionStore, IdempotencyClaim, RunIndexRead, RunIndexRow, TaskExecLog } from '../ports.ts';
@@ -26,14 +26,12 @@ import { decodeRun, encodeRun, freezeDeeply } from '../run-codec.ts';
 import type { EmbeddedDb } from './database.ts';
 import { DurableTable } from './durable-table.ts';
 
-/** What is kept in memory of every run. */
-interface Head {
+/**
+ * What is kept in memory of every run: its runs-index row (handed to search as it is, so a query
+ * over 100,000 runs copies nothing) plus its revision and wake-up. Frozen: replaced, never changed.
+ */
+interface Head extends RunIndexRow {
   rev: number;
-  name: string;
-  version: number;
-  status: WorkflowStatus;
-  correlationId?: string;
-  createTime: number;
   wakeAt: number;
 }
 
@@ -49,16 +47,20 @@ const ALL_ROWS = 'x/t/';
 
 function headOf(record: WorkflowRecord): Head {
   const head: Head = {
-    rev: record.rev,
-    name: record.workflowName,
-    version: record.workflowVersion,
+    workflowId: record.workflowId,
+    workflowName: record.workflowName,
+    workflowVersion: record.workflowVersion,
     status: record.status,
     createTime: record.createTime,
+    rev: record.rev,
     wakeAt: record.wakeAt,
   };
   if (record.correlationId !== undefined) head.correlationId = record.correlationId;
-  return head;
+  return Object.freeze(head);
 }
+
+/** A stored record names a payload kept outside it: its text does not hold that payload's. */
+const EXTERNAL_PAYLOAD = /external(Input|Output)PayloadStoragePath/;
 
 const rowValue = (task: TaskRecord): string => `${task.rev}\n${JSON.stringify(task)}`;
 const rowOf = (value: string): TaskRecord => JSON.parse(value.slice(value.indexOf('\n') + 1)) as TaskRecord;
@@ -96,7 +98,7 @@ export class EmbeddedExecutionStore implements ExecutionStore {
     this.definitions = new DurableTable<WorkflowDef>(db, 'run-definitions');
     this.idempotencyKeys = new DurableTable<string>(db, 'idempotency-keys');
     for (const [hash, def] of this.definitions) this.hashOf.set(freezeDeeply(def), hash);
-    for (const [id, head] of this.heads) this.index(id, head);
+    for (const [id, head] of this.heads) this.index(id, Object.freeze(head));
   }
 
   async createWorkflow(record: WorkflowRecord): Promise<void> {
@@ -188,8 +190,8 @@ export class EmbeddedExecutionStore implements ExecutionStore {
     const matching: [string, Head][] = [];
     for (const id of ids ?? []) {
       const head = this.heads.get(id);
-      if (!head || head.name !== query.name) continue;
-      if (query.version !== undefined && head.version !== query.version) continue;
+      if (!head || head.workflowName !== query.name) continue;
+      if (query.version !== undefined && head.workflowVersion !== query.version) continue;
       if (query.statuses && !query.statuses.includes(head.status)) continue;
       if (query.correlationId !== undefined && head.correlationId !== query.correlationId) continue;
       if (query.startedAfter !== undefined && head.createTime < query.startedAfter) continue;
@@ -202,27 +204,34 @@ export class EmbeddedExecutionStore implements ExecutionStore {
 
   async runIndex(read: RunIndexRead): Promise<RunIndexRow[]> {
     const rows: RunIndexRow[] = [];
-    const add = (workflowId: string, head: Head | undefined) => {
+    const words = read.containing ?? [];
+    const add = (head: Head | undefined) => {
       if (!head) return;
       if (read.startFrom !== undefined && head.createTime < read.startFrom) return;
       if (read.startTo !== undefined && head.createTime > read.startTo) return;
-      const row: RunIndexRow = {
-        workflowId,
-        workflowName: head.name,
-        workflowVersion: head.version,
-        status: head.status,
-        createTime: head.createTime,
-      };
-      if (head.correlationId !== undefined) row.correlationId = head.correlationId;
-      rows.push(row);
+      if (words.length > 0 && !this.mayContain(head.workflowId, words)) return;
+      rows.push(head);
     };
     if (read.names) {
-      for (const name of read.names)
-        for (const id of this.byName.get(name) ?? []) add(id, this.heads.get(id));
+      for (const name of read.names) for (const id of this.byName.get(name) ?? []) add(this.heads.get(id));
     } else {
-      for (const [id, head] of this.heads) add(id, head);
+      for (const head of this.heads.values()) add(head);
     }
     return rows.sort((a, b) => a.createTime - b.createTime);
+  }
+
+  /**
+   * Whether a run's text may hold every word: read from its stored JSON, which holds the text's
+   * parts as they are (summaries.ts workflowText), without decoding it. A run whose payloads are
+   * stored outside its record may hold them there.
+   */
+  private mayContain(workflowId: string, words: readonly string[]): boolean {
+    const stored = this.db.get(recordKey(workflowId));
+    if (stored === undefined) return false;
+    if (words.every((word) => stored.includes(word))) return true;
+    if (EXTERNAL_PAYLOAD.test(stored)) return true;
+    const lower = stored.toLowerCase();
+    return words.every((word) => lower.includes(word));
   }
 
   async getWorkflowsById(workflowIds: readonly string[]): Promise<WorkflowRecord[]> {
@@ -356,16 +365,16 @@ export class EmbeddedExecutionStore implements ExecutionStore {
   }
 
   private index(id: string, head: Head): void {
-    addTo(this.byName, head.name, id);
+    addTo(this.byName, head.workflowName, id);
     if (head.correlationId !== undefined)
-      addTo(this.byCorrelation, correlationKey(head.name, head.correlationId), id);
+      addTo(this.byCorrelation, correlationKey(head.workflowName, head.correlationId), id);
     if (head.wakeAt > 0) this.waking.add(id);
   }
 
   private unindex(id: string, head: Head): void {
-    removeFrom(this.byName, head.name, id);
+    removeFrom(this.byName, head.workflowName, id);
     if (head.correlationId !== undefined) {
-      removeFrom(this.byCorrelation, correlationKey(head.name, head.correlationId), id);
+      removeFrom(this.byCorrelation, correlationKey(head.workflowName, head.correlationId), id);
     }
     this.waking.delete(id);
   }
