@@ -61,6 +61,7 @@ function headOf(record: WorkflowRecord): Head {
 
 /** A stored record names a payload kept outside it: its text does not hold that payload's. */
 const EXTERNAL_PAYLOAD = /external(Input|Output)PayloadStoragePath/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 const rowValue = (task: TaskRecord): string => `${task.rev}\n${JSON.stringify(task)}`;
 const rowOf = (value: string): TaskRecord => JSON.parse(value.slice(value.indexOf('\n') + 1)) as TaskRecord;
@@ -204,7 +205,10 @@ export class EmbeddedExecutionStore implements ExecutionStore {
 
   async runIndex(read: RunIndexRead): Promise<RunIndexRow[]> {
     const rows: RunIndexRow[] = [];
-    const words = read.containing ?? [];
+    const words = (read.containing ?? []).map((word) => ({
+      word,
+      pattern: new RegExp(word.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'), 'i'),
+    }));
     const add = (head: Head | undefined) => {
       if (!head) return;
       if (read.startFrom !== undefined && head.createTime < read.startFrom) return;
@@ -225,13 +229,16 @@ export class EmbeddedExecutionStore implements ExecutionStore {
    * parts as they are (summaries.ts workflowText), without decoding it. A run whose payloads are
    * stored outside its record may hold them there.
    */
-  private mayContain(workflowId: string, words: readonly string[]): boolean {
+  private mayContain(workflowId: string, words: readonly { word: string; pattern: RegExp }[]): boolean {
     const stored = this.db.get(recordKey(workflowId));
     if (stored === undefined) return false;
-    if (words.every((word) => stored.includes(word))) return true;
+    if (words.every(({ pattern }) => pattern.test(stored))) return true;
     if (EXTERNAL_PAYLOAD.test(stored)) return true;
+    // The case-insensitive search folds ASCII as toLowerCase does; other letters may fold
+    // differently (the Kelvin sign lowercases to k), so text beyond ASCII is lowercased itself.
+    if (!NON_ASCII.test(stored)) return false;
     const lower = stored.toLowerCase();
-    return words.every((word) => lower.includes(word));
+    return words.every(({ word }) => lower.includes(word));
   }
 
   async getWorkflowsById(workflowIds: readonly string[]): Promise<WorkflowRecord[]> {
