@@ -4,7 +4,8 @@
  * `npm run bench` (runs of five SIMPLE tasks, workers polling one task at a time and reporting with
  * POST /api/tasks). Server CPU is read from the server process's own clock (/proc), over the
  * measured run only. Options: --stores=memory,embedded,dynamodb --workflows=500 --workers=8
- * --batch=1 --warmup=100 --inflight=200 --cpu-prof (profile each server, print its summary).
+ * --batch=1 --warmup=100 --inflight=200 --repeats=1 (rounds, stores taking turns; medians)
+ * --cpu-prof (profile each server, print its summary).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
@@ -29,6 +30,7 @@ const stores = args.string('stores', 'memory,embedded,dynamodb').split(',');
 const workflows = args.int('workflows', 500, 1);
 const warmup = args.int('warmup', 100);
 const cpuProf = args.bool('cpu-prof');
+const repeats = args.int('repeats', 1, 1);
 const shape: WorkloadShape = {
   taskTypes: 5,
   workers: args.int('workers', 8, 1),
@@ -89,10 +91,43 @@ async function measure(store: string): Promise<Row> {
 console.log(
   `${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}; ${workflows} runs of 5 SIMPLE tasks, ${shape.workers} workers, batch ${shape.batch}`,
 );
-const rows: Row[] = [];
-for (const store of stores) rows.push(await measure(store));
+// The stores take turns, `repeats` rounds, so a change in the machine's speed during the bench
+// falls on every store alike; each figure is the median of its store's rounds.
+const rounds = new Map<string, Row[]>();
+for (let round = 0; round < repeats; round++) {
+  for (const store of stores) rounds.set(store, [...(rounds.get(store) ?? []), await measure(store)]);
+}
+const median = (values: number[]) => percentile(values, 50);
+const rows: Row[] = stores.map((store) => {
+  const measured = rounds.get(store) ?? [];
+  return {
+    store,
+    tasksPerSecond: median(measured.map((r) => r.tasksPerSecond)),
+    cpuPerTaskMs: median(measured.map((r) => r.cpuPerTaskMs)),
+    p50Ms: median(measured.map((r) => r.p50Ms)),
+    completed: Math.min(...measured.map((r) => r.completed)),
+    peakRssMb: Math.max(...measured.map((r) => r.peakRssMb)),
+  };
+});
+if (repeats > 1) {
+  console.log(heading(`Each round (${repeats} rounds, stores in turn)`));
+  console.log(
+    table(
+      ['store', 'task executions/s by round', 'server CPU per task by round (ms)'],
+      stores.map((store) => [
+        store,
+        (rounds.get(store) ?? []).map((r) => fmt(r.tasksPerSecond, 0)).join(' / '),
+        (rounds.get(store) ?? []).map((r) => fmt(r.cpuPerTaskMs, 3)).join(' / '),
+      ]),
+    ),
+  );
+}
 const memory = rows.find((r) => r.store === 'memory');
-console.log(heading('Task throughput by store (child server, loopback HTTP)'));
+console.log(
+  heading(
+    `Task throughput by store (child server, loopback HTTP${repeats > 1 ? `, median of ${repeats} rounds` : ''})`,
+  ),
+);
 console.log(
   table(
     [
@@ -101,7 +136,7 @@ console.log(
       'x memory',
       'server CPU per task',
       'run p50 (createTime -> endTime)',
-      'runs COMPLETED',
+      'runs COMPLETED (fewest)',
       'peak RSS',
     ],
     rows.map((r) => [
