@@ -56,6 +56,9 @@ export class EmbeddedDb {
   private pending: Write[] = [];
   /** Logged, not yet in LevelDB. */
   private unapplied: Write[] = [];
+  /** Calls waiting for the pending writes' append, made once at the end of this loop turn. */
+  private waiters: { resolve: () => void; reject: (error: unknown) => void }[] = [];
+  private appendScheduled = false;
   private recorded = 0;
   private applied = 0;
   private applyTimer: NodeJS.Timeout | undefined;
@@ -155,22 +158,43 @@ export class EmbeddedDb {
     this.overlay.set(write.key, { value: write.type === 'put' ? write.value : undefined, at: this.recorded });
   }
 
-  /** Makes every write recorded so far durable (one log append); rejects (503) when that fails. */
+  /**
+   * Resolves once every write recorded so far is durable; rejects (503) when that fails. The
+   * append waits for the end of this turn of the event loop, so the calls that finish in one
+   * turn (several requests' worth under load) share one write(2): about 15 µs each here.
+   */
   sync(): Promise<void> {
     if (this.failure) return Promise.reject(unavailable(this.failure));
     if (this.pending.length === 0) return Promise.resolve();
+    const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    if (!this.appendScheduled) {
+      this.appendScheduled = true;
+      setImmediate(() => this.appendPending());
+    }
+    return done;
+  }
+
+  private appendPending(): void {
+    this.appendScheduled = false;
+    const waiters = this.waiters;
+    this.waiters = [];
     const group = this.pending;
     this.pending = [];
-    try {
-      this.options.beforeAppend?.();
-      this.wal.append(group, this.recorded);
-    } catch (error) {
-      this.fail(error instanceof Error ? error : new Error(String(error)));
-      return Promise.reject(unavailable(this.failure as unknown as Error));
+    if (!this.failure && group.length > 0) {
+      try {
+        this.options.beforeAppend?.();
+        this.wal.append(group, this.recorded);
+      } catch (error) {
+        this.fail(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+    if (this.failure) {
+      for (const waiter of waiters) waiter.reject(unavailable(this.failure));
+      return;
     }
     for (const write of group) this.unapplied.push(write);
     this.applyTimer ??= setTimeout(() => this.startApply(), APPLY_DELAY_MS);
-    return Promise.resolve();
+    for (const waiter of waiters) waiter.resolve();
   }
 
   private startApply(): void {
@@ -235,6 +259,8 @@ export class EmbeddedDb {
     this.pending = [];
     this.unapplied = [];
     this.overlay.clear();
+    for (const waiter of this.waiters.splice(0))
+      waiter.reject(unavailable(this.failure ?? new Error('reloaded')));
     this.applied = this.recorded;
     try {
       await this.replayLog();
