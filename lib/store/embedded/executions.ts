@@ -62,6 +62,8 @@ function headOf(record: WorkflowRecord): Head {
 /** A stored record names a payload kept outside it: its text does not hold that payload's. */
 const EXTERNAL_PAYLOAD = /external(Input|Output)PayloadStoragePath/;
 const NON_ASCII = /[\u0080-\uffff]/;
+/** Where a stored text may need more than the case-insensitive search: payloads kept outside, or text beyond ASCII. */
+const CLOSER_LOOK = /external(?:Input|Output)PayloadStoragePath|[\u0080-\uffff]/;
 
 const rowValue = (task: TaskRecord): string => `${task.rev}\n${JSON.stringify(task)}`;
 const rowOf = (value: string): TaskRecord => JSON.parse(value.slice(value.indexOf('\n') + 1)) as TaskRecord;
@@ -233,6 +235,8 @@ export class EmbeddedExecutionStore implements ExecutionStore {
     const stored = this.db.get(recordKey(workflowId));
     if (stored === undefined) return false;
     if (words.every(({ pattern }) => pattern.test(stored))) return true;
+    // One more pass over the text finds both reasons to look closer (most runs have neither).
+    if (!CLOSER_LOOK.test(stored)) return false;
     if (EXTERNAL_PAYLOAD.test(stored)) return true;
     // The case-insensitive search folds ASCII as toLowerCase does; other letters may fold
     // differently (the Kelvin sign lowercases to k), so text beyond ASCII is lowercased itself.

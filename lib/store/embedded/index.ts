@@ -53,35 +53,29 @@ export function acknowledgedWhenDurable<T extends object>(db: EmbeddedDb, build:
         throw error;
       }
     };
-  const ports = new Map<PropertyKey, object>();
-  const portProxy = (name: PropertyKey): object => {
-    const methods = new Map<PropertyKey, (...args: unknown[]) => Promise<unknown>>();
-    return new Proxy(
-      {},
-      {
-        get(_target, method) {
-          const member = portOf(name)?.[method];
-          if (typeof member !== 'function') return member;
-          let wrapped = methods.get(method);
-          if (!wrapped) {
-            wrapped = durableMethod(name, method);
-            methods.set(method, wrapped);
-          }
-          return wrapped;
-        },
-      },
-    );
-  };
-  return new Proxy(current, {
-    get(_target, name) {
-      const value = (current as Record<PropertyKey, unknown>)[name];
-      if (typeof value !== 'object' || value === null) return value;
-      let port = ports.get(name);
-      if (!port) {
-        port = portProxy(name);
-        ports.set(name, port);
-      }
-      return port;
-    },
-  });
+  // Plain objects, one per port, with a durable wrapper for each of its methods: they behave as
+  // the adapters do (a caller may replace a method, as the benchmarks do to observe calls).
+  const stores: Record<PropertyKey, unknown> = {};
+  for (const [name, value] of Object.entries(current)) {
+    if (typeof value !== 'object' || value === null) {
+      stores[name] = value;
+      continue;
+    }
+    const port: Record<PropertyKey, unknown> = {};
+    for (const method of methodsOf(value)) port[method] = durableMethod(name, method);
+    stores[name] = port;
+  }
+  return stores as T;
+}
+
+/** The names of an object's methods, its own and its prototypes', as the adapters' classes define them. */
+function methodsOf(value: object): string[] {
+  const names = new Set<string>();
+  for (let at: object | null = value; at && at !== Object.prototype; at = Object.getPrototypeOf(at)) {
+    for (const name of Object.getOwnPropertyNames(at)) {
+      if (name !== 'constructor' && typeof (value as Record<string, unknown>)[name] === 'function')
+        names.add(name);
+    }
+  }
+  return [...names];
 }
