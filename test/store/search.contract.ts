@@ -4,6 +4,7 @@
  * search.dynamodb.test.ts. Index rows follow commits (a status change is seen by the next search).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { WorkflowRecord } from '../../lib/model/execution.ts';
 import { SearchService } from '../../lib/search/service.ts';
 import type { ExecutionStore } from '../../lib/store/ports.ts';
 import type { StoresUnderTest } from './definitions.contract.ts';
@@ -126,6 +127,7 @@ export function searchContract(name: string, factory: () => Promise<StoresUnderT
       await store.createWorkflow(
         workflowOf('wf-text', {
           createTime: T0 + 10,
+          status: 'COMPLETED',
           input: { note: 'Shipped to "Dock 7" \\ gate', code: 'ABC-123' },
           reasonForIncompletion: 'Timed Out',
         }),
@@ -146,6 +148,14 @@ export function searchContract(name: string, factory: () => Promise<StoresUnderT
       expect(await found('"timed out"')).toEqual(['wf-text']);
       expect(await found('NEEDLE')).toEqual(['wf-5']);
       expect(await found('wf-outside')).toEqual(['wf-outside']);
+      // Run again (a retry): its text is the new record's, not the finished one's.
+      const finished = (await store.getWorkflow('wf-text')) as WorkflowRecord;
+      await store.commitWorkflow(
+        { ...finished, status: 'RUNNING', input: { code: 'XYZ-9' }, rev: finished.rev + 1 },
+        finished.rev,
+      );
+      expect(await found('abc-123')).toEqual([]);
+      expect(await found('xyz-9')).toEqual(['wf-text']);
     });
 
     it('finds runs by start day across days and midnight, with or without an upper bound', async () => {

@@ -9,6 +9,7 @@
  *
  * Keys (JSON-quoted ids are prefix-free, so one run's rows never fall under another's prefix):
  *   x/r/<id>               the record: `<definition hash>\n<encodeRun without definition>`
+ *   x/s/<id>               a finished run's free text, lowercased (search reads it, not the record)
  *   x/t/<"id"><"taskId">   a task row: `<rev>\n<row JSON>` (the revision read without parsing)
  *   x/o/<taskId>           the run a task id belongs to (findTask)
  *   x/y/<"type"><"taskId"> the task-type index (tasksOfTypes)
@@ -18,7 +19,8 @@
 import { createHash } from 'node:crypto';
 import type { WorkflowDef } from '../../model/definitions.ts';
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
-import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
+import { isTerminalWorkflow, type TaskRecord, type WorkflowRecord } from '../../model/execution.ts';
+import { workflowText } from '../../search/summaries.ts';
 import type { KeyedTable } from '../keyed.ts';
 import { keyOf } from '../keyed.ts';
 import type { ExecutionStore, IdempotencyClaim, RunIndexRead, RunIndexRow, TaskExecLog } from '../ports.ts';
@@ -37,6 +39,7 @@ interface Head extends RunIndexRow {
 
 const q = JSON.stringify;
 const recordKey = (workflowId: string) => `x/r/${workflowId}`;
+const textKey = (workflowId: string) => `x/s/${workflowId}`;
 const rowsPrefix = (workflowId: string) => `x/t/${q(workflowId)}`;
 const rowKey = (workflowId: string, taskId: string) => `${rowsPrefix(workflowId)}${q(taskId)}`;
 const ownerKey = (taskId: string) => `x/o/${taskId}`;
@@ -61,6 +64,9 @@ function headOf(record: WorkflowRecord): Head {
 
 /** A stored record names a payload kept outside it: its text does not hold that payload's. */
 const EXTERNAL_PAYLOAD = /external(Input|Output)PayloadStoragePath/;
+const hasExternalPayload = (record: WorkflowRecord): boolean =>
+  record.externalInputPayloadStoragePath !== undefined ||
+  record.externalOutputPayloadStoragePath !== undefined;
 const NON_ASCII = /[\u0080-\uffff]/;
 /** Where a stored text may need more than the case-insensitive search: payloads kept outside, or text beyond ASCII. */
 const CLOSER_LOOK = /external(?:Input|Output)PayloadStoragePath|[\u0080-\uffff]/;
@@ -232,6 +238,8 @@ export class EmbeddedExecutionStore implements ExecutionStore {
    * stored outside its record may hold them there.
    */
   private mayContain(workflowId: string, words: readonly { word: string; pattern: RegExp }[]): boolean {
+    const text = this.db.get(textKey(workflowId));
+    if (text !== undefined) return words.every(({ word }) => text.includes(word));
     const stored = this.db.get(recordKey(workflowId));
     if (stored === undefined) return false;
     if (words.every(({ pattern }) => pattern.test(stored))) return true;
@@ -325,6 +333,14 @@ export class EmbeddedExecutionStore implements ExecutionStore {
   private write(record: WorkflowRecord): void {
     const hash = this.definitionHash(record.workflowDefinition);
     this.db.put(recordKey(record.workflowId), `${hash}\n${encodeRun(record, { withoutDefinition: true })}`);
+    // A finished run rarely changes again, and most runs a search reads are finished: its text is
+    // written once, so free text reads a few hundred bytes instead of the record. A run whose
+    // payloads are kept outside its record has none (its text is not all here).
+    const previousHead = this.heads.get(record.workflowId);
+    if (isTerminalWorkflow(record.status) && !hasExternalPayload(record)) {
+      this.db.put(textKey(record.workflowId), workflowText(record).toLowerCase());
+    } else if (previousHead && isTerminalWorkflow(previousHead.status))
+      this.db.del(textKey(record.workflowId));
     const previous = this.heads.get(record.workflowId);
     if (previous) this.unindex(record.workflowId, previous);
     const head = headOf(record);
@@ -359,6 +375,7 @@ export class EmbeddedExecutionStore implements ExecutionStore {
     if (head) this.unindex(workflowId, head);
     this.heads.delete(workflowId);
     this.db.del(recordKey(workflowId));
+    this.db.del(textKey(workflowId));
   }
 
   private deleteRow(workflowId: string, row: TaskRecord): void {
