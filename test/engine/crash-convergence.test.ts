@@ -13,23 +13,10 @@
  * drive, deleted after it), so the embedded adapters must converge too.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryStores } from '../../lib/runtime/stores.ts';
-import type { Stores } from '../../lib/store/ports.ts';
-import { freshEmbeddedStores } from '../helpers/embedded.ts';
+import { STORE_BACKENDS, type StoreBackend } from '../helpers/embedded.ts';
 import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
 import { type FaultyStores, faultyStores, InjectedCrash } from '../helpers/faulty-stores.ts';
 import { ref } from '../helpers/fixtures.ts';
-
-/** A backend the scenarios run over: each drive opens its own stores and releases them after. */
-interface Backend {
-  name: string;
-  open(): Promise<{ stores: Stores; cleanup(): Promise<void> }>;
-}
-
-const BACKENDS: Backend[] = [
-  { name: 'memory', open: async () => ({ stores: createMemoryStores(), cleanup: async () => {} }) },
-  { name: 'embedded', open: () => freshEmbeddedStores() },
-];
 
 /** A fixed run id, so every id derived from it (tasks, children) is the same in every drive. */
 const RUN_ID = 'crash-run';
@@ -79,7 +66,7 @@ class CrashRig {
     };
   }
 
-  static async create(backend: Backend, plan?: CrashPlan): Promise<CrashRig> {
+  static async create(backend: StoreBackend, plan?: CrashPlan): Promise<CrashRig> {
     const { stores, cleanup } = await backend.open();
     try {
       const faulty = faultyStores(stores);
@@ -304,7 +291,7 @@ const scenarios: Scenario[] = [
   },
 ];
 
-describe.each(BACKENDS)(
+describe.each(STORE_BACKENDS)(
   'a decide that crashes after any write and runs again converges ($name)',
   (backend) => {
     let rig: CrashRig | undefined;
@@ -354,7 +341,7 @@ describe.each(BACKENDS)(
   },
 );
 
-describe.each(BACKENDS)(
+describe.each(STORE_BACKENDS)(
   'a crashed decide whose queued task a worker finishes before the decide runs again ($name)',
   (backend) => {
     let rig: CrashRig | undefined;

@@ -9,29 +9,17 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConflictError } from '../../lib/model/errors.ts';
-import { createMemoryStores } from '../../lib/runtime/stores.ts';
 import type { Stores } from '../../lib/store/ports.ts';
-import { freshEmbeddedStores } from '../helpers/embedded.ts';
+import { STORE_BACKENDS, type StoreBackend } from '../helpers/embedded.ts';
 import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
 import { type FaultyStores, faultyStores, InjectedCrash } from '../helpers/faulty-stores.ts';
 import { ref } from '../helpers/fixtures.ts';
 
 const RUN_ID = 'history-run';
 
-/** A backend the scenarios run over: each drive opens its own stores and releases them after. */
-interface Backend {
-  name: string;
-  open(): Promise<{ stores: Stores; cleanup(): Promise<void> }>;
-}
-
-const BACKENDS: Backend[] = [
-  { name: 'memory', open: async () => ({ stores: createMemoryStores(), cleanup: async () => {} }) },
-  { name: 'embedded', open: () => freshEmbeddedStores() },
-];
-
 /** A harness over a backend's fresh stores; `close` stops it, then releases the stores. */
 async function harnessOver(
-  backend: Backend,
+  backend: StoreBackend,
   wrap: (stores: Stores) => Stores = (stores) => stores,
 ): Promise<{ h: EngineHarness; close(): Promise<void> }> {
   const { stores, cleanup } = await backend.open();
@@ -241,7 +229,7 @@ async function finalState(h: EngineHarness, scenario: Scenario): Promise<unknown
  * count. The caller closes what it answers; a drive that throws closes itself.
  */
 async function drive(
-  backend: Backend,
+  backend: StoreBackend,
   scenario: Scenario,
   crashAt?: number,
 ): Promise<{ h: EngineHarness; close(): Promise<void>; opWrites: number; crashed: boolean }> {
@@ -291,7 +279,7 @@ async function driveOn(
   return { opWrites, crashed };
 }
 
-describe.each(BACKENDS)(
+describe.each(STORE_BACKENDS)(
   'retry, restart and rerun converge when they crash before any write and are asked again ($name)',
   (backend) => {
     let open: { close(): Promise<void> } | undefined;
@@ -335,7 +323,7 @@ describe.each(BACKENDS)(
   },
 );
 
-describe.each(BACKENDS)('retry of a run that ended before its first task ($name)', (backend) => {
+describe.each(STORE_BACKENDS)('retry of a run that ended before its first task ($name)', (backend) => {
   it('answers a conflict saying it has not started', async () => {
     const { h, close } = await harnessOver(backend);
     try {

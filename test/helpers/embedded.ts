@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEmbeddedStores, type ServiceStores } from '../../lib/runtime/stores.ts';
+import { createEmbeddedStores, createMemoryStores, type ServiceStores } from '../../lib/runtime/stores.ts';
 import { EmbeddedDb, type EmbeddedDbOptions } from '../../lib/store/embedded/database.ts';
 
 export interface EmbeddedUnderTest {
@@ -78,3 +78,15 @@ export async function reopeningEmbeddedStores(): Promise<EmbeddedUnderTest> {
     },
   };
 }
+
+/** A store a suite runs over: each drive opens its own stores and releases them after. */
+export interface StoreBackend {
+  name: string;
+  open(): Promise<{ stores: ServiceStores; cleanup(): Promise<void> }>;
+}
+
+/** The memory store and the embedded store, for suites that run over both. */
+export const STORE_BACKENDS: readonly StoreBackend[] = [
+  { name: 'memory', open: async () => ({ stores: createMemoryStores(), cleanup: async () => {} }) },
+  { name: 'embedded', open: () => freshEmbeddedStores() },
+];

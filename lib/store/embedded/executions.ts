@@ -21,6 +21,7 @@ import type { WorkflowDef } from '../../model/definitions.ts';
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
 import { isTerminalWorkflow, type TaskRecord, type WorkflowRecord } from '../../model/execution.ts';
 import { workflowText } from '../../search/summaries.ts';
+import { addTo, removeFrom } from '../id-index.ts';
 import type { KeyedTable } from '../keyed.ts';
 import { keyOf } from '../keyed.ts';
 import type { ExecutionStore, IdempotencyClaim, RunIndexRead, RunIndexRow, TaskExecLog } from '../ports.ts';
@@ -409,18 +410,3 @@ export class EmbeddedExecutionStore implements ExecutionStore {
 }
 
 const correlationKey = (name: string, correlationId: string) => keyOf(name, correlationId);
-
-function addTo(index: Map<string, Set<string>>, key: string, id: string): void {
-  let ids = index.get(key);
-  if (!ids) {
-    ids = new Set();
-    index.set(key, ids);
-  }
-  ids.add(id);
-}
-
-function removeFrom(index: Map<string, Set<string>>, key: string, id: string): void {
-  const ids = index.get(key);
-  ids?.delete(id);
-  if (ids?.size === 0) index.delete(key);
-}

@@ -7,6 +7,7 @@
 
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
+import { addTo, removeFrom } from '../id-index.ts';
 import type { ExecutionStore, IdempotencyClaim, RunIndexRead, RunIndexRow, TaskExecLog } from '../ports.ts';
 import { freezeDeeply } from '../run-codec.ts';
 import { isolate } from './isolate.ts';
@@ -289,18 +290,3 @@ export class MemoryExecutionStore implements ExecutionStore {
 type Indexed = { workflowName: string; correlationId?: string };
 
 const correlationKey = (name: string, correlationId: string) => `${name}\u0000${correlationId}`;
-
-function addTo(index: Map<string, Set<string>>, key: string, id: string): void {
-  let ids = index.get(key);
-  if (!ids) {
-    ids = new Set();
-    index.set(key, ids);
-  }
-  ids.add(id);
-}
-
-function removeFrom(index: Map<string, Set<string>>, key: string, id: string): void {
-  const ids = index.get(key);
-  ids?.delete(id);
-  if (ids?.size === 0) index.delete(key);
-}
