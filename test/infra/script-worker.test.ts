@@ -1,8 +1,9 @@
 // The QuickJS script worker really ships with the functions that ask for it: this test runs the
 // real esbuild bundling (no Docker), then evaluates scripts with the bundled worker and wasm.
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { App, Stack } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,8 @@ import { MAX_PACKAGE_BYTES, packageSize } from '../../infra/constructs/package-s
 import { ServiceFunction } from '../../infra/constructs/service-function.ts';
 import { createJqEvaluator } from '../../lib/engine/jq/jq.ts';
 import { createQuickJsEvaluator, ScriptError } from '../../lib/engine/script/evaluator.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
 
 describe('ServiceFunction bundling', () => {
   let outdir: string;
@@ -90,6 +93,32 @@ describe('ServiceFunction bundling', () => {
       await expect(looping).rejects.toMatchObject({ kind: 'timeout' });
     } finally {
       await scripts.close();
+    }
+  });
+
+  it('loads each bundle in a fresh node process with only the AWS SDK beside it, as on Lambda', () => {
+    // The runtime gives a function its package and the AWS SDK, nothing else: a module of the
+    // local server (the embedded store's native LevelDB) loaded at import would fail at cold start.
+    for (const dir of assets) {
+      const runtime = mkdtempSync(join(tmpdir(), 'conductor-lambda-'));
+      try {
+        cpSync(dir, runtime, { recursive: true });
+        mkdirSync(join(runtime, 'node_modules'));
+        symlinkSync(join(ROOT, 'node_modules', '@aws-sdk'), join(runtime, 'node_modules', '@aws-sdk'));
+        const loaded = spawnSync(
+          process.execPath,
+          [
+            '--input-type=module',
+            '-e',
+            "const m = await import('./index.mjs'); console.log(typeof m.handler);",
+          ],
+          { cwd: runtime, encoding: 'utf8', env: { PATH: process.env.PATH, AWS_REGION: 'us-east-1' } },
+        );
+        expect(loaded.stderr, dir).toBe('');
+        expect(loaded.stdout.trim(), dir).toBe('function');
+      } finally {
+        rmSync(runtime, { recursive: true, force: true });
+      }
     }
   });
 });

@@ -17,7 +17,7 @@
  * memory is bounded by the small tables, not by the number of runs.
  */
 import { join } from 'node:path';
-import { ClassicLevel } from 'classic-level';
+import type { ClassicLevel } from 'classic-level';
 import { TransientError } from '../../model/errors.ts';
 import { type Write, WriteAheadLog } from './wal.ts';
 
@@ -85,6 +85,9 @@ export class EmbeddedDb {
 
   /** Opens (or creates) the store in `path`: LevelDB in level/, the write-ahead log in wal/. */
   static async open(path: string, options: EmbeddedDbOptions = {}): Promise<EmbeddedDb> {
+    // Loaded here, not at import: the Lambda functions bundle this module (the capabilities name
+    // every store) but never open it, and their package carries no native LevelDB build.
+    const { ClassicLevel } = await import('classic-level');
     const raw = new ClassicLevel<string, string>(join(path, 'level'), { valueEncoding: 'utf8' });
     try {
       await raw.open();
