@@ -60,6 +60,11 @@ const MEMORY_END = 'm0';
 export class EmbeddedDb {
   /** Recorded, not yet in LevelDB: newest value by key (undefined: deleted) and its record number. */
   private readonly overlay = new Map<string, { value: string | undefined; at: number }>();
+  /**
+   * The overlay's keys by scope (scopeOf: one run's task rows, one task's log lines), so a scan of
+   * one run's rows looks at that run's pending writes, not at a second's worth of everyone's.
+   */
+  private readonly overlayScopes = new Map<string, Set<string>>();
   /** Recorded, not yet logged. */
   private pending: Write[] = [];
   /** Logged, not yet in LevelDB. */
@@ -166,6 +171,17 @@ export class EmbeddedDb {
     }
     this.recorded++;
     this.pending.push(write);
+    if (!this.overlay.has(write.key)) {
+      const scope = scopeOf(write.key);
+      if (scope !== undefined) {
+        let keys = this.overlayScopes.get(scope);
+        if (!keys) {
+          keys = new Set();
+          this.overlayScopes.set(scope, keys);
+        }
+        keys.add(write.key);
+      }
+    }
     this.overlay.set(write.key, { value: write.type === 'put' ? write.value : undefined, at: this.recorded });
   }
 
@@ -249,7 +265,7 @@ export class EmbeddedDb {
     // A key written again since stays in the overlay with its newer value.
     for (const key of last.keys()) {
       const recorded = this.overlay.get(key);
-      if (recorded && recorded.at <= upTo) this.overlay.delete(key);
+      if (recorded && recorded.at <= upTo) this.forgetWritten(key);
     }
   }
 
@@ -259,6 +275,16 @@ export class EmbeddedDb {
    */
   private fail(error: Error): void {
     this.failure ??= error;
+  }
+
+  /** Drops a key from the overlay once LevelDB holds its last write. */
+  private forgetWritten(key: string): void {
+    this.overlay.delete(key);
+    const scope = scopeOf(key);
+    if (scope === undefined) return;
+    const keys = this.overlayScopes.get(scope);
+    keys?.delete(key);
+    if (keys?.size === 0) this.overlayScopes.delete(scope);
   }
 
   /** Whether a write failed and the memory tables must be read again (recover). */
@@ -277,6 +303,7 @@ export class EmbeddedDb {
     this.pending = [];
     this.unapplied = [];
     this.overlay.clear();
+    this.overlayScopes.clear();
     for (const waiter of this.waiters.splice(0))
       waiter.reject(unavailable(this.failure ?? new Error('reloaded')));
     this.applied = this.recorded;
@@ -298,7 +325,11 @@ export class EmbeddedDb {
    */
   async *entries(prefix: string, end = `${prefix}\uffff`): AsyncGenerator<[string, string]> {
     const pending = new Map<string, string | undefined>();
-    for (const [key, { value }] of this.overlay) if (key >= prefix && key < end) pending.set(key, value);
+    const scope = scopeOf(prefix);
+    const candidates = scope === prefix ? (this.overlayScopes.get(scope) ?? []) : this.overlay.keys();
+    for (const key of candidates) {
+      if (key >= prefix && key < end) pending.set(key, this.overlay.get(key)?.value);
+    }
     const iterator = this.level.iterator({ gte: prefix, lt: end });
     try {
       const sorted = [...pending.keys()].sort();
@@ -345,6 +376,21 @@ export class EmbeddedDb {
     if (!this.failure && this.unapplied.length === 0) this.wal.drop(this.wal.segments());
     if (this.level.status === 'open') await this.level.close();
   }
+}
+
+/**
+ * The scope of a key written as `x/<kind>/<JSON string>...` (executions.ts: a run's task rows, a
+ * task's log lines, a type's index entries): the key up to the end of that string; other keys have
+ * none. A scan whose prefix is exactly a scope reads only that scope's pending writes.
+ */
+export function scopeOf(key: string): string | undefined {
+  if (key.length < 6 || key[0] !== 'x' || key[1] !== '/' || key[3] !== '/' || key[4] !== '"')
+    return undefined;
+  for (let i = 5; i < key.length; i++) {
+    if (key[i] === '\\') i++;
+    else if (key[i] === '"') return key.slice(0, i + 1);
+  }
+  return undefined;
 }
 
 function unavailable(cause: Error): TransientError {
