@@ -7,7 +7,7 @@
  * thread) and wall time, each divided by N. Aim (issue 13): the per-branch cost at 1,000 is at most
  * 1.2 times the cost at 10.
  *
- * `--stores=memory,dynamodb` (default both): over the memory stores, and over the DynamoDB adapters
+ * `--stores=memory,embedded,dynamodb` (default all): over the memory stores, the embedded store, and over the DynamoDB adapters
  * on an in-process, in-memory dynalite (whose own CPU is then part of the figure).
  * `--branch-type=SIMPLE`: worker branches instead, all open at once: workers poll them in batches
  * of 100 and complete each wave of 100 concurrently; polls and updates are part of the run's cost.
@@ -37,11 +37,11 @@ const warmup = args.int('warmup', 5);
 /** Bytes of incompressible text each worker branch adds to its output (`--output-bytes`, 0: none). */
 const outputBytes = args.int('output-bytes', 0);
 const stores = args
-  .string('stores', 'memory,dynamodb')
+  .string('stores', 'memory,embedded,dynamodb')
   .split(',')
   .map((s) => s.trim());
-if (stores.some((s) => s !== 'memory' && s !== 'dynamodb'))
-  throw new Error('--stores must list memory and/or dynamodb');
+if (stores.some((s) => s !== 'memory' && s !== 'dynamodb' && s !== 'embedded'))
+  throw new Error('--stores must list memory, embedded and/or dynamodb');
 const branchType = args.string('branch-type', 'INLINE');
 if (branchType !== 'INLINE' && branchType !== 'SIMPLE' && branchType !== 'SUB_WORKFLOW')
   throw new Error('--branch-type must be INLINE, SIMPLE or SUB_WORKFLOW');
@@ -180,7 +180,7 @@ async function measure(store: Store, n: number, sized: boolean): Promise<Measure
   }
 }
 
-type Store = 'memory' | 'dynamodb';
+type Store = 'memory' | 'embedded' | 'dynamodb';
 
 const median = (xs: Measure[], f: (m: Measure) => number) => percentile(xs.map(f), 50);
 
@@ -201,7 +201,7 @@ async function main(): Promise<void> {
 }
 
 async function report(store: Store): Promise<void> {
-  console.log(`\n${store === 'dynamodb' ? 'dynamodb (DynamoDB adapters on in-process dynalite)' : 'memory'}`);
+  console.log(`\n${store === 'dynamodb' ? 'dynamodb (DynamoDB adapters on in-process dynalite)' : store}`);
   const rows: string[][] = [];
   const perBranch = new Map<number, { cpu: number; reads: number; writes: number }>();
   for (const n of sizes) {

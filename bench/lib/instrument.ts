@@ -4,12 +4,16 @@
  * is attributed to the phase that caused it and every decision-queue message is counted. Only the
  * benchmark does this; the server itself is the ordinary one.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { configOf } from '../../lib/config/load.ts';
 import { createLogger } from '../../lib/log/logger.ts';
 import { LocalDecisionQueue } from '../../lib/queue/local.ts';
 import { type LocalServer, startLocalServer } from '../../lib/runtime/local.ts';
 import {
   createDynamoStores,
+  createEmbeddedStores,
   createMemoryStores,
   ensureTables,
   type ServiceStores,
@@ -17,6 +21,7 @@ import {
 } from '../../lib/runtime/stores.ts';
 import { startEmbeddedDynamo } from '../../lib/store/dynamodb/embedded.ts';
 import { dynamoSession } from '../../lib/store/dynamodb/index.ts';
+import { EmbeddedDb } from '../../lib/store/embedded/database.ts';
 import { StoreMeter } from './store-meter.ts';
 
 export interface MeteredServer {
@@ -33,10 +38,10 @@ export interface MeteredServer {
 export interface MeteredServerOptions {
   sizes?: boolean;
   /**
-   * The stores: in memory (default), or DynamoDB adapters over an in-process, in-memory dynalite
-   * (the local server's default backend, without the disk).
+   * The stores: in memory (default), the embedded store (the local server's default) in a
+   * temporary directory, or DynamoDB adapters over an in-process, in-memory dynalite.
    */
-  store?: 'memory' | 'dynamodb';
+  store?: 'memory' | 'dynamodb' | 'embedded';
 }
 
 export async function startMeteredServer(options: MeteredServerOptions = {}): Promise<MeteredServer> {
@@ -47,6 +52,16 @@ export async function startMeteredServer(options: MeteredServerOptions = {}): Pr
     const tables = tableNamesFrom('bench-');
     await ensureTables(dynamoSession(dynamo.client()), tables);
     raw = createDynamoStores(dynamoSession(dynamo.client()), tables);
+  } else if (options.store === 'embedded') {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-metered-'));
+    const embedded = createEmbeddedStores(await EmbeddedDb.open(dir));
+    raw = {
+      ...embedded,
+      close: async () => {
+        await embedded.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
   } else {
     raw = createMemoryStores();
   }
