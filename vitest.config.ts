@@ -31,7 +31,8 @@ export default defineConfig({
     maxWorkers: 2,
     env: { NODE_NO_WARNINGS: '1', AWS_SDK_JS_SUPPRESS_NODE_VERSION_WARNING: '1' },
     // Every suite runs in `node`; the HTTP suites run again in `lambda`, where useTestServer()
-    // (test/helpers/server.ts) sends their requests through the API Gateway Lambda adapter.
+    // (test/helpers/server.ts) sends their requests through the API Gateway Lambda adapter, and in
+    // `embedded`, where its servers keep their data in the embedded store.
     projects: [
       {
         extends: true,
@@ -60,6 +61,17 @@ export default defineConfig({
           include: ['test/http/*.test.ts'],
           exclude: NODE_ONLY_HTTP,
           provide: { transport: 'lambda' },
+        },
+      },
+      // The HTTP and official-SDK suites once more over the local server's default store, the
+      // embedded one (each server on its own temporary data directory); the others use memory.
+      {
+        extends: true,
+        test: {
+          name: 'embedded',
+          include: ['test/http/*.test.ts', 'test/sdk/*.test.ts'],
+          exclude: NODE_ONLY_HTTP,
+          provide: { transport: 'node', store: 'embedded' },
         },
       },
     ],

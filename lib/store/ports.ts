@@ -150,8 +150,8 @@ export interface ExecutionStore {
   /** Looks a task up by id alone (routes that are given only a task id). */
   findTask(taskId: string): Promise<TaskRecord | undefined>;
   /**
-   * Every task row of a run's partition, by seq, including rows an earlier run under the same id
-   * left: readers of a run's rows take rowsOfRun (run-rows.ts).
+   * Every task row of a run's partition, by seq (ties by scheduled time: run-rows.ts byRunOrder),
+   * including rows an earlier run under the same id left: readers of a run's rows take rowsOfRun.
    */
   listTasks(workflowId: string): Promise<TaskRecord[]>;
   /** Removes task rows of a run (rerun/restart). */

@@ -23,3 +23,13 @@ export function rowsOfRuns(runs: readonly WorkflowRecord[], rows: readonly TaskR
     return run !== undefined && isRowOf(run, row);
   });
 }
+
+/**
+ * The order of a run's rows: by seq; rows with the same seq (a decide that adopts a row it wrote
+ * before a concurrent operation committed, such as a skip, keeps that row's seq) by scheduled
+ * time, then task id, so every store lists them alike.
+ */
+export const byRunOrder = (a: TaskRecord, b: TaskRecord): number =>
+  a.seq - b.seq ||
+  a.scheduledTime - b.scheduledTime ||
+  (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0);

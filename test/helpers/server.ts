@@ -7,6 +7,9 @@
  * Which transport a suite runs over is chosen by its vitest project (vitest.config.ts): every HTTP
  * suite runs in the `node` project, and those not tied to node:http run again in `lambda`.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { configOf } from '../../lib/config/load.ts';
 import { lambdaHttpHandler } from '../../lib/http/lambda-adapter.ts';
@@ -22,6 +25,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** The transport of the HTTP suites in this vitest project. */
     transport: Transport;
+    /** The store of the servers useTestServer starts in this project (memory unless set). */
+    store?: 'memory' | 'embedded';
   }
 }
 
@@ -43,6 +48,11 @@ export interface TestServerOptions {
   transport?: Transport;
   /** Where the server (and the Lambda adapter) logs; silent by default. */
   logger?: Logger;
+  /**
+   * The store when `overrides` names none: memory (default), or the embedded store on a temporary
+   * data directory removed when the server closes.
+   */
+  store?: 'memory' | 'embedded';
 }
 
 export async function startTestServer(
@@ -50,15 +60,20 @@ export async function startTestServer(
   options: TestServerOptions = {},
 ): Promise<TestServer> {
   // No UI unless a suite asks for it (test/ui/browser.ts): API suites see only the API.
+  const dataDir = options.store === 'embedded' ? mkdtempSync(join(tmpdir(), 'test-server-')) : undefined;
   const config = configOf({
-    'service.store': 'memory',
+    'service.store': options.store ?? 'memory',
+    ...(dataDir ? { 'service.local.data-dir': dataDir } : {}),
     'service.server.port': 0,
     'service.ui.dir': '',
     ...overrides,
   });
   const logger = options.logger ?? silentLogger;
   const server = await startLocalServer(config, { logger, clock: options.clock });
-  const close = () => server.close();
+  const close = async () => {
+    await server.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
   if (options.transport !== 'lambda') {
     return { transport: 'node', url: server.url, server, close, fetch: (input, init) => fetch(input, init) };
   }
@@ -90,9 +105,10 @@ export function useTestServer(
   options: TestServerOptions = {},
 ): TestServer {
   const transport = options.transport ?? inject('transport') ?? 'node';
+  const store = options.store ?? inject('store') ?? 'memory';
   let started: TestServer | undefined;
   beforeAll(async () => {
-    started = await startTestServer(overrides, { ...options, transport });
+    started = await startTestServer(overrides, { ...options, transport, store });
   });
   afterAll(async () => {
     await started?.close();

@@ -244,6 +244,21 @@ export function executionStoreContract(name: string, factory: () => Promise<Stor
         expect(await store.listTasks('wf-none')).toEqual([]);
       });
 
+      it('lists rows of the same seq by scheduled time, then task id, in every store alike', async () => {
+        // A decide that adopts a row it wrote before a concurrent skip committed leaves two rows
+        // with one seq; the earlier scheduled comes first, whatever the ids.
+        await store.createTasks([
+          taskOf('wf-tie', 'zz-first', 1, { scheduledTime: T0 + 1 }),
+          taskOf('wf-tie', 'aa-skipped', 1, { scheduledTime: T0 + 7 }),
+          taskOf('wf-tie', 'mm-same-time', 1, { scheduledTime: T0 + 7 }),
+        ]);
+        expect(taskIdsOf(await store.listTasks('wf-tie'))).toEqual([
+          'zz-first',
+          'aa-skipped',
+          'mm-same-time',
+        ]);
+      });
+
       it('gets the requested rows of a run in the requested order, skipping ids it does not have', async () => {
         await store.createTasks([
           taskOf('wf-get', 'one', 1),

@@ -24,6 +24,7 @@ import type {
   RunIndexRow,
   TaskExecLog,
 } from '../ports.ts';
+import { byRunOrder } from '../run-rows.ts';
 import { isConditionFailure, isMissingIndex, putIfAbsent, translate } from './errors.ts';
 import {
   bodyOf,
@@ -308,7 +309,7 @@ export class DynamoExecutionStore implements ExecutionStore, ExpiredRunRemover {
       },
       'task list',
     );
-    return (await this.codec.tasks(items)).sort((a, b) => a.seq - b.seq);
+    return (await this.codec.tasks(items)).sort(byRunOrder);
   }
 
   async deleteTasks(workflowId: string, taskIds: readonly string[]): Promise<void> {

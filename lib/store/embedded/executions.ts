@@ -26,6 +26,7 @@ import type { KeyedTable } from '../keyed.ts';
 import { keyOf } from '../keyed.ts';
 import type { ExecutionStore, IdempotencyClaim, RunIndexRead, RunIndexRow, TaskExecLog } from '../ports.ts';
 import { decodeRun, encodeRun, freezeDeeply } from '../run-codec.ts';
+import { byRunOrder } from '../run-rows.ts';
 import type { EmbeddedDb } from './database.ts';
 import { DurableTable } from './durable-table.ts';
 
@@ -181,7 +182,7 @@ export class EmbeddedExecutionStore implements ExecutionStore {
   async listTasks(workflowId: string): Promise<TaskRecord[]> {
     const rows: TaskRecord[] = [];
     for await (const [, value] of this.db.entries(rowsPrefix(workflowId))) rows.push(rowOf(value));
-    return rows.sort((a, b) => a.seq - b.seq);
+    return rows.sort(byRunOrder);
   }
 
   async deleteTasks(workflowId: string, taskIds: readonly string[]): Promise<void> {

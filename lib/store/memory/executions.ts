@@ -10,6 +10,7 @@ import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
 import { addTo, removeFrom } from '../id-index.ts';
 import type { ExecutionStore, IdempotencyClaim, RunIndexRead, RunIndexRow, TaskExecLog } from '../ports.ts';
 import { freezeDeeply } from '../run-codec.ts';
+import { byRunOrder } from '../run-rows.ts';
 import { isolate } from './isolate.ts';
 
 /** A stored run: its private copy (definition frozen and shared) plus the fields the store looks at. */
@@ -142,7 +143,10 @@ export class MemoryExecutionStore implements ExecutionStore {
   }
 
   async listTasks(workflowId: string): Promise<TaskRecord[]> {
-    return [...(this.tasks.get(workflowId)?.values() ?? [])].sort((a, b) => a.seq - b.seq).map(task);
+    return [...(this.tasks.get(workflowId)?.values() ?? [])]
+      .map((s) => s.row)
+      .sort(byRunOrder)
+      .map(isolate);
   }
 
   async deleteTasks(workflowId: string, taskIds: readonly string[]): Promise<void> {
