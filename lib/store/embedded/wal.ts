@@ -117,12 +117,18 @@ export class WriteAheadLog {
    */
   append(writes: readonly Write[], upTo: number): void {
     if (this.fd === undefined || this.bytes >= SEGMENT_BYTES) this.startSegment(upTo - writes.length);
-    const bytes = Buffer.from(encodeGroup(writes), 'utf8');
-    let written = 0;
-    while (written < bytes.length) {
-      written += writeSync(this.fd as number, bytes, written, bytes.length - written);
+    const text = encodeGroup(writes);
+    // The string is written as it is (node encodes it without a Buffer of ours); a short write,
+    // which a file on a full disk may give, continues from where it stopped.
+    let written = writeSync(this.fd as number, text, null, 'utf8');
+    const length = Buffer.byteLength(text, 'utf8');
+    if (written < length) {
+      const bytes = Buffer.from(text, 'utf8');
+      while (written < bytes.length) {
+        written += writeSync(this.fd as number, bytes, written, bytes.length - written);
+      }
     }
-    this.bytes += bytes.length;
+    this.bytes += length;
     if (this.fsync) fdatasyncSync(this.fd as number);
   }
 
