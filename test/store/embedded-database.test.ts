@@ -5,8 +5,11 @@
  */
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EmbeddedDb, scopeOf } from '../../lib/store/embedded/database.ts';
+import { TransientError } from '../../lib/model/errors.ts';
+import { createEmbeddedStores } from '../../lib/runtime/stores.ts';
+import { compareKeys, EmbeddedDb, scopeOf } from '../../lib/store/embedded/database.ts';
 import { embeddedDir } from '../helpers/embedded.ts';
+import { taskOf } from './executions.contract.ts';
 
 const dirs: string[] = [];
 const open: EmbeddedDb[] = [];
@@ -92,5 +95,74 @@ describe('the embedded database', () => {
     cpSync(dir, copy, { recursive: true, filter: (source) => !source.endsWith('LOCK') });
     const restarted = await opened(copy);
     expect(restarted.get('x/r/run-1')).toBe('logged only');
+  });
+
+  it('fails a call whose writes a failed append dropped, even when the store recovered before it ended', async () => {
+    const dir = embeddedDir();
+    dirs.push(dir);
+    let failNext = false;
+    const db = await EmbeddedDb.open(dir, {
+      beforeAppend: () => {
+        if (failNext) {
+          failNext = false;
+          throw new Error('ENOSPC: no space left on device, write');
+        }
+      },
+    });
+    const stores = createEmbeddedStores(db);
+    try {
+      const ids = Array.from({ length: 50 }, (_, i) => `t-${i}`);
+      await stores.executions.createTasks(ids.map((id, i) => taskOf('R', id, i + 1)));
+      // deleteTasks records its deletes, then awaits its log scans; meanwhile another call's
+      // append (carrying those deletes) fails and the store recovers from disk.
+      const deleting = stores.executions.deleteTasks('R', ids);
+      failNext = true;
+      await expect(
+        stores.executions.appendLogs([{ taskId: 't-0', log: 'x', createdTime: 1 }]),
+      ).rejects.toThrow(TransientError);
+      await expect(deleting).rejects.toThrow(TransientError);
+      // Nothing was acknowledged, and nothing changed.
+      expect(await stores.executions.listTasks('R')).toHaveLength(50);
+    } finally {
+      await stores.close();
+    }
+  });
+
+  it('lists keys in LevelDB order, characters above U+FFFF after U+E000-U+FFFF', async () => {
+    expect(['\u{1F600}', '\uFF01', 'a'].sort(compareKeys)).toEqual(['a', '\uFF01', '\u{1F600}']);
+    const dir = embeddedDir();
+    dirs.push(dir);
+    let db = await opened(dir);
+    db.put(row('r', '\u{1F600}'), 'disk');
+    db.put(row('r', '\uFF01'), 'disk');
+    await db.sync();
+    await db.close();
+    open.pop();
+    db = await opened(dir);
+    db.put(row('r', '\u{1F600}'), 'pending');
+    db.put(row('r', '\uFF01'), 'pending');
+    await db.sync();
+    expect(await scan(db, `x/t/${JSON.stringify('r')}`)).toEqual([
+      [row('r', '\uFF01'), 'pending'],
+      [row('r', '\u{1F600}'), 'pending'],
+    ]);
+  });
+
+  it('keeps a name holding an unpaired surrogate as it is across a restart', async () => {
+    const dir = embeddedDir();
+    dirs.push(dir);
+    const name = 'a\ud800b';
+    let stores = createEmbeddedStores(await EmbeddedDb.open(dir));
+    await stores.taskDefs.put({ name } as never);
+    await stores.executions.createTasks([taskOf(name, name, 1)]);
+    await stores.close();
+    stores = createEmbeddedStores(await EmbeddedDb.open(dir));
+    try {
+      expect((await stores.taskDefs.get(name))?.name).toBe(name);
+      expect((await stores.executions.findTask(name))?.taskId).toBe(name);
+      expect((await stores.executions.listTasks(name)).map((t) => t.taskId)).toEqual([name]);
+    } finally {
+      await stores.close();
+    }
   });
 });

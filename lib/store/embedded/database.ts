@@ -132,6 +132,11 @@ export class EmbeddedDb {
     this.loaded = tables;
   }
 
+  /** Drops the loaded rows once the tables are built from them (they would double their memory). */
+  releaseLoaded(): void {
+    this.loaded = new Map();
+  }
+
   /** The stored rows of a table kept in memory (key -> JSON), as last loaded. */
   rowsOf(table: string): ReadonlyMap<string, string> {
     return this.loaded.get(table) ?? new Map();
@@ -282,11 +287,14 @@ export class EmbeddedDb {
     await this.applying;
     this.pending = [];
     this.unapplied = [];
-    this.overlay.clear();
-    this.overlayScopes.clear();
     this.applied = this.recorded;
     try {
       await this.replayLog();
+      // Only now, with the log in LevelDB: until here a read still found the logged writes (a
+      // call that read the dropped ones meanwhile is answered 503: index.ts, its generation
+      // changed), and the tables are read from the disk alone.
+      this.overlay.clear();
+      this.overlayScopes.clear();
       await this.load();
     } catch (error) {
       // Still failing (the disk is still full): answered 503, and tried again by the next call.
@@ -301,22 +309,23 @@ export class EmbeddedDb {
    * including writes recorded but not yet on disk: the iterator's snapshot and the overlay are
    * both taken before the first await, so they describe one moment.
    */
-  async *entries(prefix: string, end = `${prefix}\uffff`): AsyncGenerator<[string, string]> {
+  async *entries(prefix: string, end = `${prefix}\u{10ffff}`): AsyncGenerator<[string, string]> {
     const pending = new Map<string, string | undefined>();
     const scope = scopeOf(prefix);
     const candidates = scope === prefix ? (this.overlayScopes.get(scope) ?? []) : this.overlay.keys();
     for (const key of candidates) {
-      if (key >= prefix && key < end) pending.set(key, this.overlay.get(key)?.value);
+      if (compareKeys(key, prefix) >= 0 && compareKeys(key, end) < 0)
+        pending.set(key, this.overlay.get(key)?.value);
     }
     const iterator = this.level.iterator({ gte: prefix, lt: end });
     try {
-      const sorted = [...pending.keys()].sort();
+      const sorted = [...pending.keys()].sort(compareKeys);
       let next = 0;
       for (;;) {
         const chunk = await iterator.nextv(1000);
         for (const [key, value] of chunk) {
           // Overlay keys before this one that the disk does not hold yet.
-          while (next < sorted.length && (sorted[next] as string) < key) {
+          while (next < sorted.length && compareKeys(sorted[next] as string, key) < 0) {
             const k = sorted[next++] as string;
             const v = pending.get(k);
             if (v !== undefined) yield [k, v];
@@ -369,6 +378,24 @@ export function scopeOf(key: string): string | undefined {
     else if (key[i] === '"') return key.slice(0, i + 1);
   }
   return undefined;
+}
+
+/**
+ * Keys in LevelDB's order: by their UTF-8 bytes, which is code point order. JavaScript's `<` compares
+ * UTF-16 units instead, which puts a character above U+FFFF (a surrogate pair) before U+E000-U+FFFF.
+ */
+export function compareKeys(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    const xPair = x >= 0xd800 && x <= 0xdfff;
+    const yPair = y >= 0xd800 && y <= 0xdfff;
+    if (xPair !== yPair) return xPair ? 1 : -1;
+    return x - y;
+  }
+  return a.length - b.length;
 }
 
 function unavailable(cause: Error): TransientError {

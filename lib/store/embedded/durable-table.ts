@@ -12,7 +12,7 @@ export class DurableTable<V> extends Map<string, V> implements KeyedTable<V> {
 
   constructor(db: EmbeddedDb, table: string) {
     super();
-    for (const [key, json] of db.rowsOf(table)) super.set(key, JSON.parse(json) as V);
+    for (const [key, json] of db.rowsOf(table)) super.set(JSON.parse(key) as string, JSON.parse(json) as V);
     // Assigned after the rows: Map's constructor and the loop above must not record anything.
     this.db = db;
     this.table = table;
@@ -20,13 +20,13 @@ export class DurableTable<V> extends Map<string, V> implements KeyedTable<V> {
   }
 
   override set(key: string, value: V): this {
-    this.db?.put(EmbeddedDb.memoryKey(this.table, key), JSON.stringify(value), this.generation);
+    this.db?.put(storedKey(this.table, key), JSON.stringify(value), this.generation);
     return super.set(key, value);
   }
 
   override delete(key: string): boolean {
     if (!super.has(key)) return false;
-    this.db?.del(EmbeddedDb.memoryKey(this.table, key), this.generation);
+    this.db?.del(storedKey(this.table, key), this.generation);
     return super.delete(key);
   }
 
@@ -34,3 +34,9 @@ export class DurableTable<V> extends Map<string, V> implements KeyedTable<V> {
     for (const key of [...super.keys()]) this.delete(key);
   }
 }
+
+/**
+ * A row's key on disk: the key as a JSON string, so any string is stored as itself (an unpaired
+ * surrogate, which UTF-8 cannot hold, is written escaped instead of replaced).
+ */
+const storedKey = (table: string, key: string): string => EmbeddedDb.memoryKey(table, JSON.stringify(key));

@@ -7,11 +7,12 @@
  * itself and the task rows are read on demand (LevelDB's synchronous get, a few microseconds), so
  * memory holds one small head per run, not the runs.
  *
- * Keys (JSON-quoted ids are prefix-free, so one run's rows never fall under another's prefix):
- *   x/r/<id>               the record: `<definition hash>\n<encodeRun without definition>`
- *   x/s/<id>               a finished run's free text, lowercased (search reads it, not the record)
+ * Keys (ids JSON-quoted: prefix-free, so one run's rows never fall under another's prefix, and an
+ * unpaired surrogate, which UTF-8 cannot hold, is stored escaped instead of replaced):
+ *   x/r/<"id">             the record: `<definition hash>\n<encodeRun without definition>`
+ *   x/s/<"id">             a finished run's free text, lowercased (search reads it, not the record)
  *   x/t/<"id"><"taskId">   a task row: `<rev>\n<row JSON>` (the revision read without parsing)
- *   x/o/<taskId>           the run a task id belongs to (findTask)
+ *   x/o/<"taskId">         the run a task id belongs to, JSON-quoted too (findTask)
  *   x/y/<"type"><"taskId"> the task-type index (tasksOfTypes)
  *   x/l/<"taskId"><order>  a log line
  * Definition snapshots are kept once per content (`run-definitions`, by hash) and shared frozen.
@@ -40,11 +41,11 @@ interface Head extends RunIndexRow {
 }
 
 const q = JSON.stringify;
-const recordKey = (workflowId: string) => `x/r/${workflowId}`;
-const textKey = (workflowId: string) => `x/s/${workflowId}`;
+const recordKey = (workflowId: string) => `x/r/${q(workflowId)}`;
+const textKey = (workflowId: string) => `x/s/${q(workflowId)}`;
 const rowsPrefix = (workflowId: string) => `x/t/${q(workflowId)}`;
 const rowKey = (workflowId: string, taskId: string) => `${rowsPrefix(workflowId)}${q(taskId)}`;
-const ownerKey = (taskId: string) => `x/o/${taskId}`;
+const ownerKey = (taskId: string) => `x/o/${q(taskId)}`;
 const typePrefix = (taskType: string) => `x/y/${q(taskType)}`;
 const typeKey = (taskType: string, taskId: string) => `${typePrefix(taskType)}${q(taskId)}`;
 const logsPrefix = (taskId: string) => `x/l/${q(taskId)}`;
@@ -88,6 +89,8 @@ export class EmbeddedExecutionStore implements ExecutionStore {
   /** Definition snapshots by identity (frozen, so they cannot change after hashing). */
   private readonly hashOf = new WeakMap<object, string>();
   private logOrder = 0;
+  /** This instance's start time, so lines of one millisecond from two lives of the store never collide. */
+  private readonly bootOrder = String(Date.now()).padStart(16, '0');
   /** Writes of this instance are refused once the database reloaded after a failed write. */
   private readonly db: {
     get(key: string): string | undefined;
@@ -147,7 +150,7 @@ export class EmbeddedExecutionStore implements ExecutionStore {
       if (existing !== undefined) return rowOf(existing);
       const value = rowValue(t);
       this.db.put(key, value);
-      this.db.put(ownerKey(t.taskId), t.workflowInstanceId);
+      this.db.put(ownerKey(t.taskId), q(t.workflowInstanceId));
       this.db.put(typeKey(t.taskType, t.taskId), '');
       return rowOf(value);
     });
@@ -176,7 +179,7 @@ export class EmbeddedExecutionStore implements ExecutionStore {
 
   async findTask(taskId: string): Promise<TaskRecord | undefined> {
     const owner = this.db.get(ownerKey(taskId));
-    return owner === undefined ? undefined : this.getTask(owner, taskId);
+    return owner === undefined ? undefined : this.getTask(JSON.parse(owner) as string, taskId);
   }
 
   async listTasks(workflowId: string): Promise<TaskRecord[]> {
@@ -307,7 +310,7 @@ export class EmbeddedExecutionStore implements ExecutionStore {
   async appendLogs(logs: TaskExecLog[]): Promise<void> {
     for (const log of logs) {
       // Ordered by the time written, then by this process's order of appends.
-      const order = `${String(log.createdTime).padStart(16, '0')}${String(this.logOrder++).padStart(12, '0')}`;
+      const order = `${String(log.createdTime).padStart(16, '0')}${this.bootOrder}${String(this.logOrder++).padStart(12, '0')}`;
       this.db.put(`${logsPrefix(log.taskId)}${order}`, JSON.stringify(log));
     }
   }
@@ -383,7 +386,7 @@ export class EmbeddedExecutionStore implements ExecutionStore {
   private deleteRow(workflowId: string, row: TaskRecord): void {
     this.db.del(rowKey(workflowId, row.taskId));
     this.db.del(typeKey(row.taskType, row.taskId));
-    if (this.db.get(ownerKey(row.taskId)) === workflowId) this.db.del(ownerKey(row.taskId));
+    if (this.db.get(ownerKey(row.taskId)) === q(workflowId)) this.db.del(ownerKey(row.taskId));
   }
 
   private async deleteLogs(taskIds: readonly string[]): Promise<void> {

@@ -4,6 +4,7 @@
  * write answered 503 and followed by a reload of the memory tables from disk, so what the store
  * holds in memory never differs from what it would read back after a restart.
  */
+import { TransientError } from '../../model/errors.ts';
 import type { TableSource } from '../keyed.ts';
 import type { EmbeddedDb } from './database.ts';
 import { DurableTable } from './durable-table.ts';
@@ -22,13 +23,18 @@ export function embeddedSource(db: EmbeddedDb): EmbeddedSource {
  * over the database's current contents; after a failed write it runs again on what the disk holds.
  */
 export function acknowledgedWhenDurable<T extends object>(db: EmbeddedDb, build: () => T): T {
-  let current = build();
+  const built = () => {
+    const stores = build();
+    db.releaseLoaded();
+    return stores;
+  };
+  let current = built();
   let recovering: Promise<void> | undefined;
   const recover = () => {
     recovering ??= db
       .recover()
       .then(() => {
-        current = build();
+        current = built();
       })
       .finally(() => {
         recovering = undefined;
@@ -43,10 +49,16 @@ export function acknowledgedWhenDurable<T extends object>(db: EmbeddedDb, build:
     async (...args: unknown[]): Promise<unknown> => {
       if (recovering) await recovering;
       if (db.failed) await recover();
+      const generation = db.generation;
       const target = portOf(name);
       try {
         const result = await (target[method] as (...a: unknown[]) => Promise<unknown>).apply(target, args);
         await db.sync();
+        // The store was reloaded while this call ran: what it wrote before the failed write may
+        // have been dropped with it, and what it read may be gone.
+        if (db.generation !== generation) {
+          throw new TransientError('The store was reloaded after a failed write; retry the request');
+        }
         return result;
       } catch (error) {
         if (db.failed) void recover().catch(() => {});

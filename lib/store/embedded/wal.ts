@@ -14,6 +14,7 @@ import {
   closeSync,
   existsSync,
   fdatasyncSync,
+  fsyncSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -161,6 +162,16 @@ export class WriteAheadLog {
     this.segment = Math.max(this.segment, ...this.segments()) + 1;
     this.fd = openSync(this.pathOf(this.segment), 'a');
     this.bytes = 0;
+    // With fsync, the new segment's directory entry is made durable too: a machine crash must not
+    // lose a file whose appends were acknowledged.
+    if (this.fsync) {
+      const dir = openSync(this.dir, 'r');
+      try {
+        fsyncSync(dir);
+      } finally {
+        closeSync(dir);
+      }
+    }
   }
 
   private pathOf(segment: number): string {
