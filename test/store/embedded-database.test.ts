@@ -4,7 +4,7 @@
  * writes, and the log alone brings back what LevelDB never received.
  */
 import { rmSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TransientError } from '../../lib/model/errors.ts';
 import { createEmbeddedStores } from '../../lib/runtime/stores.ts';
 import { compareKeys, EmbeddedDb, scopeOf } from '../../lib/store/embedded/database.ts';
@@ -162,6 +162,43 @@ describe('the embedded database', () => {
       expect((await stores.executions.findTask(name))?.taskId).toBe(name);
       expect((await stores.executions.listTasks(name)).map((t) => t.taskId)).toEqual([name]);
     } finally {
+      await stores.close();
+    }
+  });
+
+  it("logs a worker's last poll within a second, without making the poll wait for it", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const dir = embeddedDir();
+    dirs.push(dir);
+    const stores = createEmbeddedStores(await EmbeddedDb.open(dir));
+    const crashCopy = async (name: string) => {
+      const { cpSync } = await import('node:fs');
+      const copy = `${dir}-${name}`;
+      dirs.push(copy);
+      cpSync(dir, copy, { recursive: true, filter: (source) => !source.endsWith('LOCK') });
+      return copy;
+    };
+    const lastPollsIn = async (copy: string) => {
+      const reopened = createEmbeddedStores(await EmbeddedDb.open(copy));
+      try {
+        return (await reopened.pollData.list()).map((p) => p.workerId);
+      } finally {
+        await reopened.close();
+      }
+    };
+    try {
+      await stores.pollData.record({ queueName: 'q', workerId: 'w1', lastPollTime: 1 });
+      // Not logged yet (any store call would log it: a crash copy is taken before one).
+      expect(await lastPollsIn(await crashCopy('before'))).toEqual([]);
+      vi.advanceTimersByTime(1000);
+      expect(await lastPollsIn(await crashCopy('after-a-second'))).toEqual(['w1']);
+      // Or sooner, with the next call that must be durable.
+      await stores.pollData.record({ queueName: 'q', workerId: 'w2', lastPollTime: 2 });
+      await stores.queue.push([{ queueName: 'q', taskId: 't', workflowId: 'r', priority: 0, visibleAt: 0 }]);
+      expect((await lastPollsIn(await crashCopy('with-a-push'))).sort()).toEqual(['w1', 'w2']);
+      expect((await stores.pollData.list()).map((p) => p.workerId).sort()).toEqual(['w1', 'w2']);
+    } finally {
+      vi.useRealTimers();
       await stores.close();
     }
   });
