@@ -29,11 +29,7 @@ import type { PayloadStore } from '../payloads/ports.ts';
 import { LocalDecisionQueue } from '../queue/local.ts';
 import { LocalWorkQueue } from '../queue/local-work-queue.ts';
 import type { ScheduleFireMessage } from '../queue/work-queues.ts';
-import {
-  StoreLockedError as DynaliteLockedError,
-  dynamoClient,
-  startEmbeddedDynamo,
-} from '../store/dynamodb/embedded.ts';
+import { dynamoClient, startEmbeddedDynamo } from '../store/dynamodb/embedded.ts';
 import { dynamoSession } from '../store/dynamodb/index.ts';
 import { EmbeddedDb, StoreDamagedError, StoreLockedError } from '../store/embedded/database.ts';
 import { jobDepsOf } from './job-deps.ts';
@@ -89,7 +85,7 @@ export async function createLocalStores(config: ServiceConfig, logger: Logger): 
   const dataDir = resolve(dataRoot, DYNALITE_DIR);
   mkdirSync(dataDir, { recursive: true });
   const dynalite = await startEmbeddedDynamo({ path: dataDir }).catch((error: unknown) => {
-    throw error instanceof DynaliteLockedError ? dataDirectoryInUse(dataRoot) : error;
+    throw error instanceof StoreLockedError ? dataDirectoryInUse(dataRoot) : error;
   });
   logger.info('dynalite store started', { dataDir });
   const session = dynamoSession(dynalite.client(), () => dynalite.close());

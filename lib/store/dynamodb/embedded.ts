@@ -6,15 +6,13 @@ import type { AddressInfo } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ClassicLevel } from 'classic-level';
 import dynalite from 'dynalite';
+import { StoreLockedError } from '../embedded/database.ts';
 
 export interface EmbeddedDynamo {
   endpoint: string;
   client(): DynamoDBClient;
   close(): Promise<void>;
 }
-
-/** The on-disk store at `path` is open in another process (or in this one). */
-export class StoreLockedError extends Error {}
 
 /** Starts dynalite; `path` keeps data on disk, none keeps it in memory. */
 export async function startEmbeddedDynamo(options: { path?: string } = {}): Promise<EmbeddedDynamo> {

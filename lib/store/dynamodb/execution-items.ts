@@ -10,12 +10,11 @@ import type { WorkflowDef, WorkflowTask } from '../../model/definitions.ts';
 import { PayloadTooLargeError } from '../../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
 import type { RunFields } from '../../search/summaries.ts';
-import type { ExecutionStore, TaskExecLog } from '../ports.ts';
+import type { TaskExecLog } from '../ports.ts';
 import { decodeRun, encodeRun, freezeDeeply } from '../run-codec.ts';
+import type { WorkflowQuery } from '../run-query.ts';
 import type { Item } from './paging.ts';
 import { TTL_ATTRIBUTE } from './tables.ts';
-
-export type WorkflowQuery = Parameters<ExecutionStore['findWorkflows']>[0];
 
 export const TASK_PREFIX = 'T#';
 /** The single partition of the sparse wakeups index (tables.ts says when to shard it). */
@@ -179,17 +178,6 @@ export function taskOf(item: Item, shape?: TaskShape): TaskRecord {
 /** The byCorrelation key of a workflow name and correlation id (tables.ts: fixed length, any input). */
 export function correlationKeyOf(workflowName: string, correlationId: string): string {
   return createHash('sha256').update(workflowName).update('\0').update(correlationId).digest('base64url');
-}
-
-/** Whether a run matches the non-key parts of a findWorkflows query (checked after a byCorrelation read). */
-export function matchesQuery(record: WorkflowRecord, query: WorkflowQuery): boolean {
-  if (record.workflowName !== query.name) return false;
-  if (query.correlationId !== undefined && record.correlationId !== query.correlationId) return false;
-  if (query.version !== undefined && record.workflowVersion !== query.version) return false;
-  if (query.statuses && !query.statuses.includes(record.status)) return false;
-  if (query.startedAfter !== undefined && record.createTime < query.startedAfter) return false;
-  if (query.startedBefore !== undefined && record.createTime > query.startedBefore) return false;
-  return true;
 }
 
 /** A run's item; with `definition` (the hash of its snapshot) the record leaves the definition out. */

@@ -24,6 +24,7 @@ import type {
   RunIndexRow,
   TaskExecLog,
 } from '../ports.ts';
+import { matchesQuery, type WorkflowQuery } from '../run-query.ts';
 import { byRunOrder } from '../run-rows.ts';
 import { isConditionFailure, isMissingIndex, putIfAbsent, translate } from './errors.ts';
 import {
@@ -35,12 +36,10 @@ import {
   logItem,
   logPk,
   logSortKeyBefore,
-  matchesQuery,
   TASK_PREFIX,
   taskKey,
   WAKE_SHARDS,
   WORKFLOW_SK,
-  type WorkflowQuery,
   workflowKey,
 } from './execution-items.ts';
 import { runIndex, scanTasks, tasksOfTypes, workflowsById } from './execution-search.ts';

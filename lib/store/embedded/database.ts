@@ -8,9 +8,10 @@
  * through the overlay of writes not yet in LevelDB. `sync()` makes everything recorded so far
  * durable with one append to the log (write(2), so it survives kill -9 of this process; with
  * service.local.fsync also fdatasync, which survives a crash of the machine), and the store bundle
- * calls it after every port call (index.ts), so nothing is acknowledged before it is written.
- * LevelDB receives the logged writes in large batches a few milliseconds later, in the background;
- * at open, what the log holds beyond LevelDB is written into it first.
+ * calls it after every port call (index.ts; a worker's last poll time excepted, logged within a
+ * second: syncSoon), so nothing is acknowledged before it is written. LevelDB receives the logged
+ * writes in one batch a second later, in the background; at open, what the log holds beyond
+ * LevelDB is written into it first.
  *
  * Two kinds of keys: tables kept whole in memory (`m/<table>/<key>`, loaded at open: definitions,
  * queues, run headers...) and keys read on demand (`x/...`: run records, task rows, logs), so

@@ -27,6 +27,7 @@ import type { KeyedTable } from '../keyed.ts';
 import { keyOf } from '../keyed.ts';
 import type { ExecutionStore, IdempotencyClaim, RunIndexRead, RunIndexRow, TaskExecLog } from '../ports.ts';
 import { decodeRun, encodeRun, freezeDeeply } from '../run-codec.ts';
+import { matchesQuery, type WorkflowQuery } from '../run-query.ts';
 import { byRunOrder } from '../run-rows.ts';
 import type { EmbeddedDb } from './database.ts';
 import { DurableTable } from './durable-table.ts';
@@ -72,7 +73,7 @@ const hasExternalPayload = (record: WorkflowRecord): boolean =>
   record.externalOutputPayloadStoragePath !== undefined;
 const NON_ASCII = /[\u0080-\uffff]/;
 /** Where a stored text may need more than the case-insensitive search: payloads kept outside, or text beyond ASCII. */
-const CLOSER_LOOK = /external(?:Input|Output)PayloadStoragePath|[\u0080-\uffff]/;
+const CLOSER_LOOK = new RegExp(`${EXTERNAL_PAYLOAD.source}|${NON_ASCII.source}`);
 
 const rowValue = (task: TaskRecord): string => `${task.rev}\n${JSON.stringify(task)}`;
 const rowOf = (value: string): TaskRecord => JSON.parse(value.slice(value.indexOf('\n') + 1)) as TaskRecord;
@@ -196,24 +197,18 @@ export class EmbeddedExecutionStore implements ExecutionStore {
     await this.deleteLogs(taskIds);
   }
 
-  async findWorkflows(query: Parameters<ExecutionStore['findWorkflows']>[0]): Promise<WorkflowRecord[]> {
+  async findWorkflows(query: WorkflowQuery): Promise<WorkflowRecord[]> {
     const ids =
       query.correlationId !== undefined
         ? this.byCorrelation.get(correlationKey(query.name, query.correlationId))
         : this.byName.get(query.name);
-    const matching: [string, Head][] = [];
+    const matching: Head[] = [];
     for (const id of ids ?? []) {
       const head = this.heads.get(id);
-      if (!head || head.workflowName !== query.name) continue;
-      if (query.version !== undefined && head.workflowVersion !== query.version) continue;
-      if (query.statuses && !query.statuses.includes(head.status)) continue;
-      if (query.correlationId !== undefined && head.correlationId !== query.correlationId) continue;
-      if (query.startedAfter !== undefined && head.createTime < query.startedAfter) continue;
-      if (query.startedBefore !== undefined && head.createTime > query.startedBefore) continue;
-      matching.push([id, head]);
+      if (head && matchesQuery(head, query)) matching.push(head);
     }
-    matching.sort((a, b) => a[1].createTime - b[1].createTime);
-    return matching.flatMap(([id]) => this.read(id) ?? []);
+    matching.sort((a, b) => a.createTime - b.createTime);
+    return matching.flatMap((head) => this.read(head.workflowId) ?? []);
   }
 
   async runIndex(read: RunIndexRead): Promise<RunIndexRow[]> {

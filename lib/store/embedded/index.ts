@@ -43,9 +43,12 @@ export function acknowledgedWhenDurable<T extends object>(db: EmbeddedDb, build:
   };
   type Port = Record<PropertyKey, unknown>;
   const portOf = (name: PropertyKey): Port => (current as Record<PropertyKey, Port>)[name] as Port;
-  /** A method of a port that answers once its writes are durable (made once per method). */
-  const durableMethod =
-    (name: PropertyKey, method: PropertyKey) =>
+  /**
+   * A port method that answers once its writes are durable; a relaxed one (RELAXED) answers at
+   * once and has its writes logged soon. Made once per method.
+   */
+  const wrapped =
+    (name: PropertyKey, method: PropertyKey, relaxed: boolean) =>
     async (...args: unknown[]): Promise<unknown> => {
       if (recovering) await recovering;
       if (db.failed) await recover();
@@ -53,6 +56,10 @@ export function acknowledgedWhenDurable<T extends object>(db: EmbeddedDb, build:
       const target = portOf(name);
       try {
         const result = await (target[method] as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        if (relaxed) {
+          db.syncSoon();
+          return result;
+        }
         await db.sync();
         // The store was reloaded while this call ran: what it wrote before the failed write may
         // have been dropped with it, and what it read may be gone.
@@ -65,18 +72,7 @@ export function acknowledgedWhenDurable<T extends object>(db: EmbeddedDb, build:
         throw error;
       }
     };
-  /** A method whose writes nobody is told of: it answers at once; its writes are logged soon. */
-  const relaxedMethod =
-    (name: PropertyKey, method: PropertyKey) =>
-    async (...args: unknown[]): Promise<unknown> => {
-      if (recovering) await recovering;
-      if (db.failed) await recover();
-      const target = portOf(name);
-      const result = await (target[method] as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-      db.syncSoon();
-      return result;
-    };
-  // Plain objects, one per port, with a durable wrapper for each of its methods: they behave as
+  // Plain objects, one per port, with a wrapper for each of its methods: they behave as
   // the adapters do (a caller may replace a method, as the benchmarks do to observe calls).
   const stores: Record<PropertyKey, unknown> = {};
   for (const [name, value] of Object.entries(current)) {
@@ -86,9 +82,7 @@ export function acknowledgedWhenDurable<T extends object>(db: EmbeddedDb, build:
     }
     const port: Record<PropertyKey, unknown> = {};
     for (const method of methodsOf(value)) {
-      port[method] = RELAXED.has(`${name}.${method}`)
-        ? relaxedMethod(name, method)
-        : durableMethod(name, method);
+      port[method] = wrapped(name, method, RELAXED.has(`${name}.${method}`));
     }
     stores[name] = port;
   }

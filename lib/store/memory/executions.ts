@@ -10,6 +10,7 @@ import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
 import { addTo, removeFrom } from '../id-index.ts';
 import type { ExecutionStore, IdempotencyClaim, RunIndexRead, RunIndexRow, TaskExecLog } from '../ports.ts';
 import { freezeDeeply } from '../run-codec.ts';
+import { matchesQuery, type WorkflowQuery } from '../run-query.ts';
 import { byRunOrder } from '../run-rows.ts';
 import { isolate } from './isolate.ts';
 
@@ -160,7 +161,7 @@ export class MemoryExecutionStore implements ExecutionStore {
     }
   }
 
-  async findWorkflows(query: Parameters<ExecutionStore['findWorkflows']>[0]): Promise<WorkflowRecord[]> {
+  async findWorkflows(query: WorkflowQuery): Promise<WorkflowRecord[]> {
     const out: StoredRun[] = [];
     const ids =
       query.correlationId !== undefined
@@ -168,14 +169,7 @@ export class MemoryExecutionStore implements ExecutionStore {
         : this.byName.get(query.name);
     for (const id of ids ?? []) {
       const record = this.workflows.get(id);
-      if (!record) continue;
-      if (record.workflowName !== query.name) continue;
-      if (query.version !== undefined && record.workflowVersion !== query.version) continue;
-      if (query.statuses && !query.statuses.includes(record.status)) continue;
-      if (query.correlationId !== undefined && record.correlationId !== query.correlationId) continue;
-      if (query.startedAfter !== undefined && record.createTime < query.startedAfter) continue;
-      if (query.startedBefore !== undefined && record.createTime > query.startedBefore) continue;
-      out.push(record);
+      if (record && matchesQuery(record, query)) out.push(record);
     }
     return out.sort((a, b) => a.createTime - b.createTime).map(run);
   }
