@@ -8,14 +8,15 @@
 import type { Capability, ServiceContext } from '../capability.ts';
 import { messageServiceOf } from '../messages/capability.ts';
 import type { MessageStores } from '../messages/ports.ts';
-import { DynamoEventExecutionStore } from '../store/dynamodb/event-executions.ts';
-import { DynamoEventHandlerStore, EVENT_HANDLERS_TABLE } from '../store/dynamodb/event-handlers.ts';
 import { tableName } from '../store/dynamodb/tables.ts';
-import { MemoryEventExecutionStore } from '../store/memory/event-executions.ts';
-import { MemoryEventHandlerStore } from '../store/memory/event-handlers.ts';
 import type { EventStores } from './ports.ts';
 import { EventProcessor } from './processor.ts';
 import { eventRoutes } from './routes.ts';
+import { DynamoEventExecutionStore } from './store/dynamodb-executions.ts';
+import { DynamoEventHandlerStore } from './store/dynamodb-handlers.ts';
+import { MemoryEventExecutionStore } from './store/memory-executions.ts';
+import { MemoryEventHandlerStore } from './store/memory-handlers.ts';
+import { EVENT_HANDLERS_TABLE } from './tables.ts';
 
 /** The processor over a host's services: the same for the local queue, the consumer and the sources. */
 export function eventProcessorOf(services: ServiceContext<EventStores & MessageStores>): EventProcessor {

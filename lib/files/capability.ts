@@ -5,9 +5,7 @@
  * start, so a wrong value (or signing without keys) stops the start naming the property.
  */
 import type { Capability } from '../capability.ts';
-import { DynamoFileStore, FILES_TABLE } from '../store/dynamodb/files.ts';
 import { EXECUTIONS_TABLE, tableName } from '../store/dynamodb/tables.ts';
-import { MemoryFileStore } from '../store/memory/files.ts';
 import { backendOf } from './backends/index.ts';
 import { ContentTransfer } from './content.ts';
 import { storageTypeOf } from './model.ts';
@@ -17,6 +15,9 @@ import { fileRoutes } from './routes.ts';
 import { FileService } from './service.ts';
 import { fileSettingsOf } from './settings.ts';
 import { UrlSigner } from './signing.ts';
+import { DynamoFileStore } from './store/dynamodb.ts';
+import { MemoryFileStore } from './store/memory.ts';
+import { FILES_TABLE } from './tables.ts';
 
 /** Where uploaded files live in the stack's bucket (large payloads live under `payloads/`). */
 export const AWS_FILES_PREFIX = 'files/';

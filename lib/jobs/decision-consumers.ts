@@ -9,10 +9,10 @@
  * wake-ups as timers (lib/queue/local.ts).
  */
 
+import { MESSAGES_TABLE } from '../messages/tables.ts';
 import type { DecisionMessage } from '../queue/work-queues.ts';
 import { decodeDecisionMessage, mergeDecisionMessages } from '../queue/work-queues.ts';
-import { MESSAGES_TABLE } from '../store/dynamodb/messages.ts';
-import { SCHEMAS_TABLE } from '../store/dynamodb/schemas.ts';
+import { SCHEMAS_TABLE } from '../schemas/tables.ts';
 import { DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE } from '../store/dynamodb/tables.ts';
 import type { Consumer } from './types.ts';
 

@@ -6,10 +6,10 @@
  * in-process work queue (lib/runtime/services.ts).
  */
 
+import { EVENT_HANDLERS_TABLE } from '../events/tables.ts';
+import { MESSAGES_TABLE } from '../messages/tables.ts';
 import { decodeEventMessage, type EventMessage } from '../queue/work-queues.ts';
-import { EVENT_HANDLERS_TABLE } from '../store/dynamodb/event-handlers.ts';
-import { MESSAGES_TABLE } from '../store/dynamodb/messages.ts';
-import { SCHEMAS_TABLE } from '../store/dynamodb/schemas.ts';
+import { SCHEMAS_TABLE } from '../schemas/tables.ts';
 import { DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE } from '../store/dynamodb/tables.ts';
 import { MAX_RECEIVE_COUNT } from './decision-consumers.ts';
 import type { Consumer, Grants } from './types.ts';

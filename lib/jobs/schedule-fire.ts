@@ -4,7 +4,7 @@
  * (lib/scheduler/dispatcher.ts `fire`). Fires are independent: no key, no coalescing.
  */
 import { decodeScheduleFireMessage, type ScheduleFireMessage } from '../queue/work-queues.ts';
-import { SCHEDULES_TABLE } from '../store/dynamodb/schedules.ts';
+import { SCHEDULES_TABLE } from '../scheduler/tables.ts';
 import { DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE } from '../store/dynamodb/tables.ts';
 import { MAX_RECEIVE_COUNT } from './decision-consumers.ts';
 import type { Consumer } from './types.ts';

@@ -8,7 +8,7 @@
  */
 
 import type { TickResult } from '../scheduler/dispatcher.ts';
-import { SCHEDULES_TABLE } from '../store/dynamodb/schedules.ts';
+import { SCHEDULES_TABLE } from '../scheduler/tables.ts';
 import { DEFINITIONS_TABLE } from '../store/dynamodb/tables.ts';
 import type { PeriodicJob } from './types.ts';
 

@@ -5,12 +5,13 @@
  * greedy proxy, so pushes reach this function. PULL_WORKFLOW_MESSAGES reads the same store.
  */
 import type { Capability, ServiceContext } from '../capability.ts';
-import { DynamoMessageStore, MESSAGES_TABLE } from '../store/dynamodb/messages.ts';
 import { EXECUTIONS_TABLE, tableName } from '../store/dynamodb/tables.ts';
-import { MemoryMessageStore } from '../store/memory/messages.ts';
 import type { MessageStores } from './ports.ts';
 import { messageRoutes } from './routes.ts';
 import { MessageService } from './service.ts';
+import { DynamoMessageStore } from './store/dynamodb.ts';
+import { MemoryMessageStore } from './store/memory.ts';
+import { MESSAGES_TABLE } from './tables.ts';
 
 /** The push service over a host's services: the same for the route and the event handlers' action. */
 export function messageServiceOf(services: ServiceContext<MessageStores>): MessageService {

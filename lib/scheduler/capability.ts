@@ -5,13 +5,14 @@
  * dispatches the rest and the fire consumer (lib/jobs/schedule-fire.ts) starts the workflows.
  */
 import type { Capability, ServiceContext } from '../capability.ts';
-import { DynamoScheduleStore, SCHEDULES_TABLE } from '../store/dynamodb/schedules.ts';
 import { DEFINITIONS_TABLE, tableName } from '../store/dynamodb/tables.ts';
-import { MemoryScheduleStore } from '../store/memory/schedules.ts';
 import { ScheduleDispatcher } from './dispatcher.ts';
 import type { SchedulerStores } from './ports.ts';
 import { schedulerRoutes } from './routes.ts';
 import { SchedulerService } from './service.ts';
+import { DynamoScheduleStore } from './store/dynamodb.ts';
+import { MemoryScheduleStore } from './store/memory.ts';
+import { SCHEDULES_TABLE } from './tables.ts';
 
 /** The dispatcher over a host's services: the same for the routes, the tick and the consumer. */
 export function dispatcherOf(services: ServiceContext<SchedulerStores>): ScheduleDispatcher {

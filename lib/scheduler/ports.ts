@@ -1,7 +1,7 @@
 /**
  * The scheduler's store port, in domain words: schedules (versioned, with the next run time
  * indexed while they are active), their execution records, and the scheduler's own switch (the
- * admin pause). Adapters: lib/store/memory/schedules.ts, lib/store/dynamodb/schedules.ts; one
+ * admin pause). Adapters: lib/scheduler/store/memory.ts, lib/scheduler/store/dynamodb.ts; one
  * contract suite (test/store/schedules.contract.ts) holds them to the same behaviour.
  */
 import type { ScheduleExecution, ScheduleRecord } from './model.ts';

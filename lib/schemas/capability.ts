@@ -6,12 +6,13 @@
 import type { Capability } from '../capability.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import type { Clock } from '../model/clock.ts';
-import { DynamoSchemaStore, SCHEMAS_TABLE } from '../store/dynamodb/schemas.ts';
 import { tableName } from '../store/dynamodb/tables.ts';
-import { MemorySchemaStore } from '../store/memory/schemas.ts';
 import type { SchemaStore } from './ports.ts';
 import { schemaRoutes } from './routes.ts';
 import { SchemaService } from './service.ts';
+import { DynamoSchemaStore } from './store/dynamodb.ts';
+import { MemorySchemaStore } from './store/memory.ts';
+import { SCHEMAS_TABLE } from './tables.ts';
 
 export interface SchemaStores {
   schemas: SchemaStore;

@@ -4,11 +4,11 @@
  */
 import type { Capability } from '../capability.ts';
 import { taskRoutes } from '../http/routes/tasks.ts';
+import { SCHEMAS_TABLE } from '../schemas/tables.ts';
 import { taskSearchRoutes } from '../search/routes.ts';
 import { searchServiceOf } from '../search/service.ts';
 import { DynamoPollLimitStore } from '../store/dynamodb/poll-limits.ts';
 import { DynamoPollDataStore, DynamoTaskQueue } from '../store/dynamodb/queue.ts';
-import { SCHEMAS_TABLE } from '../store/dynamodb/schemas.ts';
 import { EXECUTIONS_TABLE, QUEUES_TABLE, tableName } from '../store/dynamodb/tables.ts';
 import { MemoryPollLimitStore } from '../store/memory/poll-limits.ts';
 import { MemoryPollDataStore, MemoryTaskQueue } from '../store/memory/queue.ts';

@@ -4,11 +4,11 @@
  */
 import type { Capability } from '../capability.ts';
 import { workflowRoutes } from '../http/routes/workflows.ts';
+import { MESSAGES_TABLE } from '../messages/tables.ts';
+import { SCHEMAS_TABLE } from '../schemas/tables.ts';
 import { workflowSearchRoutes } from '../search/routes.ts';
 import { searchServiceOf } from '../search/service.ts';
 import { DynamoExecutionStore } from '../store/dynamodb/executions.ts';
-import { MESSAGES_TABLE } from '../store/dynamodb/messages.ts';
-import { SCHEMAS_TABLE } from '../store/dynamodb/schemas.ts';
 import { DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE, tableName } from '../store/dynamodb/tables.ts';
 import { EmbeddedExecutionStore } from '../store/embedded/executions.ts';
 import { MemoryExecutionStore } from '../store/memory/executions.ts';

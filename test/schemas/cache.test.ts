@@ -14,7 +14,7 @@ import { schemaRegistryOf } from '../../lib/schemas/capability.ts';
 import type { SchemaRecord } from '../../lib/schemas/model.ts';
 import type { SchemaStore } from '../../lib/schemas/ports.ts';
 import { SchemaService } from '../../lib/schemas/service.ts';
-import { MemorySchemaStore } from '../../lib/store/memory/schemas.ts';
+import { MemorySchemaStore } from '../../lib/schemas/store/memory.ts';
 
 /** A memory store that counts reads, so a test can tell a cache hit from a store read. */
 class CountingStore extends MemorySchemaStore {

@@ -7,8 +7,8 @@ import type { AsyncTaskResult } from '../../../lib/engine/task-type.ts';
 import { batchSizeOf, pullWorkflowMessagesTask } from '../../../lib/engine/tasks/pull-workflow-messages.ts';
 import type { WorkflowMessage } from '../../../lib/messages/ports.ts';
 import { sequenceOf } from '../../../lib/messages/service.ts';
+import { MemoryMessageStore } from '../../../lib/messages/store/memory.ts';
 import type { TaskRecord, WorkflowRecord } from '../../../lib/model/execution.ts';
-import { MemoryMessageStore } from '../../../lib/store/memory/messages.ts';
 
 const WF = 'wf-1';
 const NOW = 1_700_000_000_000;

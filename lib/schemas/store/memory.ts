@@ -3,9 +3,10 @@
  * when written and frozen; reads hand out that frozen object. Create is a check-and-set with no
  * await between the two, so it is as conditional as DynamoDB's.
  */
-import type { SchemaRecord } from '../../schemas/model.ts';
-import type { SchemaStore } from '../../schemas/ports.ts';
-import { keyOf, memoryTables, type TableSource } from '../keyed.ts';
+
+import { keyOf, memoryTables, type TableSource } from '../../store/keyed.ts';
+import type { SchemaRecord } from '../model.ts';
+import type { SchemaStore } from '../ports.ts';
 
 function frozenCopy<T>(value: T): T {
   const freeze = (v: unknown): void => {

@@ -18,19 +18,10 @@ import {
   PutCommand,
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { SchemaRecord } from '../../schemas/model.ts';
-import type { SchemaStore } from '../../schemas/ports.ts';
-import { putIfAbsent, translate } from './errors.ts';
-import { batchDelete, queryAll, scanAll } from './paging.ts';
-import { type TableSpec, TTL_ATTRIBUTE } from './tables.ts';
-
-export const SCHEMAS_TABLE: TableSpec = {
-  id: 'schemas',
-  partitionKey: 'pk',
-  sortKey: 'sk',
-  indexes: [],
-  ttlAttribute: TTL_ATTRIBUTE,
-};
+import { putIfAbsent, translate } from '../../store/dynamodb/errors.ts';
+import { batchDelete, queryAll, scanAll } from '../../store/dynamodb/paging.ts';
+import type { SchemaRecord } from '../model.ts';
+import type { SchemaStore } from '../ports.ts';
 
 const sortKey = (version: number) => `V#${String(version).padStart(10, '0')}`;
 const keyOf = (name: string, version: number) => ({ pk: name, sk: sortKey(version) });

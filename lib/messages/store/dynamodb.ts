@@ -18,18 +18,10 @@
  *   - delete the queue: Query pk, BatchWriteItem deletes.
  */
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { AddOutcome, MessageStore, QueuedMessage } from '../../messages/ports.ts';
-import { isConditionFailure, translate } from './errors.ts';
-import { batchDelete, type Item, queryAll } from './paging.ts';
-import { type TableSpec, TTL_ATTRIBUTE } from './tables.ts';
-
-export const MESSAGES_TABLE: TableSpec = {
-  id: 'messages',
-  partitionKey: 'pk',
-  sortKey: 'sk',
-  indexes: [],
-  ttlAttribute: TTL_ATTRIBUTE,
-};
+import { isConditionFailure, translate } from '../../store/dynamodb/errors.ts';
+import { batchDelete, type Item, queryAll } from '../../store/dynamodb/paging.ts';
+import { TTL_ATTRIBUTE } from '../../store/dynamodb/tables.ts';
+import type { AddOutcome, MessageStore, QueuedMessage } from '../ports.ts';
 
 const COUNT_SK = '#count';
 const MESSAGE_PREFIX = 'M#';

@@ -15,10 +15,10 @@
  * in a query on sk "E#".
  */
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { EventExecution } from '../../events/model.ts';
-import type { ClaimOutcome, EventExecutionStore } from '../../events/ports.ts';
-import { isConditionFailure, translate } from './errors.ts';
-import { queryAll } from './paging.ts';
+import { isConditionFailure, translate } from '../../store/dynamodb/errors.ts';
+import { queryAll } from '../../store/dynamodb/paging.ts';
+import type { EventExecution } from '../model.ts';
+import type { ClaimOutcome, EventExecutionStore } from '../ports.ts';
 
 const pkOf = (name: string) => `X#${name}`;
 const skOf = (id: string) => `E#${id}`;

@@ -3,8 +3,9 @@
  * check-and-set runs with no await between the check and the write, so the queue bound and the
  * claims are as exact as the DynamoDB adapter's conditional writes.
  */
-import type { AddOutcome, MessageStore, QueuedMessage } from '../../messages/ports.ts';
-import { keyOf, memoryTables, type TableSource } from '../keyed.ts';
+
+import { keyOf, memoryTables, type TableSource } from '../../store/keyed.ts';
+import type { AddOutcome, MessageStore, QueuedMessage } from '../ports.ts';
 
 interface Entry {
   message: QueuedMessage;

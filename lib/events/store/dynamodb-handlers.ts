@@ -9,19 +9,10 @@
  * The table also holds the handlers' executions (event-executions.ts), under "X#" keys.
  */
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { EventHandler } from '../../events/model.ts';
-import type { EventHandlerStore } from '../../events/ports.ts';
-import { isConditionFailure, translate } from './errors.ts';
-import { scanAll } from './paging.ts';
-import { type TableSpec, TTL_ATTRIBUTE } from './tables.ts';
-
-export const EVENT_HANDLERS_TABLE: TableSpec = {
-  id: 'eventhandlers',
-  partitionKey: 'pk',
-  sortKey: 'sk',
-  indexes: [],
-  ttlAttribute: TTL_ATTRIBUTE,
-};
+import { isConditionFailure, translate } from '../../store/dynamodb/errors.ts';
+import { scanAll } from '../../store/dynamodb/paging.ts';
+import type { EventHandler } from '../model.ts';
+import type { EventHandlerStore } from '../ports.ts';
 
 const SK = 'H';
 

@@ -3,10 +3,11 @@
  * copied in and out; create and update check and set with no await between, so they are as
  * conditional as DynamoDB's writes.
  */
-import type { FileRecord } from '../../files/model.ts';
-import type { FileStore } from '../../files/ports.ts';
+
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
-import { memoryTables, type TableSource } from '../keyed.ts';
+import { memoryTables, type TableSource } from '../../store/keyed.ts';
+import type { FileRecord } from '../model.ts';
+import type { FileStore } from '../ports.ts';
 
 export class MemoryFileStore implements FileStore {
   private readonly records;

@@ -28,23 +28,11 @@ import {
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { VersionConflictError } from '../../model/errors.ts';
-import type { ScheduleExecution, ScheduleRecord } from '../../scheduler/model.ts';
-import type { SchedulerState, ScheduleStore } from '../../scheduler/ports.ts';
-import { isConditionFailure, putIfAbsent, translate } from './errors.ts';
-import { type Item, queryAll } from './paging.ts';
-import { type TableSpec, TTL_ATTRIBUTE } from './tables.ts';
-
-/** Schedules, their execution records and the scheduler's switch (scheduler capability). */
-export const SCHEDULES_TABLE: TableSpec = {
-  id: 'schedules',
-  partitionKey: 'pk',
-  sortKey: 'sk',
-  indexes: [
-    { name: 'due', partitionKey: 'dueKey', sortKey: 'dueAt', sortKeyType: 'N' },
-    { name: 'list', partitionKey: 'listKey', sortKey: 'listSort' },
-  ],
-  ttlAttribute: TTL_ATTRIBUTE,
-};
+import { isConditionFailure, putIfAbsent, translate } from '../../store/dynamodb/errors.ts';
+import { type Item, queryAll } from '../../store/dynamodb/paging.ts';
+import { TTL_ATTRIBUTE } from '../../store/dynamodb/tables.ts';
+import type { ScheduleExecution, ScheduleRecord } from '../model.ts';
+import type { SchedulerState, ScheduleStore } from '../ports.ts';
 
 const scheduleKey = (name: string) => ({ pk: `S#${name}`, sk: 'S' });
 const executionKey = (id: string) => ({ pk: `E#${id}`, sk: 'E' });

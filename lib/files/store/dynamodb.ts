@@ -10,19 +10,10 @@
  *   File ids are service-minted UUIDs, so records spread evenly over partitions.
  */
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { FileRecord } from '../../files/model.ts';
-import type { FileStore } from '../../files/ports.ts';
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
-import { isConditionFailure, putIfAbsent, translate } from './errors.ts';
-import { type TableSpec, TTL_ATTRIBUTE } from './tables.ts';
-
-export const FILES_TABLE: TableSpec = {
-  id: 'filerecords',
-  partitionKey: 'pk',
-  sortKey: 'sk',
-  indexes: [],
-  ttlAttribute: TTL_ATTRIBUTE,
-};
+import { isConditionFailure, putIfAbsent, translate } from '../../store/dynamodb/errors.ts';
+import type { FileRecord } from '../model.ts';
+import type { FileStore } from '../ports.ts';
 
 const SORT_KEY = 'F';
 

@@ -1,8 +1,8 @@
 /** The scheduler's store in memory (tests and `service.store=memory`): copies in, copies out. */
 import { VersionConflictError } from '../../model/errors.ts';
-import type { ScheduleExecution, ScheduleRecord } from '../../scheduler/model.ts';
-import type { SchedulerState, ScheduleStore } from '../../scheduler/ports.ts';
-import { memoryTables, type TableSource } from '../keyed.ts';
+import { memoryTables, type TableSource } from '../../store/keyed.ts';
+import type { ScheduleExecution, ScheduleRecord } from '../model.ts';
+import type { SchedulerState, ScheduleStore } from '../ports.ts';
 
 const copy = <T>(value: T): T => structuredClone(value);
 

@@ -1,7 +1,8 @@
 /** In-memory event handlers; each check-and-set has no await between check and write. */
-import type { EventHandler } from '../../events/model.ts';
-import type { EventHandlerStore } from '../../events/ports.ts';
-import { memoryTables, type TableSource } from '../keyed.ts';
+
+import { memoryTables, type TableSource } from '../../store/keyed.ts';
+import type { EventHandler } from '../model.ts';
+import type { EventHandlerStore } from '../ports.ts';
 
 export class MemoryEventHandlerStore implements EventHandlerStore {
   private readonly handlers;

@@ -1,7 +1,8 @@
 /** In-memory event executions; each check-and-set has no await between check and write. */
-import type { EventExecution } from '../../events/model.ts';
-import type { ClaimOutcome, EventExecutionStore } from '../../events/ports.ts';
-import { memoryTables, type TableSource } from '../keyed.ts';
+
+import { memoryTables, type TableSource } from '../../store/keyed.ts';
+import type { EventExecution } from '../model.ts';
+import type { ClaimOutcome, EventExecutionStore } from '../ports.ts';
 
 interface Stored {
   execution: EventExecution;
