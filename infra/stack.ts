@@ -17,13 +17,14 @@ import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { CAPABILITIES } from '../lib/capabilities.ts';
-import type { AwsDeployment, Capability, FunctionGrants } from '../lib/capability.ts';
+import { CAPABILITIES, CONSUMERS, JOBS, STREAM_CONSUMERS } from '../lib/capabilities.ts';
+import type { Capability } from '../lib/capability-contract.ts';
 import { envNameOf, findSpec } from '../lib/config/load.ts';
 import { GATES, type GateName, PROPERTIES } from '../lib/config/properties.ts';
+import type { AwsDeployment, FunctionGrants } from '../lib/deployment.ts';
+import { EVENT_HANDLING_GRANTS } from '../lib/events/consumer.ts';
 import type { EventSource } from '../lib/events/sources.ts';
-import { EVENT_HANDLING_GRANTS } from '../lib/jobs/event-handlers.ts';
-import { CONSUMERS, JOBS, STREAM_CONSUMERS } from '../lib/jobs/index.ts';
+
 import { type Consumer, type PeriodicJob, rateMs, type StreamConsumer } from '../lib/jobs/types.ts';
 import { QUEUE_URL_PROPERTIES } from '../lib/queue/work-queues.ts';
 import { tablePropertyName } from '../lib/store/dynamodb/tables.ts';

@@ -1,11 +1,15 @@
 /**
- * The one list of capabilities, read by the local host, the Lambda host and the CDK stack. A new
- * capability is a folder with its capability.ts and one line here; its tables, stores, routes,
- * function and grants follow from the descriptor (lib/capability.ts).
+ * The one list of capabilities, read by the local host, the Lambda host and the CDK stack, and the
+ * folds over it that they share: every table, every store, every periodic job and consumer. A new
+ * capability is a folder with its capability.ts and one line in CAPABILITIES; its tables, stores,
+ * engine hooks, background work, routes, function and grants follow from the descriptor
+ * (lib/capability-contract.ts).
  */
-import type { Intersection, StoresOf } from './capability.ts';
+import type { Capability, Intersection, StoresOf } from './capability-contract.ts';
+import type { ServiceConfig } from './config/service-config.ts';
 import { eventsCapability } from './events/capability.ts';
 import { filesCapability } from './files/capability.ts';
+import type { Consumer, PeriodicJob, StreamConsumer } from './jobs/types.ts';
 import { messagesCapability } from './messages/capability.ts';
 import { metadataCapability } from './metadata/capability.ts';
 import { schedulerCapability } from './scheduler/capability.ts';
@@ -27,10 +31,67 @@ export const CAPABILITIES = [
   filesCapability,
 ] as const;
 
+/** A capability of the list, its own types forgotten: what the folds work with. */
+export type AnyCapability = Capability<object, object>;
+
+const ALL: readonly AnyCapability[] = CAPABILITIES as readonly Capability<never, never>[] as never;
+
 export type CapabilityName = (typeof CAPABILITIES)[number]['name'];
 
 /** Every table of every capability (gated or not: data outlives a switched-off feature). */
-export const TABLES: readonly TableSpec[] = CAPABILITIES.flatMap((capability) => capability.tables);
+export const TABLES: readonly TableSpec[] = ALL.flatMap((capability) => capability.tables);
 
 /** The stores of every capability together: what `services.stores` holds. */
 export type CapabilityStores = Intersection<StoresOf<(typeof CAPABILITIES)[number]>>;
+
+/** Every capability, as the folds see it. */
+export function capabilities(): readonly AnyCapability[] {
+  return ALL;
+}
+
+/** The capabilities that exist with this configuration: ungated ones, and gated ones whose gate is on. */
+export function enabledCapabilities(config: ServiceConfig): AnyCapability[] {
+  return ALL.filter((capability) => !capability.gate || config.gate(capability.gate));
+}
+
+/** Every periodic job (locally on intervals, on AWS from EventBridge rules). */
+export const JOBS: readonly PeriodicJob[] = ALL.flatMap((capability) => capability.jobs ?? []);
+
+// Each consumer's message type is its own; decode() is what turns a body into it.
+export const CONSUMERS: readonly Consumer<unknown>[] = ALL.flatMap(
+  (capability) => capability.consumers ?? [],
+);
+
+/** Consumers of a table's change stream; deployed only where they have work (deployedWith). */
+export const STREAM_CONSUMERS: readonly StreamConsumer[] = ALL.flatMap(
+  (capability) => capability.streamConsumers ?? [],
+);
+
+/** The capability a job or consumer belongs to: its deps include what that capability provides. */
+export function ownerOf(work: { name: string }): AnyCapability {
+  const owner = ALL.find(
+    (capability) =>
+      capability.jobs?.some((job) => job.name === work.name) ||
+      capability.consumers?.some((consumer) => consumer.name === work.name),
+  );
+  if (owner === undefined) throw new Error(`No capability declares '${work.name}'`);
+  return owner;
+}
+
+export function streamConsumerNamed(name: string): StreamConsumer {
+  const consumer = STREAM_CONSUMERS.find((c) => c.name === name);
+  if (consumer === undefined) throw new Error(`No stream consumer '${name}' in any capability`);
+  return consumer;
+}
+
+export function jobNamed(name: string): PeriodicJob {
+  const job = JOBS.find((j) => j.name === name);
+  if (job === undefined) throw new Error(`No periodic job '${name}' in any capability`);
+  return job;
+}
+
+export function consumerNamed(name: string): Consumer<unknown> {
+  const consumer = CONSUMERS.find((c) => c.name === name);
+  if (consumer === undefined) throw new Error(`No consumer '${name}' in any capability`);
+  return consumer;
+}

@@ -4,6 +4,7 @@
  * is attributed to the phase that caused it and every decision-queue message is counted. Only the
  * benchmark does this; the server itself is the ordinary one.
  */
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +23,7 @@ import {
 import { startEmbeddedDynamo } from '../../lib/store/dynamodb/embedded.ts';
 import { dynamoSession } from '../../lib/store/dynamodb/index.ts';
 import { EmbeddedDb } from '../../lib/store/embedded/database.ts';
+import { meteredStores } from './metered-stores.ts';
 import { StoreMeter } from './store-meter.ts';
 
 export interface MeteredServer {
@@ -68,7 +70,7 @@ export async function startMeteredServer(options: MeteredServerOptions = {}): Pr
   const server = await startLocalServer(
     configOf({ 'service.store': 'memory', 'service.server.port': 0, 'service.instance-id': 'bench' }),
     // Warnings (a failed decide, tried again a second later) are shown: they are part of the cost.
-    { logger: createLogger({ level: 'warn', format: 'text' }), stores: meter.wrap(raw) },
+    { logger: createLogger({ level: 'warn', format: 'text' }), stores: meteredStores(meter, raw) },
   );
   const { engine, decisions, clock } = server.services;
 

@@ -26,6 +26,7 @@ import type {
   PollData,
   PollDataStore,
   QueueEntry,
+  Stores,
   TaskDefStore,
   TaskExecLog,
   TaskQueue,
@@ -353,5 +354,18 @@ export function meteredTaskDefs(m: StoreMeter, inner: TaskDefStore): TaskDefStor
       m.store(t, 'definitions', pk, sk, undefined);
       return deleted;
     },
+  };
+}
+
+/** The engine's ports metered; any other capability's stores pass through as they are. */
+export function meteredStores<S extends Stores>(meter: StoreMeter, stores: S): S {
+  return {
+    ...stores,
+    workflowDefs: meteredWorkflowDefs(meter, stores.workflowDefs),
+    taskDefs: meteredTaskDefs(meter, stores.taskDefs),
+    executions: meteredExecutions(meter, stores.executions),
+    queue: meteredQueue(meter, stores.queue),
+    pollData: meteredPollData(meter, stores.pollData),
+    close: () => stores.close(),
   };
 }

@@ -21,14 +21,6 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { ConflictError, VersionConflictError } from '../../lib/model/errors.ts';
 import { sendsTimer } from '../../lib/queue/sqs.ts';
 import { DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE } from '../../lib/store/dynamodb/tables.ts';
-import type { Stores } from '../../lib/store/ports.ts';
-import {
-  meteredExecutions,
-  meteredPollData,
-  meteredQueue,
-  meteredTaskDefs,
-  meteredWorkflowDefs,
-} from './metered-stores.ts';
 import { type Item, indexWritesOf, itemBytes, TableModel } from './table-model.ts';
 import {
   addTally,
@@ -72,19 +64,6 @@ export class StoreMeter {
     const ops = new Map<string, Tally>();
     for (const [key, tally] of this.ops) ops.set(key, addTally(emptyTally(), tally));
     return { ops, messages: { ...this.messages } };
-  }
-
-  /** The engine's ports metered; any other capability's stores pass through as they are. */
-  wrap<S extends Stores>(stores: S): S {
-    return {
-      ...stores,
-      workflowDefs: meteredWorkflowDefs(this, stores.workflowDefs),
-      taskDefs: meteredTaskDefs(this, stores.taskDefs),
-      executions: meteredExecutions(this, stores.executions),
-      queue: meteredQueue(this, stores.queue),
-      pollData: meteredPollData(this, stores.pollData),
-      close: () => stores.close(),
-    };
   }
 
   // ---- recording (used by the metered stores) ----

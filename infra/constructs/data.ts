@@ -17,7 +17,7 @@ import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { TABLES } from '../../lib/capabilities.ts';
-import type { TableAccess } from '../../lib/capability.ts';
+import type { TableAccess } from '../../lib/deployment.ts';
 import { PAYLOAD_PREFIX } from '../../lib/payloads/keys.ts';
 import {
   type IndexProjection,

@@ -15,7 +15,7 @@ import { Lazy, Stack } from 'aws-cdk-lib';
 import { type IGrantable, type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { CfnAccessPolicy, CfnCollection, CfnSecurityPolicy } from 'aws-cdk-lib/aws-opensearchserverless';
 import { Construct } from 'constructs';
-import type { TableAccess } from '../../lib/capability.ts';
+import type { TableAccess } from '../../lib/deployment.ts';
 
 export interface SearchCollectionProps {
   /** Collection (and policy) name: 3 to 28 characters, lower-case letters, digits and hyphens. */

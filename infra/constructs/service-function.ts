@@ -11,7 +11,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { type ICommandHooks, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import type { FunctionAssets } from '../../lib/capability.ts';
+import type { FunctionAssets } from '../../lib/deployment.ts';
 
 /** The repository root: entries, package-lock.json and tsconfig.json are found from here. */
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -46,7 +46,7 @@ export interface ServiceFunctionProps {
   scriptWorker?: boolean;
   /** Most concurrent executions, reserved from the account's pool; unreserved when absent. */
   reservedConcurrentExecutions?: number;
-  /** Package files shipped beside the function's code (lib/capability.ts FunctionAssets). */
+  /** Package files shipped beside the function's code (lib/deployment.ts FunctionAssets). */
   assets?: FunctionAssets;
 }
 

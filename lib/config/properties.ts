@@ -1,66 +1,19 @@
 /**
- * Every `service.*` property the service understands: its type, default and meaning. Property
- * names follow SPEC.md. Features add their properties here; the loader validates against this table.
+ * Every `service.*` property the service understands: its type, default and meaning (names as in
+ * docs/operations.md). The engine's and the hosts' are declared here; a capability with properties
+ * declares them in its folder (lib/<capability>/properties.ts) and is listed here once, because the
+ * property names are checked by the compiler everywhere and the configuration sits below every
+ * capability. The loader validates against this table.
  */
 
-export type PropertyType =
-  | { kind: 'boolean' }
-  | { kind: 'integer'; min?: number; max?: number }
-  /** A bare number of seconds or a number with a unit (`500ms`, `30s`, `5m`, `2h`, `1d`); read as milliseconds. */
-  | { kind: 'duration' }
-  | { kind: 'string' }
-  | { kind: 'enum'; values: readonly string[] };
+import { EVENTS_PROPERTIES } from '../events/properties.ts';
+import { FILE_STORAGE_GATE, FILE_STORAGE_PROPERTIES } from '../files/properties.ts';
+import { MESSAGE_QUEUE_GATE, MESSAGE_QUEUE_PROPERTIES } from '../messages/properties.ts';
+import { SCHEDULER_GATE, SCHEDULER_PROPERTIES } from '../scheduler/properties.ts';
+import { SCHEMAS_PROPERTIES } from '../schemas/properties.ts';
+import { bool, int, type PropertySpec, str } from './property-spec.ts';
 
-export interface PropertySpec {
-  /**
-   * Full name; `[n]` marks a list index, e.g. `service.file-storage.service.signing.keys[n].id`, and
-   * `{table}` a table id (lower-case letters and digits), e.g. `service.dynamodb.tables.{table}`.
-   */
-  name: string;
-  type: PropertyType;
-  default?: string | number | boolean;
-  description: string;
-}
-
-const bool = { kind: 'boolean' } as const;
-const str = { kind: 'string' } as const;
-const int = (min?: number, max?: number): PropertyType => ({ kind: 'integer', min, max });
-
-/** The properties of one S3 file backend (`service.file-storage.type=store-a|b|c`). */
-function objectStore<const S extends string>(store: S, what: string) {
-  const prefix = `service.file-storage.${store}` as const;
-  return [
-    { name: `${prefix}.bucket`, type: str, description: `Bucket of ${what}` },
-    {
-      name: `${prefix}.endpoint`,
-      type: str,
-      description: `Endpoint URL of ${what}; unset: the AWS endpoint of the region`,
-    },
-    { name: `${prefix}.region`, type: str, default: 'us-east-1', description: `Region of ${what}` },
-    {
-      name: `${prefix}.path-style`,
-      type: bool,
-      default: false,
-      description: `Address ${what} by path (endpoint/bucket/key) instead of by virtual host`,
-    },
-    {
-      name: `${prefix}.prefix`,
-      type: str,
-      default: 'files/',
-      description: `Key prefix of uploaded files in ${what}`,
-    },
-    {
-      name: `${prefix}.access-key-id`,
-      type: str,
-      description: `Access key of ${what}; unset: the SDK's default credential chain`,
-    },
-    {
-      name: `${prefix}.secret-access-key`,
-      type: str,
-      description: `Secret key of ${what}, with access-key-id`,
-    },
-  ] as const;
-}
+export type { PropertySpec, PropertyType } from './property-spec.ts';
 
 const DECLARED = [
   // System tasks
@@ -253,99 +206,6 @@ const DECLARED = [
     default: 'conductor',
     description: 'Indexes are <prefix>-workflows and <prefix>-tasks',
   },
-  // Gates (SPEC.md item 7)
-  {
-    name: 'service.scheduler.enabled',
-    type: bool,
-    default: true,
-    description: 'Scheduler routes and ticks (on by default, as in Conductor)',
-  },
-  {
-    name: 'service.scheduler.schedulerTimeZone',
-    type: str,
-    default: 'UTC',
-    description: 'Time zone of nextFewSchedules',
-  },
-  {
-    name: 'service.scheduler.execution-retention',
-    type: { kind: 'duration' },
-    default: 30 * 86_400_000,
-    description:
-      'How long a schedule execution record is kept after its scheduled time (seconds, or with a unit: 30d); 0 keeps records forever',
-  },
-  {
-    name: 'service.scheduler.admin.token',
-    type: str,
-    description:
-      'Credential of the scheduler admin routes (X-Authorization or Authorization: Bearer); unset: they answer 403',
-  },
-  { name: 'service.file-storage.enabled', type: bool, default: false, description: 'File API and storage' },
-  {
-    name: 'service.file-storage.type',
-    type: { kind: 'enum', values: ['service', 'store-a', 'store-b', 'store-c'] },
-    default: 'service',
-    description: 'File storage backend',
-  },
-  {
-    name: 'service.file-storage.signed-url-expiration',
-    type: int(1),
-    default: 3600,
-    description: 'Lifetime in seconds of issued upload and download URLs',
-  },
-  {
-    name: 'service.file-storage.multipart-threshold',
-    type: int(1),
-    default: 64 * 1024 * 1024,
-    description: 'Size in bytes at which clients choose multipart',
-  },
-  {
-    name: 'service.file-storage.service.directory',
-    type: str,
-    description: 'Directory holding uploaded objects (default: temp dir + /service/files-uploaded)',
-  },
-  {
-    name: 'service.file-storage.service.base-url',
-    type: str,
-    description: 'Public origin for content URLs; default derived from the request',
-  },
-  {
-    name: 'service.file-storage.service.max-size',
-    type: int(1),
-    default: 104_857_600,
-    description: 'Largest upload in bytes',
-  },
-  {
-    name: 'service.file-storage.service.signing.enabled',
-    type: bool,
-    default: false,
-    description: 'Require signed content URLs',
-  },
-  {
-    name: 'service.file-storage.service.signing.keys[n].id',
-    type: str,
-    description: 'Signing key id (unique)',
-  },
-  {
-    name: 'service.file-storage.service.signing.keys[n].secret',
-    type: str,
-    description: 'Signing key HMAC secret',
-  },
-  ...objectStore('store-a', 'Amazon S3 (the stack sets the bucket)'),
-  ...objectStore('store-b', 'an S3-compatible endpoint with multipart'),
-  ...objectStore('store-c', 'an S3-compatible endpoint, single PUT only'),
-  {
-    name: 'service.events.execution-ttl-seconds',
-    type: int(60),
-    default: 604_800,
-    description: 'How long event executions (GET /api/event/execution/{name}) are kept',
-  },
-  {
-    name: 'service.events.aws-sinks.enabled',
-    type: bool,
-    default: false,
-    description:
-      'EVENT tasks may publish to sqs:<queue> and eventbridge:<bus> sinks with the AWS SDK default credentials (always on in Lambda)',
-  },
   // API authentication (lib/security): off by default, as the spec's API is open
   {
     name: 'service.security.enabled',
@@ -377,30 +237,6 @@ const DECLARED = [
     type: str,
     description:
       'AWS: Secrets Manager secret holding the keys as {"id","secret"} or a list of them (set by the CDK stack); read instead of service.security.keys',
-  },
-  {
-    name: 'service.workflow-message-queue.enabled',
-    type: bool,
-    default: false,
-    description: 'Workflow message queue route and task',
-  },
-  {
-    name: 'service.workflow-message-queue.maxQueueSize',
-    type: int(1),
-    default: 1000,
-    description: 'Messages queued per workflow',
-  },
-  {
-    name: 'service.workflow-message-queue.ttlSeconds',
-    type: int(1),
-    default: 86_400,
-    description: 'Message TTL in seconds',
-  },
-  {
-    name: 'service.workflow-message-queue.maxBatchSize',
-    type: int(1),
-    default: 100,
-    description: 'Messages per PULL_WORKFLOW_MESSAGES',
   },
   {
     name: 'service.workflow.retention',
@@ -439,26 +275,11 @@ const DECLARED = [
       "How long a worker's last poll is remembered after it stops polling (seconds, or with a unit: 7d); 0 keeps it forever",
   },
   { name: 'service.integrations.ai.enabled', type: bool, default: false, description: 'Agent routes' },
-  // Schema registry
-  {
-    name: 'service.app.schema-cache.ttl',
-    type: { kind: 'duration' },
-    default: 0,
-    description:
-      'Schema read cache TTL: seconds, or with a unit (500ms, 30s, 5m, 1h); 0 disables it. Also how long other nodes may serve a changed schema',
-  },
-  {
-    name: 'service.app.schema-cache.max-size',
-    type: int(1),
-    default: 1000,
-    description: 'Cached schema entries; by-version and latest-by-name lookups count separately',
-  },
-  {
-    name: 'service.db.type',
-    type: str,
-    description:
-      'Database type of a Conductor deployment this configuration came from; a wide-column type (cassandra, scylla...) cannot keep schemas and stops the start (SPEC.md "Schema registry" rule 7)',
-  },
+  ...SCHEDULER_PROPERTIES,
+  ...FILE_STORAGE_PROPERTIES,
+  ...MESSAGE_QUEUE_PROPERTIES,
+  ...EVENTS_PROPERTIES,
+  ...SCHEMAS_PROPERTIES,
 ] as const satisfies readonly PropertySpec[];
 
 export const PROPERTIES: readonly PropertySpec[] = DECLARED;
@@ -483,9 +304,9 @@ export type ListPropertyName = DeclaredName extends infer N
 
 /** The property that switches each gated feature on. */
 export const GATES = {
-  scheduler: 'service.scheduler.enabled',
-  fileStorage: 'service.file-storage.enabled',
-  messageQueue: 'service.workflow-message-queue.enabled',
+  ...SCHEDULER_GATE,
+  ...FILE_STORAGE_GATE,
+  ...MESSAGE_QUEUE_GATE,
   agents: 'service.integrations.ai.enabled',
 } as const;
 

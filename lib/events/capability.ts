@@ -5,10 +5,11 @@
  * sinks (in process locally, the `events` queue and its consumer on AWS; lib/jobs/event-handlers.ts)
  * and from the configured SQS and EventBridge sources (lib/events/sources.ts).
  */
-import type { Capability, ServiceContext } from '../capability.ts';
+import type { Capability, ServiceContext } from '../capability-contract.ts';
 import { messageServiceOf } from '../messages/capability.ts';
 import type { MessageStores } from '../messages/ports.ts';
 import { tableName } from '../store/dynamodb/tables.ts';
+import { type EventDeps, eventHandlers } from './consumer.ts';
 import type { EventStores } from './ports.ts';
 import { EventProcessor } from './processor.ts';
 import { eventRoutes } from './routes.ts';
@@ -19,9 +20,12 @@ import { MemoryEventHandlerStore } from './store/memory-handlers.ts';
 import { EVENT_HANDLERS_TABLE } from './tables.ts';
 
 /** The processor over a host's services: the same for the local queue, the consumer and the sources. */
-export function eventProcessorOf(services: ServiceContext<EventStores & MessageStores>): EventProcessor {
+export function eventProcessorOf(services: ServiceContext<EventStores>): EventProcessor {
   const { engine, stores } = services;
-  const messages = services.config.gate('messageQueue') ? messageServiceOf(services) : undefined;
+  // A host's stores hold every capability's, the message queues' among them.
+  const messages = services.config.gate('messageQueue')
+    ? messageServiceOf(services as ServiceContext<EventStores & MessageStores>)
+    : undefined;
   return new EventProcessor({
     handlers: stores.eventHandlers,
     executions: stores.eventExecutions,
@@ -43,7 +47,7 @@ export function eventProcessorOf(services: ServiceContext<EventStores & MessageS
   });
 }
 
-export const eventsCapability: Capability<EventStores> = {
+export const eventsCapability: Capability<EventStores, EventDeps> = {
   name: 'events',
   tables: [EVENT_HANDLERS_TABLE],
   stores: {
@@ -60,6 +64,12 @@ export const eventsCapability: Capability<EventStores> = {
       eventExecutions: new DynamoEventExecutionStore(doc, tableName(tables, EVENT_HANDLERS_TABLE)),
     }),
   },
+  provides: (services) => {
+    const processor = eventProcessorOf(services);
+    return { handleEvent: async (message) => void (await processor.handle(message)) };
+  },
+  // conductor: events of EVENT tasks (in process locally, the events queue on AWS).
+  consumers: [eventHandlers],
   routes: (services) => eventRoutes(services.stores, services.clock),
   apiRoutes: ['ANY /api/event', 'ANY /api/event/{proxy+}'],
   grants: { tables: [{ table: EVENT_HANDLERS_TABLE, access: 'readWrite' }], sends: [] },

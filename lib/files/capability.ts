@@ -4,7 +4,7 @@
  * `service.file-storage.type` picks. The configuration is read when the routes are built, i.e. at
  * start, so a wrong value (or signing without keys) stops the start naming the property.
  */
-import type { Capability } from '../capability.ts';
+import type { Capability } from '../capability-contract.ts';
 import { EXECUTIONS_TABLE, tableName } from '../store/dynamodb/tables.ts';
 import { backendOf } from './backends/index.ts';
 import { ContentTransfer } from './content.ts';

@@ -121,10 +121,10 @@ function decode<M>(body: string, handler: BatchHandler<M>): M | undefined {
 }
 
 /** One batch of a consumer's queue, handled with the host's deps. */
-export function runConsumer<M>(
-  consumer: Consumer<M>,
+export function runConsumer<M, P extends object = object>(
+  consumer: Consumer<M, P>,
   records: readonly BatchRecord[],
-  deps: JobDeps,
+  deps: JobDeps & P,
 ): Promise<BatchResponse> {
   return consumeBatch(
     records,

@@ -44,6 +44,9 @@ export const decider: Consumer<DecisionMessage> = {
   // while the rest come back, so those that come back stand for every row, not just theirs.
   again: (message) => ({ workflowId: message.workflowId }),
   handle: (message, deps) => deps.decide(message.workflowId, message.taskIds),
+  // Locally a failed decide is tried again a second later for as long as it takes: it must not leave
+  // the run stuck, and no one watches a dead-letter queue there.
+  local: { attempts: 'unbounded' },
   // A batch of up to 10 runs, decided concurrently; scripts alone may take 4 s each (evaluator.ts).
   timeoutSeconds: 60,
   memorySize: 1024,
@@ -85,6 +88,11 @@ export const timer: Consumer<DecisionMessage> = {
   // Wake-ups name no rows: the forwarded request is a plain one.
   coalesce: mergeDecisionMessages,
   handle: (message, deps) => deps.decisions.request(message.workflowId),
+  local: {
+    standIn:
+      'the local decision queue arms one in-process timer per run (lib/queue/local.ts); the timers ' +
+      'queue exists because SQS delays a message at most 15 minutes and a Lambda keeps no timers',
+  },
   // It only forwards messages.
   timeoutSeconds: 30,
   grants: { tables: [], sends: ['decisions'] },

@@ -12,6 +12,8 @@ import { rateMs } from './types.ts';
 export interface LocalJobRunnerOptions {
   jobs: readonly PeriodicJob[];
   deps: JobDeps;
+  /** A job's own deps (with what its capability provides); `deps` for every job when absent. */
+  depsFor?(job: PeriodicJob): JobDeps;
   /** Whether a gate is on; jobs without a gate always run. */
   gateOn?: (gate: GateName) => boolean;
 }
@@ -31,6 +33,14 @@ export class LocalJobRunner {
 
   constructor(private readonly options: LocalJobRunnerOptions) {}
 
+  private depsOf(job: PeriodicJob): JobDeps {
+    return this.options.depsFor?.(job) ?? this.options.deps;
+  }
+
+  private get clock(): JobDeps['clock'] {
+    return this.options.deps.clock;
+  }
+
   get jobs(): readonly PeriodicJob[] {
     const { jobs, gateOn = () => true } = this.options;
     return jobs.filter((job) => job.gate === undefined || gateOn(job.gate));
@@ -38,12 +48,9 @@ export class LocalJobRunner {
 
   /** Runs the catch-up tick, then every job on its own interval until stop(). */
   async start(): Promise<JobOutcome[]> {
-    const outcomes = await this.tick(this.options.deps.clock.now(), { catchUp: true });
+    const outcomes = await this.tick(this.clock.now(), { catchUp: true });
     for (const job of this.jobs) {
-      const interval = setInterval(
-        () => void this.runOne(job, this.options.deps.clock.now(), false),
-        rateMs(job.every),
-      );
+      const interval = setInterval(() => void this.runOne(job, this.clock.now(), false), rateMs(job.every));
       // The jobs never keep the process alive on their own.
       interval.unref();
       this.intervals.push(interval);
@@ -66,13 +73,13 @@ export class LocalJobRunner {
   private async runOne(job: PeriodicJob, now: number, catchUp: boolean): Promise<JobOutcome> {
     if (this.stopped || this.busy.has(job.name)) return { job: job.name, error: 'skipped' };
     this.busy.add(job.name);
-    const run = job.run(this.options.deps, now, { catchUp });
+    const run = job.run(this.depsOf(job), now, { catchUp });
     this.running.add(run);
     try {
       return { job: job.name, result: await run };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      this.options.deps.logger.error('periodic job failed; the next tick retries', {
+      this.depsOf(job).logger.error('periodic job failed; the next tick retries', {
         job: job.name,
         error: message,
       });

@@ -27,7 +27,7 @@ export interface SweepResult {
   requested: number;
 }
 
-export const sweeper: PeriodicJob<SweepResult> = {
+export const sweeper: PeriodicJob<object, SweepResult> = {
   name: 'sweeper',
   summary: 'requests decides of runs whose wake-up has come',
   every: '1 minute',

@@ -27,6 +27,8 @@ export const systemTasks: Consumer<SystemTaskMessage> = {
   decode: decodeSystemTaskMessage,
   key: () => undefined,
   handle: (message, deps) => deps.runSystemTask(message),
+  // Locally a burst of slow endpoints must not open unbounded sockets: at most this many at once.
+  local: { concurrency: 'service.http-task.concurrency' },
   // Ten requests at once, each bounded by its connect + read timeouts (at most 50 s each).
   timeoutSeconds: 120,
   // Reads and writes task rows (and reads the run), asks for decides of the runs.

@@ -5,26 +5,29 @@
  * same descriptors (lib/jobs/index.ts), so a job behaves the same locally and on AWS. Descriptors
  * are data plus functions over ports: no AWS SDK here.
  */
-import type { FunctionGrants } from '../capability.ts';
-import type { GateName } from '../config/properties.ts';
+import type { GateName, PropertyName } from '../config/properties.ts';
+import type { FunctionGrants } from '../deployment.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Metrics } from '../log/metrics.ts';
 import type { Clock } from '../model/clock.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
-import type { EventMessage, SystemTaskMessage, WorkQueueName, WorkQueueType } from '../queue/work-queues.ts';
-import type { ScheduleDispatcher } from '../scheduler/dispatcher.ts';
+import type { SystemTaskMessage, WorkQueueName, WorkQueueType } from '../queue/work-queues.ts';
 import type { ExecutionChange, SearchIndexWriter } from '../search/ports.ts';
 import type { TableSpec } from '../store/dynamodb/tables.ts';
 import type { ExpiredRunRemover, Stores } from '../store/ports.ts';
 
-export type JobName = 'sweeper' | 'schedule-tick';
-export type StreamConsumerName = 'search-indexer' | 'expired-runs';
-export type ConsumerName = 'decider' | 'timer' | 'schedule-fire' | 'system-tasks' | 'event-handlers';
+/** Names are the functions' (functions/<name>.ts): each host finds its descriptor by name (lib/capabilities.ts). */
+export type JobName = string;
+export type StreamConsumerName = string;
+export type ConsumerName = string;
 
 /** What the function that runs a job or consumer may touch on AWS (the stack grants exactly this). */
 export type Grants = FunctionGrants;
 
-/** What jobs and consumers work with; built by each host from its services. */
+/**
+ * What every job and consumer works with, built by each host from its services; a capability's own
+ * jobs and consumers also get what it provides (Capability.provides), as `P`.
+ */
 export interface JobDeps {
   stores: Stores;
   decisions: DecisionQueue;
@@ -34,12 +37,8 @@ export interface JobDeps {
   metrics?: Metrics;
   /** Decides the run; `taskIds`, when given, are the only rows that changed (DecisionMessage). */
   decide(workflowId: string, taskIds?: readonly string[]): Promise<void>;
-  /** Schedule dispatch and fires (lib/scheduler), over the host's schedule store and queue. */
-  scheduler?: ScheduleDispatcher;
   /** Carries out an async system task handed off the decider (HTTP; lib/engine/system-tasks.ts). */
   runSystemTask(message: SystemTaskMessage): Promise<void>;
-  /** Carries out the event handlers of one event (lib/events/processor.ts). */
-  handleEvent(message: EventMessage): Promise<void>;
 }
 
 /** An EventBridge-style rate. */
@@ -57,7 +56,7 @@ export interface JobContext {
   catchUp: boolean;
 }
 
-export interface PeriodicJob<R = unknown> {
+export interface PeriodicJob<P extends object = object, R = unknown> {
   name: JobName;
   /** One line for the function's description. */
   summary: string;
@@ -66,7 +65,7 @@ export interface PeriodicJob<R = unknown> {
   gate?: GateName;
   /** How long one run may take on AWS; it must end before the next run starts. */
   timeoutSeconds: number;
-  run(deps: JobDeps, now: number, context: JobContext): Promise<R>;
+  run(deps: JobDeps & P, now: number, context: JobContext): Promise<R>;
   grants: Grants;
 }
 
@@ -85,9 +84,11 @@ export interface QueueSpec {
   maxConcurrency: number;
   /** The stack output naming the dead-letter queue, and what lands there. */
   deadLetters: { output: string; description: string };
+  /** What one message is, in a sender's error when it cannot be queued ("schedule fire"). */
+  what?: string;
 }
 
-export interface Consumer<M> {
+export interface Consumer<M, P extends object = object> {
   name: ConsumerName;
   summary: string;
   /** Deployed, and run, only while this gate is on. */
@@ -111,13 +112,31 @@ export interface Consumer<M> {
    * the message itself when absent.
    */
   again?(message: M): M;
-  handle(message: M, deps: JobDeps): Promise<void>;
+  handle(message: M, deps: JobDeps & P): Promise<void>;
+  /** How the local host runs it (lib/jobs/local-consumers.ts); as on AWS when absent. */
+  local?: LocalDelivery;
   /** How long one batch may take on AWS; the queue's visibility timeout is derived from it. */
   timeoutSeconds: number;
   memorySize?: number;
   /** The function evaluates scripts (ships the QuickJS worker). */
   scriptWorker?: boolean;
   grants: Grants;
+}
+
+/**
+ * How the local consumer host delivers a queue's messages where it differs from SQS: by default a
+ * failed message is delivered again at most `maxReceiveCount` times, and handlers run at once.
+ */
+export interface LocalDelivery {
+  /** `unbounded`: a failed message is delivered again for as long as it takes (nobody reads a DLQ locally). */
+  attempts?: 'unbounded';
+  /** At most this many handlers at once (an integer property); later messages wait their turn. */
+  concurrency?: PropertyName;
+  /**
+   * The local host does not run this consumer: what stands in for its queue there, and why. Its
+   * senders get that stand-in from the host.
+   */
+  standIn?: string;
 }
 
 /**

@@ -4,7 +4,7 @@
  * capability owns; its API Gateway route names the exact path, which API Gateway matches before the
  * greedy proxy, so pushes reach this function. PULL_WORKFLOW_MESSAGES reads the same store.
  */
-import type { Capability, ServiceContext } from '../capability.ts';
+import type { Capability, ServiceContext } from '../capability-contract.ts';
 import { EXECUTIONS_TABLE, tableName } from '../store/dynamodb/tables.ts';
 import type { MessageStores } from './ports.ts';
 import { messageRoutes } from './routes.ts';
@@ -36,6 +36,17 @@ export const messagesCapability: Capability<MessageStores> = {
     embedded: (source) => ({ messages: new MemoryMessageStore(source) }),
     dynamodb: (doc, tables) => ({ messages: new DynamoMessageStore(doc, tableName(tables, MESSAGES_TABLE)) }),
   },
+  // PULL_WORKFLOW_MESSAGES reads the run's queue; a run's end (or removal) deletes it.
+  engine: ({ stores, config }) => ({
+    taskPorts: {
+      messages: {
+        messages: stores.messages,
+        maxBatchSize: config.number('service.workflow-message-queue.maxBatchSize'),
+      },
+    },
+    onRunEnded: (run) => stores.messages.deleteQueue(run.workflowId),
+    onRunRemoved: (workflowId) => stores.messages.deleteQueue(workflowId),
+  }),
   routes: (services) => messageRoutes(messageServiceOf(services)),
   apiRoutes: ['POST /api/workflow/{workflowId}/messages'],
   grants: {

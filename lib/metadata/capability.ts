@@ -2,7 +2,7 @@
  * The metadata capability: workflow and task definitions (`/api/metadata`), kept in the
  * definitions table.
  */
-import type { Capability } from '../capability.ts';
+import type { Capability } from '../capability-contract.ts';
 import { metadataRoutes } from '../http/routes/metadata.ts';
 import { DynamoTaskDefStore, DynamoWorkflowDefStore } from '../store/dynamodb/definitions.ts';
 import { DEFINITIONS_TABLE, tableName } from '../store/dynamodb/tables.ts';

@@ -22,20 +22,28 @@ export class LocalDecisionQueue implements DecisionQueue {
   private readonly timers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
   private closed = false;
 
+  /**
+   * `decisions`: the local `decisions` queue, whose consumer (the decider) the local consumer host
+   * runs (lib/jobs/local-consumers.ts); without it, a queue of its own that bind() feeds.
+   */
   constructor(
     private readonly clock: Clock,
     logger: Logger,
+    decisions?: LocalWorkQueue<DecisionMessage>,
   ) {
     // A failed decide is tried again a second later, for as long as it takes: a failed decide must
     // not leave the run stuck (SQS would move it to the DLQ; here nobody would look).
-    this.decisions = new LocalWorkQueue({
-      name: 'decisions',
-      type: 'fifo',
-      logger,
-      coalesce: mergeDecisionMessages,
-    });
+    this.decisions =
+      decisions ??
+      new LocalWorkQueue({
+        name: 'decisions',
+        type: 'fifo',
+        logger,
+        coalesce: mergeDecisionMessages,
+      });
   }
 
+  /** Feeds the decides to `fn` (when no consumer host runs the decider). */
   bind(fn: DecideFn): void {
     this.decisions.register((message) => fn(message.workflowId, message.taskIds));
   }

@@ -114,9 +114,23 @@ export interface ScheduleFireMessage {
   scheduledTime: number;
 }
 
-/** The work queues services send to directly (the decision queue has its own port). */
+/**
+ * The work queues services send to directly (the decision queue has its own port): schedule fires,
+ * async system tasks (HTTP) handed off the decider, and EVENT tasks' `conductor:` messages.
+ */
 export interface WorkQueues {
   schedules: WorkQueue<ScheduleFireMessage>;
+  'system-tasks': WorkQueue<SystemTaskMessage>;
+  events: WorkQueue<EventMessage>;
+}
+
+/** The work queues of WorkQueues, each unwired (sends fail, naming the queue). */
+export function unwiredWorkQueues(): WorkQueues {
+  return {
+    schedules: unwiredWorkQueue('schedules'),
+    'system-tasks': unwiredWorkQueue('system-tasks'),
+    events: unwiredWorkQueue('events'),
+  };
 }
 
 /** A queue this host was not given (a function without the send grant): every send fails, saying so. */

@@ -17,6 +17,7 @@ import type {
   SQSBatchResponse,
   SQSEvent,
 } from 'aws-lambda';
+import { CONSUMERS, consumerNamed, jobNamed, streamConsumerNamed } from '../capabilities.ts';
 import { loadConfig } from '../config/load.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { createQuickJsEvaluator } from '../engine/script/evaluator.ts';
@@ -25,7 +26,6 @@ import { SqsEventPublisher } from '../events/adapters/sqs.ts';
 import { eventOfBridgeInput, eventRecordOf, isBridgeInput, type SourceRecord } from '../events/sources.ts';
 import { type LambdaAdapterOptions, lambdaHttpHandler } from '../http/lambda-adapter.ts';
 import { type BatchResponse, runConsumer } from '../jobs/batch.ts';
-import { consumerNamed, jobNamed, streamConsumerNamed } from '../jobs/index.ts';
 import type { ConsumerName, JobName, StreamConsumerDeps, StreamConsumerName } from '../jobs/types.ts';
 import { beginInvocation, invocationContext } from '../log/invocation.ts';
 import { createLogger, LOG_LEVELS } from '../log/logger.ts';
@@ -35,16 +35,10 @@ import { randomIds } from '../model/ids.ts';
 import { LocalNotifier } from '../model/notifier.ts';
 import type { PayloadStore } from '../payloads/ports.ts';
 import { S3PayloadStore } from '../payloads/s3.ts';
-import type { DecisionQueue, WorkQueue } from '../queue/ports.ts';
+import type { DecisionQueue } from '../queue/ports.ts';
 import { SqsDecisionQueue } from '../queue/sqs.ts';
 import { SqsWorkQueue } from '../queue/sqs-work-queue.ts';
-import {
-  type EventMessage,
-  QUEUE_URL_PROPERTIES,
-  type SystemTaskMessage,
-  unwiredWorkQueue,
-  type WorkQueues,
-} from '../queue/work-queues.ts';
+import { QUEUE_URL_PROPERTIES, type WorkQueueName, type WorkQueues } from '../queue/work-queues.ts';
 import { OpenSearchIndex } from '../search/opensearch/opensearch-index.ts';
 import { SignedOpenSearchHttp } from '../search/opensearch/signed-http.ts';
 import type { KeySource } from '../security/api-keys.ts';
@@ -89,8 +83,6 @@ export function awsServices(): Promise<Services> {
       decisions: decisionQueueFrom(config, systemClock),
       workQueues: workQueuesFrom(config),
       payloads: payloadStoreFrom(config),
-      systemTasks: systemTaskQueueFrom(config),
-      events: eventQueueFrom(config),
       // Sinks outside the service; the role limits which queues and buses (the eventSinks context).
       eventPublishers: {
         sqs: new SqsEventPublisher(new SQSClient({})),
@@ -155,44 +147,25 @@ function decisionQueueFrom(config: ServiceConfig, clock: Clock): DecisionQueue {
   return new SqsDecisionQueue(new SQSClient({}), { decisions, timers }, clock, randomIds);
 }
 
-/** The schedule fire queue, where the stack gave its URL (functions granted `sends: ['schedules']`). */
-function workQueuesFrom(config: ServiceConfig): WorkQueues {
-  const url = config.string(QUEUE_URL_PROPERTIES.schedules);
-  return {
-    schedules:
-      url === undefined
-        ? unwiredWorkQueue('schedules')
-        : new SqsWorkQueue(
-            new SQSClient({}),
-            { name: 'schedules', url, type: 'standard' },
-            randomIds,
-            'schedule fire',
-          ),
-  };
-}
+/** The queues the decision queue is made of (it has its own port, DecisionQueue). */
+const DECISION_QUEUES: readonly WorkQueueName[] = ['decisions', 'timers'];
 
 /**
- * Functions that decide runs send HTTP tasks to the system-task queue (its consumer makes the
- * requests); the stack gives every such function the queue's URL and the right to send
- * (`sends: ['system-tasks']`). A function without the URL refuses to send, naming the property
- * (the executor fails the HTTP task with that reason): making the request itself would hold a
- * decide (or an API answer) on a slow endpoint.
+ * Every consumer's queue the stack gave this function the URL of (with the right to send,
+ * `sends: [...]`): schedule fires, system tasks (HTTP; the decider never makes a request itself,
+ * which would hold a decide on a slow endpoint), `conductor:` events. A queue without its URL stays
+ * unwired: a send fails naming the property (the executor fails such a task with that reason).
  */
-export function systemTaskQueueFrom(config: ServiceConfig): WorkQueue<SystemTaskMessage> {
-  const url = config.string(QUEUE_URL_PROPERTIES['system-tasks']);
-  if (url !== undefined)
-    return new SqsWorkQueue(new SQSClient({}), { name: 'system-tasks', url, type: 'standard' }, randomIds);
-  return unwiredWorkQueue('system-tasks');
-}
-
-/**
- * Functions that decide runs send EVENT tasks' `conductor:` messages to the events queue (its
- * consumer carries out the handlers); elsewhere such a task fails, naming the missing queue.
- */
-function eventQueueFrom(config: ServiceConfig): WorkQueue<EventMessage> {
-  const url = config.string(QUEUE_URL_PROPERTIES.events);
-  if (url === undefined) return unwiredWorkQueue('events');
-  return new SqsWorkQueue(new SQSClient({}), { name: 'events', url, type: 'standard' }, randomIds, 'event');
+export function workQueuesFrom(config: ServiceConfig): Partial<WorkQueues> {
+  const queues: Record<string, SqsWorkQueue<unknown>> = {};
+  for (const { queue } of CONSUMERS) {
+    if (DECISION_QUEUES.includes(queue.name)) continue;
+    const url = config.string(QUEUE_URL_PROPERTIES[queue.name]);
+    if (url === undefined) continue;
+    const address = { name: queue.name, url, type: queue.type };
+    queues[queue.name] = new SqsWorkQueue(new SQSClient({}), address, randomIds, queue.what);
+  }
+  return queues as Partial<WorkQueues>;
 }
 
 /** The API keys in the stack's Secrets Manager secret, where the stack gave its name (security on). */
@@ -252,7 +225,7 @@ export function consumerHandler(
   const consumer = consumerNamed(name);
   return async (event, context) => {
     beginInvocation(context?.awsRequestId);
-    return runConsumer(consumer, event.Records, jobDepsOf(await awsServices()));
+    return runConsumer(consumer, event.Records, jobDepsOf(await awsServices(), consumer));
   };
 }
 
@@ -267,7 +240,7 @@ export function jobHandler(
   return async (_event, context) => {
     beginInvocation(context?.awsRequestId);
     const s = await awsServices();
-    return job.run(jobDepsOf(s), s.clock.now(), { catchUp: false });
+    return job.run(jobDepsOf(s, job), s.clock.now(), { catchUp: false });
   };
 }
 
@@ -323,9 +296,9 @@ function dynamoClientFrom(config: ServiceConfig): DynamoDBClient {
 export function eventSourceHandler(): (event: unknown) => Promise<BatchResponse | undefined> {
   const consumer = consumerNamed('event-handlers');
   return async (event) => {
-    const deps = jobDepsOf(await awsServices());
+    const deps = jobDepsOf(await awsServices(), consumer);
     if (isBridgeInput(event)) {
-      await deps.handleEvent(eventOfBridgeInput(event));
+      await consumer.handle(eventOfBridgeInput(event), deps);
       return undefined;
     }
     const records = (event as { Records?: SourceRecord[] }).Records ?? [];

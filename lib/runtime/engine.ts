@@ -4,6 +4,7 @@
  * queue. Hosts build it once (runtime/services.ts); it lives above the engine and the services it
  * wires, so neither imports the other's composition.
  */
+import type { EngineContribution } from '../capability-contract.ts';
 import { Executor } from '../engine/executor.ts';
 import type { ScriptEvaluator } from '../engine/script/evaluator.ts';
 import { SystemTaskRunner } from '../engine/system-tasks.ts';
@@ -12,17 +13,16 @@ import { defaultRegistry } from '../engine/tasks/index.ts';
 import type { EventSinks } from '../events/sinks.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Metrics } from '../log/metrics.ts';
-import type { MessageStore } from '../messages/ports.ts';
 import type { MetadataService } from '../metadata/service.ts';
 import type { Clock } from '../model/clock.ts';
 import type { IdGenerator } from '../model/ids.ts';
 import { LocalNotifier, type Notifier } from '../model/notifier.ts';
 import type { PayloadLocations } from '../payloads/locations.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
-import type { SchemaEnforcer } from '../schemas/ports.ts';
 import type { Stores } from '../store/ports.ts';
 import { publishingQueue } from '../tasks/publishing-queue.ts';
 import { TaskService } from '../tasks/service.ts';
+import type { Engine } from '../workflows/engine-api.ts';
 import { SyncExecution } from '../workflows/execute.ts';
 import { startFailureWorkflow } from '../workflows/failure-workflow.ts';
 import { WorkflowOperations } from '../workflows/operations/index.ts';
@@ -38,31 +38,13 @@ import { WorkflowStarter } from '../workflows/start.ts';
 import { readOnlyTaskDefs } from '../workflows/test-run/read-only.ts';
 import { WorkflowTestRunner } from '../workflows/test-run/runner.ts';
 import type { SimulationEngine } from '../workflows/test-run/simulation.ts';
-import { createMemoryStores } from './stores.ts';
 
-export interface Engine {
-  executor: Executor;
-  starter: WorkflowStarter;
-  tasks: TaskService;
-  reader: WorkflowReader;
-  /** Operations on existing runs (terminate...), each a read-change-commit through RunMutator. */
-  operations: WorkflowOperations;
-  /** Test runs against mocked workers (POST /workflow/test), each in a throwaway engine. */
-  testRuns: WorkflowTestRunner;
-  /** Synchronous execution (POST /api/workflow/execute). */
-  execution: SyncExecution;
-  /** Asks for a decide of the run (PUT /workflow/decide). */
-  requestDecide(workflowId: string): Promise<void>;
-  /** Waits until the run's record moves past `rev` (a decide committed) or the time is up. */
-  waitForProgress(workflowId: string, rev: number, timeoutMs: number): Promise<void>;
-  /** External storage locations of large payloads (externalstoragelocation routes). */
-  payloads: PayloadLocations;
-  /** Carries out the async system tasks handed off the decider (the system-task queue's consumer). */
-  systemTasks: SystemTaskRunner;
-}
+export type { Engine };
 
 export interface EngineDeps {
   stores: Stores;
+  /** Fresh in-memory stores for a test run's throwaway engine (POST /workflow/test). */
+  simulationStores: () => Stores;
   payloads: PayloadLocations;
   metadata: MetadataService;
   decisions: DecisionQueue;
@@ -79,20 +61,24 @@ export interface EngineDeps {
    * adds re-reads with back-off, as pushes made by other functions are not seen there.
    */
   queueWatcher?: Notifier;
-  /** Schema enforcement (lib/schemas); absent: nothing is enforced. */
-  schemas?: SchemaEnforcer;
+  /**
+   * What the capabilities give the engine (Capability.engine): task-type ports, run-end and
+   * run-removed hooks, the schema enforcer (absent: nothing is enforced).
+   */
+  contributions?: readonly EngineContribution[];
   /** HTTP tasks: whether private addresses are allowed, and the system-task queue they go through. */
   http?: HttpTaskDeps;
-  /** The workflow message queues (lib/messages): PULL_WORKFLOW_MESSAGES reads them, a run's end deletes its queue. */
-  messages?: MessageStore;
-  /** PULL_WORKFLOW_MESSAGES' cap on batchSize (`service.workflow-message-queue.maxBatchSize`). */
-  maxBatchSize?: number;
   /** Where EVENT tasks publish (lib/events/sinks.ts). */
   events?: EventSinks;
 }
 
 export function createEngine(deps: EngineDeps): Engine {
   const { stores, decisions, clock, ids, logger } = deps;
+  const contributions = deps.contributions ?? [];
+  const schemas = contributions.find((c) => c.enforcer)?.enforcer;
+  const pull = contributions.find((c) => c.taskPorts?.messages)?.taskPorts?.messages;
+  const runEndHooks = contributions.flatMap((c) => (c.onRunEnded ? [c.onRunEnded] : []));
+  const runRemovedHooks = contributions.flatMap((c) => (c.onRunRemoved ? [c.onRunRemoved] : []));
   const watcher = deps.watcher ?? new LocalRunWatcher();
   // Every write the engine makes to a run is published to the requests waiting on it.
   const executions = publishingExecutions(stores.executions, watcher);
@@ -106,11 +92,7 @@ export function createEngine(deps: EngineDeps): Engine {
     clock,
     workflows,
     http: deps.http,
-    messages: deps.messages && {
-      messages: deps.messages,
-      executions,
-      maxBatchSize: deps.maxBatchSize ?? 100,
-    },
+    messages: pull && { ...pull, executions },
     events: deps.events,
   });
   const starter = new WorkflowStarter({
@@ -121,7 +103,7 @@ export function createEngine(deps: EngineDeps): Engine {
     clock,
     ids,
     logger,
-    schemas: deps.schemas,
+    schemas,
   });
   const operations = new WorkflowOperations({
     mutator: new RunMutator({ executions, decisions, clock, followEnd: (run) => executor.followEnd(run) }),
@@ -131,7 +113,9 @@ export function createEngine(deps: EngineDeps): Engine {
     clock,
     latestDefinition: (name) => starter.latestDefinition(name),
     // A removed run (remove, terminate-remove) takes its message queue with it.
-    onRunRemoved: async (workflowId) => deps.messages?.deleteQueue(workflowId),
+    onRunRemoved: async (workflowId) => {
+      for (const hook of runRemovedHooks) await hook(workflowId);
+    },
   });
   const executor = new Executor({
     executions,
@@ -142,7 +126,7 @@ export function createEngine(deps: EngineDeps): Engine {
     clock,
     logger,
     metrics: deps.metrics,
-    schemas: deps.schemas,
+    schemas,
     startChild: async (child, parent) => {
       await starter.start({
         workflowId: child.workflowId,
@@ -159,7 +143,9 @@ export function createEngine(deps: EngineDeps): Engine {
     },
     startFailureWorkflow: (run) => startFailureWorkflow(starter, run),
     terminate: (workflowId, reason) => operations.terminateRunning(workflowId, reason),
-    onRunEnded: async (run) => deps.messages?.deleteQueue(run.workflowId),
+    onRunEnded: async (run) => {
+      for (const hook of runEndHooks) await hook(run);
+    },
   });
   const reader = new WorkflowReader(executions, registry);
   return {
@@ -174,7 +160,7 @@ export function createEngine(deps: EngineDeps): Engine {
       decisions,
       registry,
       clock,
-      schemas: deps.schemas,
+      schemas,
     }),
     reader,
     operations,
@@ -207,7 +193,7 @@ export function createEngine(deps: EngineDeps): Engine {
  * decision queue. Registered definitions are read through (metadata; task definitions read-only).
  */
 function simulationEngine(deps: EngineDeps, clock: Clock, decisions: DecisionQueue): SimulationEngine {
-  const stores = { ...createMemoryStores(), taskDefs: readOnlyTaskDefs(deps.stores.taskDefs) };
+  const stores = { ...deps.simulationStores(), taskDefs: readOnlyTaskDefs(deps.stores.taskDefs) };
   // Its HTTP tasks are made in the test run itself, not handed to this host's system-task queue.
   const http = deps.http && { allowPrivateNetworks: deps.http.allowPrivateNetworks };
   // Its queues are its own: their pushes wake no poll of the host. Its EVENT tasks publish

@@ -1,12 +1,13 @@
-/** What background work gets from a host's services (lib/jobs/types.ts JobDeps), the same on both hosts. */
+/**
+ * What a job or consumer gets from a host's services (lib/jobs/types.ts JobDeps), the same on both
+ * hosts: the engine's ports, plus what the capability that declares it provides.
+ */
 
-import { eventProcessorOf } from '../events/capability.ts';
+import { ownerOf } from '../capabilities.ts';
 import type { JobDeps } from '../jobs/types.ts';
-import { dispatcherOf } from '../scheduler/capability.ts';
 import type { Services } from './services.ts';
 
-export function jobDepsOf(services: Services): JobDeps {
-  const events = eventProcessorOf(services);
+export function jobDepsOf(services: Services, work?: { name: string }): JobDeps {
   return {
     stores: services.stores,
     decisions: services.decisions,
@@ -14,8 +15,7 @@ export function jobDepsOf(services: Services): JobDeps {
     logger: services.logger,
     metrics: services.metrics,
     decide: (workflowId, taskIds) => services.engine.executor.decide(workflowId, taskIds),
-    scheduler: dispatcherOf(services),
     runSystemTask: (message) => services.engine.systemTasks.run(message),
-    handleEvent: async (message) => void (await events.handle(message)),
+    ...(work && services.provided(ownerOf(work))),
   };
 }

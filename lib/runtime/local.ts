@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
+import { CONSUMERS, JOBS } from '../capabilities.ts';
 import { ConfigError } from '../config/load.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { createQuickJsEvaluator } from '../engine/script/evaluator.ts';
@@ -18,17 +19,15 @@ import { defaultSqsEventPublisher } from '../events/adapters/sqs.ts';
 import { PARSER_MAX_HEADER_BYTES } from '../http/edge.ts';
 import { clientErrorHandler, nodeHandler } from '../http/node-adapter.ts';
 import { staticSite } from '../http/static-site.ts';
-import { JOBS } from '../jobs/index.ts';
+import { LocalConsumerHost } from '../jobs/local-consumers.ts';
 import { LocalJobRunner } from '../jobs/local-runner.ts';
-import { scheduleFire } from '../jobs/schedule-fire.ts';
 import { createLogger, LOG_LEVELS, type Logger } from '../log/logger.ts';
 import { type Clock, systemClock } from '../model/clock.ts';
 import { FilesystemPayloadStore } from '../payloads/filesystem.ts';
 import { MemoryPayloadStore } from '../payloads/memory.ts';
 import type { PayloadStore } from '../payloads/ports.ts';
 import { LocalDecisionQueue } from '../queue/local.ts';
-import { LocalWorkQueue } from '../queue/local-work-queue.ts';
-import type { ScheduleFireMessage } from '../queue/work-queues.ts';
+import type { DecisionMessage, WorkQueues } from '../queue/work-queues.ts';
 import { dynamoClient, startEmbeddedDynamo } from '../store/dynamodb/embedded.ts';
 import { dynamoSession } from '../store/dynamodb/index.ts';
 import { EmbeddedDb, StoreDamagedError, StoreLockedError } from '../store/embedded/database.ts';
@@ -51,6 +50,8 @@ export interface LocalServer {
   services: Services;
   /** The periodic jobs (lib/jobs), running on their intervals; `tick(now)` runs them at once. */
   jobs: LocalJobRunner;
+  /** Every queue consumer of the capabilities, in process (lib/jobs/local-consumers.ts). */
+  consumers: LocalConsumerHost;
   /** Stops accepting requests, lets in-flight ones finish, then closes the store. */
   close(): Promise<void>;
 }
@@ -153,17 +154,19 @@ export async function startLocalServer(
     );
   }
   const stores = options.stores ?? (await createLocalStores(config, logger));
-  const decisions = new LocalDecisionQueue(clock, logger);
+  // Every consumer of the capabilities runs here, each over its own in-process queue: decides,
+  // schedule fires (delayed to their second on in-process timers, as SQS delays them on AWS),
+  // HTTP tasks, conductor: events.
+  const consumers = new LocalConsumerHost({
+    consumers: CONSUMERS,
+    logger,
+    gateOn: (gate) => config.gate(gate),
+    number: (property) => config.number(property),
+  });
+  const decisions = new LocalDecisionQueue(clock, logger, consumers.queue<DecisionMessage>('decisions'));
   const scripts = createQuickJsEvaluator();
   const payloads = createLocalPayloads(config);
-  // Schedule fires wait on in-process timers for their second, as SQS delays them on AWS.
-  const scheduleFires = new LocalWorkQueue<ScheduleFireMessage>({
-    name: 'schedules',
-    type: 'standard',
-    logger,
-    maxAttempts: scheduleFire.queue.maxReceiveCount,
-  });
-  const workQueues = { schedules: scheduleFires };
+  const workQueues = consumers.queues() as Partial<WorkQueues>;
   const services = createServices({
     config,
     logger,
@@ -181,10 +184,8 @@ export async function startLocalServer(
   let jobs: LocalJobRunner | undefined;
   const release = async () => {
     await jobs?.stop();
-    await scheduleFires.close();
-    await services.localSystemTasks?.close();
-    await services.localEvents?.close();
     await decisions.close();
+    await consumers.close();
     await scripts.close();
     await stores.close();
   };
@@ -197,14 +198,13 @@ export async function startLocalServer(
     await release();
     throw error;
   }
-  decisions.bind((workflowId, taskIds) => services.engine.executor.decide(workflowId, taskIds));
-  const jobDeps = jobDepsOf(services);
-  scheduleFires.register((message) => scheduleFire.handle(message, jobDeps));
+  consumers.start((consumer) => jobDepsOf(services, consumer));
   // The first tick catches up (lib/jobs/sweeper.ts): every run with a stored wake-up is decided,
   // which re-arms the in-process timers the last process took with it.
   const runner = new LocalJobRunner({
     jobs: JOBS,
-    deps: jobDeps,
+    deps: jobDepsOf(services),
+    depsFor: (job) => jobDepsOf(services, job),
     gateOn: (gate) => config.gate(gate),
   });
   jobs = runner;
@@ -240,6 +240,7 @@ export async function startLocalServer(
     port,
     services,
     jobs: runner,
+    consumers,
     close: () => {
       closing ??= (async () => {
         await new Promise<void>((done) => {

@@ -4,16 +4,9 @@
  * with the error body, locally and on AWS alike.
  */
 
-import { CAPABILITIES } from '../capabilities.ts';
-import type { Capability } from '../capability.ts';
-import type { ServiceConfig } from '../config/service-config.ts';
+import { enabledCapabilities } from '../capabilities.ts';
 import { Router } from '../http/router.ts';
-import type { Services } from './services.ts';
-
-/** The capabilities that exist with this configuration: ungated ones, and gated ones whose gate is on. */
-export function enabledCapabilities(config: ServiceConfig): Capability[] {
-  return CAPABILITIES.filter((capability) => !capability.gate || config.gate(capability.gate));
-}
+import { routesOf, type Services } from './services.ts';
 
 export function createRouter(services: Services, only?: readonly string[]): Router {
   const router = new Router({
@@ -22,9 +15,10 @@ export function createRouter(services: Services, only?: readonly string[]): Rout
     maxJsonDepth: services.config.number('service.server.max-json-depth'),
     auth: services.auth,
   });
-  for (const capability of enabledCapabilities(services.config)) {
-    if (only && !only.includes(capability.name)) continue;
-    router.addAll(capability.routes(services));
-  }
+  const serving = enabledCapabilities(services.config).filter(
+    (capability) => !only || only.includes(capability.name),
+  );
+  // The local host serves every group: the OpenAPI document's table is the same routes, built once.
+  router.addAll(only ? routesOf(services, serving) : services.routeTable());
   return router;
 }

@@ -1,12 +1,18 @@
 /**
- * The services every host wires the same way, over whatever stores and decision queue the host
- * chose.
+ * The services every host wires the same way, over whatever stores, decision queue and work queues
+ * the host chose, folded over the capability list: each capability's checks, store decorators,
+ * engine contributions and provided services (lib/capability-contract.ts). No capability is named
+ * here.
  */
-import type { CapabilityStores } from '../capabilities.ts';
-import type { ServiceContext } from '../capability.ts';
+import {
+  type AnyCapability,
+  type CapabilityStores,
+  capabilities,
+  enabledCapabilities,
+} from '../capabilities.ts';
+import type { DecorateContext, ServiceContext } from '../capability-contract.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import type { ScriptEvaluator } from '../engine/script/evaluator.ts';
-import { eventProcessorOf } from '../events/capability.ts';
 import type { EventPublisher } from '../events/sinks.ts';
 import type { RouteDef } from '../http/router.ts';
 import type { Logger } from '../log/logger.ts';
@@ -15,32 +21,17 @@ import { MetadataService } from '../metadata/service.ts';
 import type { Clock } from '../model/clock.ts';
 import { type IdGenerator, randomIds } from '../model/ids.ts';
 import type { Notifier } from '../model/notifier.ts';
-import { ExternalizingExecutionStore } from '../payloads/externalizing-store.ts';
 import { PayloadLocations } from '../payloads/locations.ts';
 import { MemoryPayloadStore } from '../payloads/memory.ts';
 import type { PayloadStore } from '../payloads/ports.ts';
-import type { LocalWorkQueue } from '../queue/local-work-queue.ts';
-import type { DecisionQueue, WorkQueue } from '../queue/ports.ts';
-import {
-  type EventMessage,
-  type SystemTaskMessage,
-  unwiredWorkQueue,
-  type WorkQueues,
-} from '../queue/work-queues.ts';
-import { retainingScheduleExecutions } from '../scheduler/retention.ts';
-import { schemaRegistryOf } from '../schemas/capability.ts';
-import { RegistryEnforcer } from '../schemas/enforcer.ts';
-import { assertSchemaStorage } from '../schemas/storage-check.ts';
+import type { DecisionQueue } from '../queue/ports.ts';
+import { unwiredWorkQueues, type WorkQueues } from '../queue/work-queues.ts';
 import type { SearchIndex } from '../search/ports.ts';
 import { apiAuthOf } from '../security/api-auth.ts';
 import type { KeySource } from '../security/api-keys.ts';
-import { retainingPollData } from '../tasks/poll-data-retention.ts';
 import type { RunWatcher } from '../workflows/progress.ts';
-import { retainingExecutions } from '../workflows/retention.ts';
 import { createEngine } from './engine.ts';
-import { enabledCapabilities } from './router.ts';
-import type { ServiceStores } from './stores.ts';
-import { bounded, localEventQueue, localSystemTaskQueue } from './system-task-pool.ts';
+import { createMemoryStores, type ServiceStores } from './stores.ts';
 import { SERVICE_VERSION } from './version.ts';
 
 /** Every capability's routes see these (ServiceContext), with every capability's stores. */
@@ -50,10 +41,8 @@ export interface Services extends ServiceContext<CapabilityStores> {
   payloads: PayloadStore;
   /** Service metrics, where the host records them (EMF on AWS). */
   metrics?: Metrics;
-  /** The in-process system-task queue (HTTP tasks), when the host did not give its own; closed with the host. */
-  localSystemTasks?: LocalWorkQueue<SystemTaskMessage>;
-  /** The in-process queue of `conductor:` events (EVENT tasks), when the host did not give its own. */
-  localEvents?: LocalWorkQueue<EventMessage>;
+  /** What a capability provides (Capability.provides) over these services, built once. */
+  provided(capability: AnyCapability): object;
 }
 
 export interface ServiceDeps {
@@ -64,8 +53,11 @@ export interface ServiceDeps {
   clock: Clock;
   stores: ServiceStores;
   decisions: DecisionQueue;
-  /** The host's work queues; a test host may leave them unwired (sends fail). */
-  workQueues?: WorkQueues;
+  /**
+   * The host's work queues (SQS on AWS, the local consumer host's in process); a queue left out is
+   * unwired: a send fails, naming it.
+   */
+  workQueues?: Partial<WorkQueues>;
   scripts: ScriptEvaluator;
   /** Where large payloads go; the hosts give their own, tests may leave it to memory. */
   payloads?: PayloadStore;
@@ -74,12 +66,8 @@ export interface ServiceDeps {
   watcher?: RunWatcher;
   /** Queue notifications for long polls (default: in-process only). */
   queueWatcher?: Notifier;
-  /** Where async system tasks go (SQS on AWS); default: an in-process pool in this process. */
-  systemTasks?: WorkQueue<SystemTaskMessage>;
   /** The search index search answers from (OpenSearch on AWS when configured); default: the store. */
   searchIndex?: SearchIndex;
-  /** Where EVENT tasks' `conductor:` messages go (SQS on AWS); default: handled in this process. */
-  events?: WorkQueue<EventMessage>;
   /** Adapters of the outside sinks EVENT tasks may publish to (sqs:, eventbridge:). */
   eventPublishers?: { sqs?: EventPublisher; eventbridge?: EventPublisher };
   /** The API keys, where the host keeps them outside the configuration (Secrets Manager on AWS). */
@@ -87,42 +75,16 @@ export interface ServiceDeps {
 }
 
 export function createServices(deps: ServiceDeps): Services {
-  const { config } = deps;
-  assertSchemaStorage(config);
+  const { config, clock } = deps;
+  const all = capabilities();
+  for (const capability of all) capability.checkConfig?.(config);
   const payloads = deps.payloads ?? new MemoryPayloadStore();
-  // Every reader and writer of runs goes through this one decorator: records stay small, readers
-  // see whole payloads (lib/payloads/externalizing-store.ts).
-  const stores: ServiceStores = {
-    ...deps.stores,
-    // Outermost: ended runs past their retention are hidden from every reader (lib/workflows/retention.ts).
-    executions: retainingExecutions(
-      new ExternalizingExecutionStore(deps.stores.executions, payloads, {
-        thresholdBytes: config.number('service.external-payload.threshold-bytes'),
-        recordBudgetBytes: config.number('service.external-payload.record-budget-bytes'),
-      }),
-      {
-        runsMs: config.number('service.workflow.retention'),
-        logsMs: config.number('service.task.log-retention'),
-      },
-      deps.clock,
-    ),
-    pollData: retainingPollData(
-      deps.stores.pollData,
-      config.number('service.task.poll-data-retention'),
-      deps.clock,
-    ),
-    schedules: retainingScheduleExecutions(
-      deps.stores.schedules,
-      config.number('service.scheduler.execution-retention'),
-      deps.clock,
-    ),
-  };
-  const localSystemTasks = deps.systemTasks ? undefined : localSystemTaskQueue(deps.logger);
-  const localEvents = deps.events ? undefined : localEventQueue(deps.logger);
-  const conductorEvents = localEvents ?? deps.events ?? unwiredWorkQueue<EventMessage>('events');
-  const metadata = new MetadataService(stores.workflowDefs, stores.taskDefs, deps.clock);
+  const stores = decorated(all, deps.stores, { config, clock, payloads });
+  const workQueues: WorkQueues = { ...unwiredWorkQueues(), ...deps.workQueues };
+  const metadata = new MetadataService(stores.workflowDefs, stores.taskDefs, clock);
   const engine = createEngine({
     stores,
+    simulationStores: createMemoryStores,
     payloads: new PayloadLocations(
       payloads,
       config.number('service.external-payload.url-expiration-seconds'),
@@ -130,26 +92,22 @@ export function createServices(deps: ServiceDeps): Services {
     metadata,
     decisions: deps.decisions,
     scripts: deps.scripts,
-    clock: deps.clock,
+    clock,
     ids: deps.ids ?? randomIds,
     logger: deps.logger,
     metrics: deps.metrics,
     watcher: deps.watcher,
     queueWatcher: deps.queueWatcher,
-    messages: stores.messages,
-    maxBatchSize: config.number('service.workflow-message-queue.maxBatchSize'),
-    // Payloads cross their schemas through the registry the /api/schema routes serve (one cache).
-    schemas: new RegistryEnforcer(schemaRegistryOf(stores.schemas, deps.clock, config)),
+    contributions: all.flatMap((capability) =>
+      capability.engine ? [capability.engine({ config, clock, stores })] : [],
+    ),
     http: {
       allowPrivateNetworks: config.boolean('service.http-task.allow-private-networks'),
-      queue: deps.systemTasks ?? localSystemTasks,
+      queue: workQueues['system-tasks'],
     },
-    events: { conductor: conductorEvents, ...deps.eventPublishers },
+    events: { conductor: workQueues.events, ...deps.eventPublishers },
   });
-  localSystemTasks?.register(
-    bounded(config.number('service.http-task.concurrency'), (message) => engine.systemTasks.run(message)),
-  );
-  const workQueues = deps.workQueues ?? { schedules: unwiredWorkQueue('schedules') };
+  const provided = new Map<AnyCapability, object>();
   let routeTable: readonly RouteDef[] | undefined;
   const services: Services = {
     ...deps,
@@ -158,18 +116,38 @@ export function createServices(deps: ServiceDeps): Services {
     workQueues,
     metadata,
     engine,
-    localSystemTasks,
-    localEvents,
-    auth: apiAuthOf(config, deps.clock, deps.apiKeys),
+    auth: apiAuthOf(config, clock, deps.apiKeys),
+    provided: (capability) => {
+      let given = provided.get(capability);
+      if (given === undefined) {
+        given = capability.provides?.(services) ?? {};
+        provided.set(capability, given);
+      }
+      return given;
+    },
     routeTable: () => {
-      routeTable ??= enabledCapabilities(config).flatMap((capability) => capability.routes(services));
+      routeTable ??= routesOf(services, enabledCapabilities(config));
       return routeTable;
     },
     version: SERVICE_VERSION,
   };
-  if (localEvents) {
-    const processor = eventProcessorOf(services);
-    localEvents.register(async (message) => void (await processor.handle(message)));
-  }
   return services;
+}
+
+/** The routes of these capabilities over the services (each with what it provides). */
+export function routesOf(services: Services, of: readonly AnyCapability[]): RouteDef[] {
+  return of.flatMap((capability) => capability.routes(services, services.provided(capability)));
+}
+
+/** Each capability's decorators over its own stores, once, for every reader. */
+function decorated(
+  all: readonly AnyCapability[],
+  stores: ServiceStores,
+  context: DecorateContext,
+): ServiceStores {
+  const result: ServiceStores = { ...stores };
+  for (const capability of all) {
+    if (capability.decorate) Object.assign(result, capability.decorate(result, context));
+  }
+  return result;
 }

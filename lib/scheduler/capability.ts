@@ -4,11 +4,14 @@
  * save or resume dispatches the schedule's first fires at once; the tick (lib/jobs/schedule-tick.ts)
  * dispatches the rest and the fire consumer (lib/jobs/schedule-fire.ts) starts the workflows.
  */
-import type { Capability, ServiceContext } from '../capability.ts';
+import type { Capability, ServiceContext } from '../capability-contract.ts';
 import { DEFINITIONS_TABLE, tableName } from '../store/dynamodb/tables.ts';
 import { ScheduleDispatcher } from './dispatcher.ts';
 import type { SchedulerStores } from './ports.ts';
+import { retainingScheduleExecutions } from './retention.ts';
 import { schedulerRoutes } from './routes.ts';
+import { scheduleFire } from './schedule-fire.ts';
+import { type SchedulerDeps, scheduleTick } from './schedule-tick.ts';
 import { SchedulerService } from './service.ts';
 import { DynamoScheduleStore } from './store/dynamodb.ts';
 import { MemoryScheduleStore } from './store/memory.ts';
@@ -25,7 +28,7 @@ export function dispatcherOf(services: ServiceContext<SchedulerStores>): Schedul
   });
 }
 
-export const schedulerCapability: Capability<SchedulerStores> = {
+export const schedulerCapability: Capability<SchedulerStores, SchedulerDeps> = {
   name: 'scheduler',
   gate: 'scheduler',
   tables: [SCHEDULES_TABLE],
@@ -36,10 +39,22 @@ export const schedulerCapability: Capability<SchedulerStores> = {
       schedules: new DynamoScheduleStore(doc, tableName(tables, SCHEDULES_TABLE)),
     }),
   },
-  routes: (services) => {
+  // Execution records are forgotten after their retention, for every reader.
+  decorate: ({ schedules }, { config, clock }) => ({
+    schedules: retainingScheduleExecutions(
+      schedules,
+      config.number('service.scheduler.execution-retention'),
+      clock,
+    ),
+  }),
+  provides: (services) => ({ scheduler: dispatcherOf(services) }),
+  // The tick dispatches fires ahead; the consumer starts each workflow at its second.
+  jobs: [scheduleTick],
+  consumers: [scheduleFire],
+  routes: (services, { scheduler }) => {
     const service = new SchedulerService({
       schedules: services.stores.schedules,
-      dispatcher: dispatcherOf(services),
+      dispatcher: scheduler,
       clock: services.clock,
       logger: services.logger,
       checkStartRequest: (body) => void services.engine.starter.parseRequest(body),

@@ -3,13 +3,15 @@
  * host serves is shared with its engine (schemaRegistryOf), so a save or delete through the routes
  * invalidates the cache the enforcer reads.
  */
-import type { Capability } from '../capability.ts';
+import type { Capability } from '../capability-contract.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import type { Clock } from '../model/clock.ts';
 import { tableName } from '../store/dynamodb/tables.ts';
+import { RegistryEnforcer } from './enforcer.ts';
 import type { SchemaStore } from './ports.ts';
 import { schemaRoutes } from './routes.ts';
 import { SchemaService } from './service.ts';
+import { assertSchemaStorage } from './storage-check.ts';
 import { DynamoSchemaStore } from './store/dynamodb.ts';
 import { MemorySchemaStore } from './store/memory.ts';
 import { SCHEMAS_TABLE } from './tables.ts';
@@ -41,6 +43,11 @@ export const schemasCapability: Capability<SchemaStores> = {
     embedded: (source) => ({ schemas: new MemorySchemaStore(source) }),
     dynamodb: (doc, tables) => ({ schemas: new DynamoSchemaStore(doc, tableName(tables, SCHEMAS_TABLE)) }),
   },
+  checkConfig: assertSchemaStorage,
+  // Payloads cross their schemas through the registry the /api/schema routes serve (one cache).
+  engine: ({ stores, clock, config }) => ({
+    enforcer: new RegistryEnforcer(schemaRegistryOf(stores.schemas, clock, config)),
+  }),
   routes: (services) =>
     schemaRoutes(schemaRegistryOf(services.stores.schemas, services.clock, services.config)),
   apiRoutes: ['ANY /api/schema', 'ANY /api/schema/{proxy+}'],

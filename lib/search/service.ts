@@ -8,7 +8,7 @@
  * read from the execution store by id (a run removed or expired since is dropped and the count
  * lowered, as on the store's own path).
  */
-import type { ServiceContext } from '../capability.ts';
+import type { ServiceContext } from '../capability-contract.ts';
 import { type Clock, systemClock } from '../model/clock.ts';
 import { ValidationError } from '../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../model/execution.ts';

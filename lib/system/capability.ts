@@ -3,7 +3,7 @@
  * and Swagger UI and, with security on, the token route. Its only data
  * access is the health check's read of the definitions table.
  */
-import type { Capability } from '../capability.ts';
+import type { Capability } from '../capability-contract.ts';
 import { BUNDLED_DIR, SWAGGER_UI_FILES } from '../http/openapi/swagger-ui.ts';
 import { apiDocsRoutes } from '../http/routes/api-docs.ts';
 import { systemRoutes } from '../http/routes/system.ts';

@@ -2,7 +2,7 @@
  * The tasks capability: the worker-facing task API (`/api/tasks`: poll, update, logs, queues),
  * over the queues table of worker task queues and poll data.
  */
-import type { Capability } from '../capability.ts';
+import type { Capability } from '../capability-contract.ts';
 import { taskRoutes } from '../http/routes/tasks.ts';
 import { SCHEMAS_TABLE } from '../schemas/tables.ts';
 import { taskSearchRoutes } from '../search/routes.ts';
@@ -13,6 +13,7 @@ import { EXECUTIONS_TABLE, QUEUES_TABLE, tableName } from '../store/dynamodb/tab
 import { MemoryPollLimitStore } from '../store/memory/poll-limits.ts';
 import { MemoryPollDataStore, MemoryTaskQueue } from '../store/memory/queue.ts';
 import type { PollDataStore, PollLimitStore, TaskQueue } from '../store/ports.ts';
+import { retainingPollData } from './poll-data-retention.ts';
 
 export interface TaskStores {
   queue: TaskQueue;
@@ -41,6 +42,10 @@ export const tasksCapability: Capability<TaskStores> = {
       limits: new DynamoPollLimitStore(doc, tableName(tables, QUEUES_TABLE)),
     }),
   },
+  // A worker's last poll is forgotten after its retention, for every reader.
+  decorate: ({ pollData }, { config, clock }) => ({
+    pollData: retainingPollData(pollData, config.number('service.task.poll-data-retention'), clock),
+  }),
   routes: (services) => [...taskSearchRoutes(searchServiceOf(services)), ...taskRoutes(services.engine)],
   apiRoutes: ['ANY /api/tasks', 'ANY /api/tasks/{proxy+}'],
   grants: {

@@ -2,9 +2,15 @@
  * The workflows capability: starting runs and the workflow API (`/api/workflow`), over the
  * executions table that the engine writes.
  */
-import type { Capability } from '../capability.ts';
+import type { Capability } from '../capability-contract.ts';
 import { workflowRoutes } from '../http/routes/workflows.ts';
+import { decider, timer } from '../jobs/decision-consumers.ts';
+import { expiredRuns } from '../jobs/expired-runs.ts';
+import { searchIndexer } from '../jobs/search-indexer.ts';
+import { sweeper } from '../jobs/sweeper.ts';
+import { systemTasks } from '../jobs/system-tasks.ts';
 import { MESSAGES_TABLE } from '../messages/tables.ts';
+import { ExternalizingExecutionStore } from '../payloads/externalizing-store.ts';
 import { SCHEMAS_TABLE } from '../schemas/tables.ts';
 import { workflowSearchRoutes } from '../search/routes.ts';
 import { searchServiceOf } from '../search/service.ts';
@@ -13,6 +19,7 @@ import { DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE, tableName } from '..
 import { EmbeddedExecutionStore } from '../store/embedded/executions.ts';
 import { MemoryExecutionStore } from '../store/memory/executions.ts';
 import type { ExecutionStore } from '../store/ports.ts';
+import { retainingExecutions } from './retention.ts';
 
 export interface WorkflowStores {
   executions: ExecutionStore;
@@ -28,6 +35,27 @@ export const workflowsCapability: Capability<WorkflowStores> = {
       executions: new DynamoExecutionStore(doc, tableName(tables, EXECUTIONS_TABLE)),
     }),
   },
+  // Every reader and writer of runs goes through these: records stay small, readers see whole
+  // payloads (lib/payloads/externalizing-store.ts), and ended runs past their retention are hidden
+  // from every reader (outermost; lib/workflows/retention.ts).
+  decorate: ({ executions }, { config, clock, payloads }) => ({
+    executions: retainingExecutions(
+      new ExternalizingExecutionStore(executions, payloads, {
+        thresholdBytes: config.number('service.external-payload.threshold-bytes'),
+        recordBudgetBytes: config.number('service.external-payload.record-budget-bytes'),
+      }),
+      {
+        runsMs: config.number('service.workflow.retention'),
+        logsMs: config.number('service.task.log-retention'),
+      },
+      clock,
+    ),
+  }),
+  // The engine's background work: decides, wake-ups, HTTP tasks off the decider, the sweeper, and
+  // on AWS the change-stream consumers of the executions table.
+  jobs: [sweeper],
+  consumers: [decider, timer, systemTasks],
+  streamConsumers: [searchIndexer, expiredRuns],
   routes: (services) => [
     ...workflowSearchRoutes(searchServiceOf(services)),
     ...workflowRoutes(services.engine),

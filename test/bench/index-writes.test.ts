@@ -2,8 +2,10 @@
  * The store meter's index writes (bench/lib/table-model.ts): DynamoDB's rules applied to every index
  * of a TableSpec, on items built by the adapters' own item builders and on hand-made ones.
  */
+
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { meteredStores } from '../../bench/lib/metered-stores.ts';
 import { StoreMeter } from '../../bench/lib/store-meter.ts';
 import { type Item, indexWritesOf, TableModel } from '../../bench/lib/table-model.ts';
 import { diffSnapshots, emptyTally, INDEXES, METERED_TABLES } from '../../bench/lib/tally.ts';
@@ -158,7 +160,7 @@ describe('the store meter', () => {
 
   it('counts the index writes of a run and a task row written through the metered store', async () => {
     const meter = new StoreMeter({ sizes: true });
-    const stores = meter.wrap(createMemoryStores());
+    const stores = meteredStores(meter, createMemoryStores());
     await stores.executions.createWorkflow(workflowOf('run-9', { correlationId: 'c-1' }));
     await stores.executions.createTasks([taskOf('run-9', 'task-9', 1)]);
     await stores.executions.commitWorkflow(workflowOf('run-9', { correlationId: 'c-1', rev: 2 }), 1);
@@ -185,7 +187,7 @@ describe('the store meter', () => {
 
   it('bills a delete by the size of the item it deletes, and counts no bytes written for it', async () => {
     const meter = new StoreMeter({ sizes: true });
-    const stores = meter.wrap(createMemoryStores());
+    const stores = meteredStores(meter, createMemoryStores());
     const big = taskOf('run-8', 'task-8', 1, { inputData: { blob: randomBytes(3000).toString('base64') } });
     await stores.executions.createWorkflow(workflowOf('run-8'));
     await stores.executions.createTasks([big]);

@@ -5,11 +5,11 @@
 // the run it started; an action another delivery holds sends the message back to the queue.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { eventProcessorOf } from '../../lib/events/capability.ts';
+import { eventHandlers } from '../../lib/events/consumer.ts';
 import type { EventHandler } from '../../lib/events/model.ts';
 import { EXECUTION_LEASE_MS, eventExecutionIdOf } from '../../lib/events/processor.ts';
 import { eventRecordOf } from '../../lib/events/sources.ts';
 import { runConsumer } from '../../lib/jobs/batch.ts';
-import { eventHandlers } from '../../lib/jobs/event-handlers.ts';
 import { derivedId } from '../../lib/model/ids.ts';
 import type { EventMessage } from '../../lib/queue/work-queues.ts';
 import { ref } from '../helpers/fixtures.ts';

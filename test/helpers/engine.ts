@@ -4,9 +4,11 @@
  * the periodic jobs (lib/jobs) at the new time, so the sweeper decides the runs whose wake-up came
  * due - so tests never sleep to wait for time to pass.
  */
+
+import { CONSUMERS, JOBS } from '../../lib/capabilities.ts';
 import { configOf } from '../../lib/config/load.ts';
 import { createQuickJsEvaluator, type ScriptEvaluator } from '../../lib/engine/script/evaluator.ts';
-import { JOBS } from '../../lib/jobs/index.ts';
+import { LocalConsumerHost } from '../../lib/jobs/local-consumers.ts';
 import { LocalJobRunner } from '../../lib/jobs/local-runner.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
 import type { Metrics } from '../../lib/log/metrics.ts';
@@ -14,6 +16,7 @@ import { ManualClock } from '../../lib/model/clock.ts';
 import type { TaskRecord, WorkflowRecord } from '../../lib/model/execution.ts';
 import type { PayloadStore } from '../../lib/payloads/ports.ts';
 import { LocalDecisionQueue } from '../../lib/queue/local.ts';
+import type { DecisionMessage, WorkQueues } from '../../lib/queue/work-queues.ts';
 import { jobDepsOf } from '../../lib/runtime/job-deps.ts';
 import { createServices, type Services } from '../../lib/runtime/services.ts';
 import { createMemoryStores, type ServiceStores } from '../../lib/runtime/stores.ts';
@@ -77,11 +80,28 @@ export async function engineHarness(options: EngineHarnessOptions = {}): Promise
   const clock = options.clock ?? new ManualClock();
   // Stores given as the engine's ports get the other capabilities' stores from memory.
   const stores: ServiceStores = { ...createMemoryStores(), ...options.stores };
-  const decisions = new LocalDecisionQueue(clock, silentLogger);
+  const config = configOf({
+    'service.store': 'memory',
+    'service.instance-id': 'test',
+    ...options.properties,
+  });
+  // The local host's consumers (decides, HTTP tasks, conductor: events...), in process.
+  const consumers = new LocalConsumerHost({
+    consumers: CONSUMERS,
+    logger: silentLogger,
+    gateOn: (gate) => config.gate(gate),
+    number: (property) => config.number(property),
+  });
+  const decisions = new LocalDecisionQueue(
+    clock,
+    silentLogger,
+    consumers.queue<DecisionMessage>('decisions'),
+  );
   const ownScripts = options.scripts === undefined;
   const scripts = options.scripts ?? createQuickJsEvaluator();
   const services = createServices({
-    config: configOf({ 'service.store': 'memory', 'service.instance-id': 'test', ...options.properties }),
+    config,
+    workQueues: consumers.queues() as Partial<WorkQueues>,
     logger: silentLogger,
     metrics: options.metrics,
     clock,
@@ -90,21 +110,20 @@ export async function engineHarness(options: EngineHarnessOptions = {}): Promise
     scripts,
     payloads: options.payloads,
   });
-  decisions.bind((id, taskIds) => services.engine.executor.decide(id, taskIds));
+  consumers.start((consumer) => jobDepsOf(services, consumer));
   const { engine } = services;
   // The periodic jobs of the local host, ticked by hand: advance() runs the sweeper at the new time.
-  const jobs = new LocalJobRunner({ jobs: JOBS, deps: jobDepsOf(services) });
+  const jobs = new LocalJobRunner({
+    jobs: JOBS,
+    deps: jobDepsOf(services),
+    depsFor: (job) => jobDepsOf(services, job),
+  });
 
-  // Decides, HTTP tasks (the in-process system-task pool) and conductor: events feed each other:
-  // idle when all are.
+  // Decides, HTTP tasks and conductor: events feed each other: idle when all are.
   const settle = async (): Promise<void> => {
-    const pool = services.localSystemTasks;
-    const events = services.localEvents;
     do {
-      await decisions.idle();
-      await pool?.idle();
-      await events?.idle();
-    } while (decisions.busy() || (pool?.busy() ?? false) || (events?.busy() ?? false));
+      await consumers.idle();
+    } while (consumers.busy());
   };
   const harness: EngineHarness = {
     clock,
@@ -161,9 +180,8 @@ export async function engineHarness(options: EngineHarnessOptions = {}): Promise
     },
     async close() {
       await jobs.stop();
-      await services.localSystemTasks?.close();
-      await services.localEvents?.close();
       await decisions.close();
+      await consumers.close();
       if (ownScripts) await scripts.close();
     },
   };

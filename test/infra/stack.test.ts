@@ -17,14 +17,19 @@ import {
   JOB_MAX_EVENT_AGE,
   JOB_RETRY_ATTEMPTS,
 } from '../../infra/stack.ts';
-import { CAPABILITIES as ROUTE_GROUPS, TABLES } from '../../lib/capabilities.ts';
-import type { Capability } from '../../lib/capability.ts';
+import {
+  JOBS,
+  CONSUMERS as QUEUE_CONSUMERS,
+  CAPABILITIES as ROUTE_GROUPS,
+  STREAM_CONSUMERS,
+  TABLES,
+} from '../../lib/capabilities.ts';
+import type { Capability } from '../../lib/capability-contract.ts';
 import { envNameOf } from '../../lib/config/load.ts';
 import { MAX_RECEIVE_COUNT, timer } from '../../lib/jobs/decision-consumers.ts';
-import { JOBS, CONSUMERS as QUEUE_CONSUMERS, STREAM_CONSUMERS } from '../../lib/jobs/index.ts';
-import { scheduleFire } from '../../lib/jobs/schedule-fire.ts';
 import { metadataCapability } from '../../lib/metadata/capability.ts';
 import { QUEUE_URL_PROPERTIES } from '../../lib/queue/work-queues.ts';
+import { scheduleFire } from '../../lib/scheduler/schedule-fire.ts';
 import { keyAttributeTypes, projectionOf } from '../../lib/store/dynamodb/tables.ts';
 import { systemCapability } from '../../lib/system/capability.ts';
 import { MAX_WAIT_SECONDS } from '../../lib/workflows/execute.ts';

@@ -1,8 +1,8 @@
 // `npm start`'s local host runs the periodic jobs (lib/jobs) itself: the sweeper decides a run
 // whose wake-up has come although the run's in-process timer has not fired.
 import { afterEach, describe, expect, it } from 'vitest';
+import { JOBS } from '../../lib/capabilities.ts';
 import { configOf } from '../../lib/config/load.ts';
-import { JOBS } from '../../lib/jobs/index.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
 import { ManualClock } from '../../lib/model/clock.ts';
 import { startLocalServer } from '../../lib/runtime/local.ts';

@@ -40,7 +40,6 @@ function depsAt(clock: ManualClock, logger = silentLogger): JobDeps {
     logger,
     decide: unused,
     runSystemTask: unused,
-    handleEvent: unused,
   };
 }
 

@@ -45,7 +45,7 @@ describe('the system-task consumer', () => {
       stores: createMemoryStores(),
       decisions,
       scripts,
-      systemTasks: { send: async (message) => void sent.push(message) },
+      workQueues: { 'system-tasks': { send: async (message) => void sent.push(message) } },
     });
     decisions.bind((id, taskIds) => services.engine.executor.decide(id, taskIds));
     const uri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
@@ -88,8 +88,10 @@ describe('the system-task consumer', () => {
       stores: createMemoryStores(),
       decisions,
       scripts,
-      systemTasks: {
-        send: async (message, options) => void sent.push({ message, delayMs: options?.delayMs }),
+      workQueues: {
+        'system-tasks': {
+          send: async (message, options) => void sent.push({ message, delayMs: options?.delayMs }),
+        },
       },
     });
     decisions.bind((id, taskIds) => services.engine.executor.decide(id, taskIds));

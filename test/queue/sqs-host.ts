@@ -6,6 +6,7 @@
 import { configOf } from '../../lib/config/load.ts';
 import type { ScriptEvaluator } from '../../lib/engine/script/evaluator.ts';
 import { eventProcessorOf } from '../../lib/events/capability.ts';
+import type { EventDeps } from '../../lib/events/consumer.ts';
 import type { JobDeps } from '../../lib/jobs/types.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
 import { ManualClock } from '../../lib/model/clock.ts';
@@ -88,7 +89,7 @@ export function host(): Host {
 }
 
 /** What a job or consumer gets on this host, with the decide it would run (the engine's by default). */
-export function depsOf(h: Host, decide?: (workflowId: string) => Promise<void>): JobDeps {
+export function depsOf(h: Host, decide?: (workflowId: string) => Promise<void>): JobDeps & EventDeps {
   const { stores, decisions, clock } = h.services;
   return {
     stores,

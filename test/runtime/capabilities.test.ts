@@ -2,7 +2,7 @@
 // file per capability, table names derived (never spelt) on both sides.
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CAPABILITIES, TABLES } from '../../lib/capabilities.ts';
+import { CAPABILITIES, capabilities, TABLES } from '../../lib/capabilities.ts';
 import { ConfigError, configOf, loadConfig } from '../../lib/config/load.ts';
 import type { RouteDef } from '../../lib/http/router.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
@@ -43,10 +43,10 @@ function reaches(routeKey: string, route: RouteDef): boolean {
 describe('the capability list', () => {
   const s = services();
 
-  it.each(CAPABILITIES.map((c) => [c.name, c] as const))(
+  it.each(capabilities().map((c) => [c.name, c] as const))(
     'reaches every route of %s through its API Gateway routes',
     (_name, capability) => {
-      const routes = capability.routes(s);
+      const routes = capability.routes(s, s.provided(capability));
       expect(routes.length).toBeGreaterThan(0);
       const unreachable = routes.filter((route) => !capability.apiRoutes.some((key) => reaches(key, route)));
       expect(unreachable.map((r) => `${r.method} ${r.path}`)).toEqual([]);

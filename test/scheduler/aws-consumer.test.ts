@@ -6,11 +6,11 @@
 
 import { describe, expect, it } from 'vitest';
 import { runConsumer } from '../../lib/jobs/batch.ts';
-import { scheduleFire } from '../../lib/jobs/schedule-fire.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
 import { TransientError } from '../../lib/model/errors.ts';
 import type { SystemTaskMessage } from '../../lib/queue/work-queues.ts';
 import { ScheduleDispatcher } from '../../lib/scheduler/dispatcher.ts';
+import { scheduleFire } from '../../lib/scheduler/schedule-fire.ts';
 import { sqsRecord } from '../queue/fake-sqs.ts';
 import { scheduleBody, schedulerRig } from './rig.ts';
 

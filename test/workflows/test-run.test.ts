@@ -140,6 +140,7 @@ describe('a test run', () => {
     const stores = createMemoryStores();
     const engine = createEngine({
       stores,
+      simulationStores: createMemoryStores,
       metadata: new MetadataService(stores.workflowDefs, stores.taskDefs, new ManualClock()),
       decisions: new SimulatedDecisionQueue(new ManualClock()),
       scripts,

@@ -6,13 +6,13 @@
  * in-process work queue (lib/runtime/services.ts).
  */
 
-import { EVENT_HANDLERS_TABLE } from '../events/tables.ts';
+import { MAX_RECEIVE_COUNT } from '../jobs/decision-consumers.ts';
+import type { Consumer, Grants } from '../jobs/types.ts';
 import { MESSAGES_TABLE } from '../messages/tables.ts';
 import { decodeEventMessage, type EventMessage } from '../queue/work-queues.ts';
 import { SCHEMAS_TABLE } from '../schemas/tables.ts';
 import { DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE } from '../store/dynamodb/tables.ts';
-import { MAX_RECEIVE_COUNT } from './decision-consumers.ts';
-import type { Consumer, Grants } from './types.ts';
+import { EVENT_HANDLERS_TABLE } from './tables.ts';
 
 /**
  * What carrying out handlers touches: handlers and executions; runs and tasks (start, complete,
@@ -32,11 +32,17 @@ export const EVENT_HANDLING_GRANTS: Grants = {
   payloads: 'readWrite',
 };
 
-export const eventHandlers: Consumer<EventMessage> = {
+/** What the consumer works with (eventsCapability.provides): the handlers of one event carried out. */
+export interface EventDeps {
+  handleEvent(message: EventMessage): Promise<void>;
+}
+
+export const eventHandlers: Consumer<EventMessage, EventDeps> = {
   name: 'event-handlers',
   summary: 'carries out event handlers for conductor: events',
   queue: {
     name: 'events',
+    what: 'event',
     type: 'standard',
     maxConcurrency: 10,
     batchSize: 10,

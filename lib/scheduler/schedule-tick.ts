@@ -7,19 +7,23 @@
  * start nothing (exactly once per scheduled time).
  */
 
-import type { TickResult } from '../scheduler/dispatcher.ts';
-import { SCHEDULES_TABLE } from '../scheduler/tables.ts';
+import type { PeriodicJob } from '../jobs/types.ts';
 import { DEFINITIONS_TABLE } from '../store/dynamodb/tables.ts';
-import type { PeriodicJob } from './types.ts';
+import type { ScheduleDispatcher, TickResult } from './dispatcher.ts';
+import { SCHEDULES_TABLE } from './tables.ts';
 
-export const scheduleTick: PeriodicJob<TickResult> = {
+/** What the scheduler's tick and fire consumer work with (schedulerCapability.provides). */
+export interface SchedulerDeps {
+  scheduler: ScheduleDispatcher;
+}
+
+export const scheduleTick: PeriodicJob<SchedulerDeps, TickResult> = {
   name: 'schedule-tick',
   summary: 'sends the schedule fires due before the next tick, delayed to their second',
   every: '1 minute',
   gate: 'scheduler',
   timeoutSeconds: 55,
   run: (deps, now, { catchUp }) => {
-    if (deps.scheduler === undefined) throw new Error('This host wired no scheduler into its job deps');
     return deps.scheduler.tick(now, { resend: catchUp });
   },
   grants: {

@@ -3,18 +3,20 @@
  * second by the queue's delay, starts the schedule's workflow once and records the execution
  * (lib/scheduler/dispatcher.ts `fire`). Fires are independent: no key, no coalescing.
  */
+import { MAX_RECEIVE_COUNT } from '../jobs/decision-consumers.ts';
+import type { Consumer } from '../jobs/types.ts';
 import { decodeScheduleFireMessage, type ScheduleFireMessage } from '../queue/work-queues.ts';
-import { SCHEDULES_TABLE } from '../scheduler/tables.ts';
 import { DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE } from '../store/dynamodb/tables.ts';
-import { MAX_RECEIVE_COUNT } from './decision-consumers.ts';
-import type { Consumer } from './types.ts';
+import type { SchedulerDeps } from './schedule-tick.ts';
+import { SCHEDULES_TABLE } from './tables.ts';
 
-export const scheduleFire: Consumer<ScheduleFireMessage> = {
+export const scheduleFire: Consumer<ScheduleFireMessage, SchedulerDeps> = {
   name: 'schedule-fire',
   summary: 'starts scheduled workflows at their second and records the executions',
   gate: 'scheduler',
   queue: {
     name: 'schedules',
+    what: 'schedule fire',
     type: 'standard',
     batchSize: 10,
     maxReceiveCount: MAX_RECEIVE_COUNT,
@@ -27,7 +29,6 @@ export const scheduleFire: Consumer<ScheduleFireMessage> = {
   decode: decodeScheduleFireMessage,
   key: () => undefined,
   handle: async (message, deps) => {
-    if (deps.scheduler === undefined) throw new Error('This host wired no scheduler into its job deps');
     await deps.scheduler.fire(message);
   },
   // Up to ten starts, each a definition read and a run write or two.

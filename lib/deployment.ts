@@ -1,0 +1,67 @@
+/**
+ * What a function may touch on AWS and what the stack tells it, as plain data: the grants of a
+ * capability's route group, job or consumer, the package files it reads at run time, and its bucket
+ * prefix and properties. The CDK stack reads these; nothing here loads the AWS SDK.
+ */
+import type { WorkQueueName } from './queue/work-queues.ts';
+import type { TableSpec } from './store/dynamodb/tables.ts';
+
+/** What a function may do with a table. */
+export type TableAccess = 'read' | 'readWrite';
+
+export interface TableGrant {
+  table: TableSpec;
+  access: TableAccess;
+}
+
+/**
+ * Least privilege of one function (route group, job or consumer): the tables it may touch (and is
+ * told the names of) and the work queues it may send to. Requesting a decide now sends to
+ * `decisions`; arming a later one (delays, wake-ups) to `timers`. A send the role does not allow
+ * would fail only on AWS, never locally, so the grant is declared next to the code that sends.
+ */
+export interface FunctionGrants {
+  tables: readonly TableGrant[];
+  sends: readonly WorkQueueName[];
+  /**
+   * The large-payload store (the files bucket's `payloads/` prefix, lib/payloads): every function
+   * that reads or writes runs needs it, since a run's inputs and outputs may live there. The
+   * function is also told the bucket's name (`service.aws.payload-bucket`).
+   */
+  payloads?: TableAccess;
+  /**
+   * The search index (OpenSearch, when the stack's search backend is `opensearch`): `read` for
+   * functions that answer search, `readWrite` for the indexer. Such functions are also told its
+   * endpoint (`service.search.*`). Without that backend the grant is moot.
+   */
+  search?: TableAccess;
+}
+
+/**
+ * Files of an npm package a capability reads at run time (not code esbuild would bundle): the CDK
+ * bundling copies them into `into/` beside the function's code.
+ */
+export interface FunctionAssets {
+  package: string;
+  files: readonly string[];
+  into: string;
+}
+
+/** What the stack tells a capability's function about where it is deployed. */
+export interface DeployContext {
+  /** The service bucket (files and large payloads). */
+  bucket: string;
+  region: string;
+  /** The `service.*` properties the deployer set for every function (`cdk synth -c service.x=y`). */
+  properties: Readonly<Record<string, string>>;
+}
+
+/**
+ * What a capability needs on AWS beyond tables and queues, declared next to it so the stack needs
+ * no edit: a prefix of the service bucket its function may use, and the properties its function
+ * gets. `properties` throws to refuse, at synth time, a configuration that cannot work on AWS.
+ */
+export interface AwsDeployment {
+  readonly objects?: { prefix: string; actions: readonly string[] };
+  properties(context: DeployContext): Record<string, string>;
+}
