@@ -17,7 +17,7 @@ import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { CAPABILITIES, CONSUMERS, JOBS, STREAM_CONSUMERS } from '../lib/capabilities.ts';
+import { CAPABILITIES, CONSUMERS, JOBS, queueUrlProperty, STREAM_CONSUMERS } from '../lib/capabilities.ts';
 import type { Capability } from '../lib/capability-contract.ts';
 import { envNameOf, findSpec } from '../lib/config/load.ts';
 import { GATES, type GateName, PROPERTIES } from '../lib/config/properties.ts';
@@ -26,7 +26,6 @@ import { EVENT_HANDLING_GRANTS } from '../lib/events/consumer.ts';
 import type { EventSource } from '../lib/events/sources.ts';
 
 import { type Consumer, type PeriodicJob, rateMs, type StreamConsumer } from '../lib/jobs/types.ts';
-import { QUEUE_URL_PROPERTIES } from '../lib/queue/work-queues.ts';
 import { tablePropertyName } from '../lib/store/dynamodb/tables.ts';
 import { ALARM_DEFAULTS, ServiceAlarms } from './constructs/alarms.ts';
 import { ServiceApi } from './constructs/api.ts';
@@ -395,7 +394,7 @@ export class ConductorStack extends Stack {
     }
     if (sends.length > 0) {
       for (const queue of this.queues.names) {
-        properties[QUEUE_URL_PROPERTIES[queue]] = this.queues.queue(queue).queueUrl;
+        properties[queueUrlProperty(queue)] = this.queues.queue(queue).queueUrl;
       }
     }
     if (payloads) properties['service.aws.payload-bucket'] = this.data.bucket.bucketName;

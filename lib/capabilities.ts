@@ -6,6 +6,7 @@
  * (lib/capability-contract.ts).
  */
 import type { Capability, Intersection, StoresOf } from './capability-contract.ts';
+import type { PropertyName } from './config/properties.ts';
 import type { ServiceConfig } from './config/service-config.ts';
 import { eventsCapability } from './events/capability.ts';
 import { filesCapability } from './files/capability.ts';
@@ -76,6 +77,18 @@ export function ownerOf(work: { name: string }): AnyCapability {
   );
   if (owner === undefined) throw new Error(`No capability declares '${work.name}'`);
   return owner;
+}
+
+/** The property that tells a function the URL of the queue of this name (its consumer declares it). */
+export function queueUrlProperty(name: string): PropertyName {
+  const consumer = CONSUMERS.find((c) => c.queue.name === name);
+  if (consumer === undefined) throw new Error(`No consumer declares a '${name}' queue`);
+  return consumer.queue.urlProperty;
+}
+
+/** Every queue's URL property, by queue name. */
+export function queueUrlProperties(): ReadonlyMap<string, PropertyName> {
+  return new Map(CONSUMERS.map((c) => [c.queue.name, c.queue.urlProperty]));
 }
 
 export function streamConsumerNamed(name: string): StreamConsumer {

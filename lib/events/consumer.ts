@@ -42,6 +42,7 @@ export const eventHandlers: Consumer<EventMessage, EventDeps> = {
   summary: 'carries out event handlers for conductor: events',
   queue: {
     name: 'events',
+    urlProperty: 'service.aws.event-queue-url',
     what: 'event',
     type: 'standard',
     maxConcurrency: 10,

@@ -28,6 +28,7 @@ export const decider: Consumer<DecisionMessage> = {
   queue: {
     name: 'decisions',
     type: 'fifo',
+    urlProperty: 'service.aws.decision-queue-url',
     batchSize: BATCH_SIZE,
     maxReceiveCount: MAX_RECEIVE_COUNT,
     // One decider per run at a time anyway (message group = run); this bounds how many runs at once.
@@ -77,6 +78,7 @@ export const timer: Consumer<DecisionMessage> = {
   queue: {
     name: 'timers',
     type: 'standard',
+    urlProperty: 'service.aws.timer-queue-url',
     batchSize: BATCH_SIZE,
     maxReceiveCount: MAX_RECEIVE_COUNT,
     // Forwarding a wake-up is one SQS send: a few invocations keep up with thousands a second.

@@ -16,6 +16,7 @@ export const systemTasks: Consumer<SystemTaskMessage> = {
   queue: {
     name: 'system-tasks',
     type: 'standard',
+    urlProperty: 'service.aws.system-task-queue-url',
     batchSize: 10,
     maxReceiveCount: MAX_RECEIVE_COUNT,
     maxConcurrency: 20,

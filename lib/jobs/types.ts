@@ -72,6 +72,8 @@ export interface PeriodicJob<P extends object = object, R = unknown> {
 export interface QueueSpec {
   name: WorkQueueName;
   type: WorkQueueType;
+  /** The property that tells a function the queue's URL on AWS (set by the stack where it may send). */
+  urlProperty: PropertyName;
   /** Messages handed to one invocation on AWS (SQS allows at most 10 from a FIFO queue). */
   batchSize: number;
   /** Receives of one message before it moves to the dead-letter queue. */

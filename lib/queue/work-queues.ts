@@ -1,12 +1,13 @@
 /**
- * The work queues of the service, by typed name, with what both adapters check before sending.
- * A queue's consumer and its SQS settings are described in lib/jobs (QueueSpec); this module holds
- * only what senders need, so that lib/engine and the hosts do not depend on lib/jobs.
+ * The work queues of the service, by name, with what both adapters check before sending. A queue
+ * is declared with its consumer, in the capability that owns it (QueueSpec in lib/jobs/types.ts:
+ * its name, type, URL property and SQS settings); this module holds only what senders need, so
+ * that lib/engine and the hosts do not depend on lib/jobs.
  */
-import type { PropertyName } from '../config/properties.ts';
 import { MAX_WORK_QUEUE_DELAY_MS, type SendOptions, type WorkQueue } from './ports.ts';
 
 /**
+ * A queue's name, as its consumer declares it (`consumer.queue.name`). Today:
  * - decisions: FIFO, one message per decide request, group = workflow id (consumer: decider);
  * - timers: standard, delayed wake-ups, forwarded to `decisions` when due (consumer: timer);
  * - schedules: standard, one message per schedule fire time, delayed to that second (consumer:
@@ -14,20 +15,9 @@ import { MAX_WORK_QUEUE_DELAY_MS, type SendOptions, type WorkQueue } from './por
  * - system-tasks: standard, async system tasks run off the decider (HTTP; consumer: system-tasks);
  * - events: standard, messages EVENT tasks publish to `conductor:` sinks (consumer: event-handlers;
  *   lib/events).
+ * A grant naming a queue no consumer declares fails the stack's synthesis and its tests.
  */
-export type WorkQueueName = 'decisions' | 'timers' | 'schedules' | 'system-tasks' | 'events';
-
-/**
- * The property that tells a function a queue's URL on AWS (lib/config/properties.ts); a Record over
- * every name, so a new queue does not compile until it has one.
- */
-export const QUEUE_URL_PROPERTIES: Record<WorkQueueName, PropertyName> = {
-  decisions: 'service.aws.decision-queue-url',
-  timers: 'service.aws.timer-queue-url',
-  schedules: 'service.aws.schedule-queue-url',
-  'system-tasks': 'service.aws.system-task-queue-url',
-  events: 'service.aws.event-queue-url',
-};
+export type WorkQueueName = string;
 
 /** FIFO queues keep order per message group and take no per-message delay; standard ones do. */
 export type WorkQueueType = 'fifo' | 'standard';
@@ -104,53 +94,33 @@ export function decodeEventMessage(body: unknown): EventMessage | undefined {
 }
 
 /**
- * One fire of a schedule: which schedule, by which of its cron expressions (and zone), at which
- * scheduled second. The three name the fire's execution id, so a duplicate starts nothing twice.
+ * The work queues services send to directly (the decision queue has its own port): schedule fires,
+ * async system tasks (HTTP) handed off the decider, EVENT tasks' `conductor:` messages.
  */
-export interface ScheduleFireMessage {
-  scheduleName: string;
-  cronExpression: string;
-  zoneId: string;
-  scheduledTime: number;
+export interface WorkQueues {
+  /** The host's queue of this name, or an unwired one whose sends fail naming it. */
+  of<M>(name: WorkQueueName): WorkQueue<M>;
 }
 
 /**
- * The work queues services send to directly (the decision queue has its own port): schedule fires,
- * async system tasks (HTTP) handed off the decider, and EVENT tasks' `conductor:` messages.
+ * The host's queues by name; a name it was not given (a function without the send grant) is
+ * unwired, its sends failing with the queue's URL property named (`urlProperties`).
  */
-export interface WorkQueues {
-  schedules: WorkQueue<ScheduleFireMessage>;
-  'system-tasks': WorkQueue<SystemTaskMessage>;
-  events: WorkQueue<EventMessage>;
-}
-
-/** The work queues of WorkQueues, each unwired (sends fail, naming the queue). */
-export function unwiredWorkQueues(): WorkQueues {
+export function workQueuesOf(
+  given: Readonly<Record<WorkQueueName, WorkQueue<unknown>>>,
+  urlProperties: ReadonlyMap<WorkQueueName, string>,
+): WorkQueues {
   return {
-    schedules: unwiredWorkQueue('schedules'),
-    'system-tasks': unwiredWorkQueue('system-tasks'),
-    events: unwiredWorkQueue('events'),
+    of: <M>(name: WorkQueueName) =>
+      (given[name] as WorkQueue<M> | undefined) ?? unwiredWorkQueue<M>(name, urlProperties.get(name)),
   };
 }
 
 /** A queue this host was not given (a function without the send grant): every send fails, saying so. */
-export function unwiredWorkQueue<M>(name: WorkQueueName): WorkQueue<M> {
+export function unwiredWorkQueue<M>(name: WorkQueueName, urlProperty = 'no URL property'): WorkQueue<M> {
   return {
-    send: () =>
-      Promise.reject(new Error(`This host has no '${name}' work queue (${QUEUE_URL_PROPERTIES[name]})`)),
+    send: () => Promise.reject(new Error(`This host has no '${name}' work queue (${urlProperty})`)),
   };
-}
-
-/** A schedule fire from its parsed body; undefined when a field is missing or mistyped. */
-export function decodeScheduleFireMessage(body: unknown): ScheduleFireMessage | undefined {
-  if (typeof body !== 'object' || body === null) return undefined;
-  const { scheduleName, cronExpression, zoneId, scheduledTime } = body as Partial<
-    Record<keyof ScheduleFireMessage, unknown>
-  >;
-  if (typeof scheduleName !== 'string' || scheduleName === '') return undefined;
-  if (typeof cronExpression !== 'string' || typeof zoneId !== 'string') return undefined;
-  if (typeof scheduledTime !== 'number' || !Number.isSafeInteger(scheduledTime)) return undefined;
-  return { scheduleName, cronExpression, zoneId, scheduledTime };
 }
 
 /**

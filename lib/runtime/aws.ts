@@ -17,7 +17,13 @@ import type {
   SQSBatchResponse,
   SQSEvent,
 } from 'aws-lambda';
-import { CONSUMERS, consumerNamed, jobNamed, streamConsumerNamed } from '../capabilities.ts';
+import {
+  CONSUMERS,
+  consumerNamed,
+  jobNamed,
+  queueUrlProperty,
+  streamConsumerNamed,
+} from '../capabilities.ts';
 import { loadConfig } from '../config/load.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { createQuickJsEvaluator } from '../engine/script/evaluator.ts';
@@ -38,7 +44,7 @@ import { S3PayloadStore } from '../payloads/s3.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import { SqsDecisionQueue } from '../queue/sqs.ts';
 import { SqsWorkQueue } from '../queue/sqs-work-queue.ts';
-import { QUEUE_URL_PROPERTIES, type WorkQueueName, type WorkQueues } from '../queue/work-queues.ts';
+import type { WorkQueueName } from '../queue/work-queues.ts';
 import { OpenSearchIndex } from '../search/opensearch/opensearch-index.ts';
 import { SignedOpenSearchHttp } from '../search/opensearch/signed-http.ts';
 import type { KeySource } from '../security/api-keys.ts';
@@ -133,14 +139,13 @@ export function openSearchIndexFrom(config: ServiceConfig): OpenSearchIndex {
  * SQS error.
  */
 function decisionQueueFrom(config: ServiceConfig, clock: Clock): DecisionQueue {
-  const decisions = config.string(QUEUE_URL_PROPERTIES.decisions);
-  const timers = config.string(QUEUE_URL_PROPERTIES.timers);
+  const properties = { decisions: queueUrlProperty('decisions'), timers: queueUrlProperty('timers') };
+  const decisions = config.string(properties.decisions);
+  const timers = config.string(properties.timers);
   if (decisions === undefined || timers === undefined) {
     const unwired = (): Promise<void> =>
       Promise.reject(
-        new Error(
-          `This function was not given ${QUEUE_URL_PROPERTIES.decisions} and ${QUEUE_URL_PROPERTIES.timers}`,
-        ),
+        new Error(`This function was not given ${properties.decisions} and ${properties.timers}`),
       );
     return { request: unwired, requestForTasks: unwired, wakeAt: unwired, settled: () => Promise.resolve() };
   }
@@ -156,16 +161,16 @@ const DECISION_QUEUES: readonly WorkQueueName[] = ['decisions', 'timers'];
  * which would hold a decide on a slow endpoint), `conductor:` events. A queue without its URL stays
  * unwired: a send fails naming the property (the executor fails such a task with that reason).
  */
-export function workQueuesFrom(config: ServiceConfig): Partial<WorkQueues> {
+export function workQueuesFrom(config: ServiceConfig): Record<WorkQueueName, SqsWorkQueue<unknown>> {
   const queues: Record<string, SqsWorkQueue<unknown>> = {};
   for (const { queue } of CONSUMERS) {
     if (DECISION_QUEUES.includes(queue.name)) continue;
-    const url = config.string(QUEUE_URL_PROPERTIES[queue.name]);
+    const url = config.string(queue.urlProperty);
     if (url === undefined) continue;
     const address = { name: queue.name, url, type: queue.type };
     queues[queue.name] = new SqsWorkQueue(new SQSClient({}), address, randomIds, queue.what);
   }
-  return queues as Partial<WorkQueues>;
+  return queues;
 }
 
 /** The API keys in the stack's Secrets Manager secret, where the stack gave its name (security on). */

@@ -27,7 +27,7 @@ import { FilesystemPayloadStore } from '../payloads/filesystem.ts';
 import { MemoryPayloadStore } from '../payloads/memory.ts';
 import type { PayloadStore } from '../payloads/ports.ts';
 import { LocalDecisionQueue } from '../queue/local.ts';
-import type { DecisionMessage, WorkQueues } from '../queue/work-queues.ts';
+import type { DecisionMessage } from '../queue/work-queues.ts';
 import { dynamoClient, startEmbeddedDynamo } from '../store/dynamodb/embedded.ts';
 import { dynamoSession } from '../store/dynamodb/index.ts';
 import { EmbeddedDb, StoreDamagedError, StoreLockedError } from '../store/embedded/database.ts';
@@ -166,7 +166,7 @@ export async function startLocalServer(
   const decisions = new LocalDecisionQueue(clock, logger, consumers.queue<DecisionMessage>('decisions'));
   const scripts = createQuickJsEvaluator();
   const payloads = createLocalPayloads(config);
-  const workQueues = consumers.queues() as Partial<WorkQueues>;
+  const workQueues = consumers.queues();
   const services = createServices({
     config,
     logger,

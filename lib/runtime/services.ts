@@ -9,6 +9,7 @@ import {
   type CapabilityStores,
   capabilities,
   enabledCapabilities,
+  queueUrlProperties,
 } from '../capabilities.ts';
 import type { DecorateContext, ServiceContext } from '../capability-contract.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
@@ -24,8 +25,13 @@ import type { Notifier } from '../model/notifier.ts';
 import { PayloadLocations } from '../payloads/locations.ts';
 import { MemoryPayloadStore } from '../payloads/memory.ts';
 import type { PayloadStore } from '../payloads/ports.ts';
-import type { DecisionQueue } from '../queue/ports.ts';
-import { unwiredWorkQueues, type WorkQueues } from '../queue/work-queues.ts';
+import type { DecisionQueue, WorkQueue } from '../queue/ports.ts';
+import {
+  type EventMessage,
+  type SystemTaskMessage,
+  type WorkQueueName,
+  workQueuesOf,
+} from '../queue/work-queues.ts';
 import type { SearchIndex } from '../search/ports.ts';
 import { apiAuthOf } from '../security/api-auth.ts';
 import type { KeySource } from '../security/api-keys.ts';
@@ -57,7 +63,7 @@ export interface ServiceDeps {
    * The host's work queues (SQS on AWS, the local consumer host's in process); a queue left out is
    * unwired: a send fails, naming it.
    */
-  workQueues?: Partial<WorkQueues>;
+  workQueues?: Readonly<Record<WorkQueueName, WorkQueue<unknown>>>;
   scripts: ScriptEvaluator;
   /** Where large payloads go; the hosts give their own, tests may leave it to memory. */
   payloads?: PayloadStore;
@@ -80,7 +86,7 @@ export function createServices(deps: ServiceDeps): Services {
   for (const capability of all) capability.checkConfig?.(config);
   const payloads = deps.payloads ?? new MemoryPayloadStore();
   const stores = decorated(all, deps.stores, { config, clock, payloads });
-  const workQueues: WorkQueues = { ...unwiredWorkQueues(), ...deps.workQueues };
+  const workQueues = workQueuesOf(deps.workQueues ?? {}, queueUrlProperties());
   const metadata = new MetadataService(stores.workflowDefs, stores.taskDefs, clock);
   const engine = createEngine({
     stores,
@@ -103,9 +109,9 @@ export function createServices(deps: ServiceDeps): Services {
     ),
     http: {
       allowPrivateNetworks: config.boolean('service.http-task.allow-private-networks'),
-      queue: workQueues['system-tasks'],
+      queue: workQueues.of<SystemTaskMessage>('system-tasks'),
     },
-    events: { conductor: workQueues.events, ...deps.eventPublishers },
+    events: { conductor: workQueues.of<EventMessage>('events'), ...deps.eventPublishers },
   });
   const provided = new Map<AnyCapability, object>();
   let routeTable: readonly RouteDef[] | undefined;

@@ -7,6 +7,7 @@
 import type { Capability, ServiceContext } from '../capability-contract.ts';
 import { DEFINITIONS_TABLE, tableName } from '../store/dynamodb/tables.ts';
 import { ScheduleDispatcher } from './dispatcher.ts';
+import type { ScheduleFireMessage } from './fire-message.ts';
 import type { SchedulerStores } from './ports.ts';
 import { retainingScheduleExecutions } from './retention.ts';
 import { schedulerRoutes } from './routes.ts';
@@ -21,7 +22,7 @@ import { SCHEDULES_TABLE } from './tables.ts';
 export function dispatcherOf(services: ServiceContext<SchedulerStores>): ScheduleDispatcher {
   return new ScheduleDispatcher({
     schedules: services.stores.schedules,
-    queue: services.workQueues.schedules,
+    queue: services.workQueues.of<ScheduleFireMessage>('schedules'),
     starter: services.engine.starter,
     clock: services.clock,
     logger: services.logger,

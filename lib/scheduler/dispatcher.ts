@@ -15,9 +15,9 @@ import { DomainError, errorMessage } from '../model/errors.ts';
 import { derivedId } from '../model/ids.ts';
 import { retryOnConflict } from '../model/retry-on-conflict.ts';
 import type { WorkQueue } from '../queue/ports.ts';
-import type { ScheduleFireMessage } from '../queue/work-queues.ts';
 import type { StartOutcome } from '../workflows/idempotency.ts';
 import type { StartRequest } from '../workflows/start.ts';
+import type { ScheduleFireMessage } from './fire-message.ts';
 import {
   cronEntriesOf,
   REASON_LIMIT,

@@ -5,8 +5,8 @@
  */
 import { MAX_RECEIVE_COUNT } from '../jobs/decision-consumers.ts';
 import type { Consumer } from '../jobs/types.ts';
-import { decodeScheduleFireMessage, type ScheduleFireMessage } from '../queue/work-queues.ts';
 import { DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE } from '../store/dynamodb/tables.ts';
+import { decodeScheduleFireMessage, type ScheduleFireMessage } from './fire-message.ts';
 import type { SchedulerDeps } from './schedule-tick.ts';
 import { SCHEDULES_TABLE } from './tables.ts';
 
@@ -16,6 +16,7 @@ export const scheduleFire: Consumer<ScheduleFireMessage, SchedulerDeps> = {
   gate: 'scheduler',
   queue: {
     name: 'schedules',
+    urlProperty: 'service.aws.schedule-queue-url',
     what: 'schedule fire',
     type: 'standard',
     batchSize: 10,

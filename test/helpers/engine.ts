@@ -16,7 +16,7 @@ import { ManualClock } from '../../lib/model/clock.ts';
 import type { TaskRecord, WorkflowRecord } from '../../lib/model/execution.ts';
 import type { PayloadStore } from '../../lib/payloads/ports.ts';
 import { LocalDecisionQueue } from '../../lib/queue/local.ts';
-import type { DecisionMessage, WorkQueues } from '../../lib/queue/work-queues.ts';
+import type { DecisionMessage } from '../../lib/queue/work-queues.ts';
 import { jobDepsOf } from '../../lib/runtime/job-deps.ts';
 import { createServices, type Services } from '../../lib/runtime/services.ts';
 import { createMemoryStores, type ServiceStores } from '../../lib/runtime/stores.ts';
@@ -101,7 +101,7 @@ export async function engineHarness(options: EngineHarnessOptions = {}): Promise
   const scripts = options.scripts ?? createQuickJsEvaluator();
   const services = createServices({
     config,
-    workQueues: consumers.queues() as Partial<WorkQueues>,
+    workQueues: consumers.queues(),
     logger: silentLogger,
     metrics: options.metrics,
     clock,

@@ -20,6 +20,7 @@ import {
 import {
   JOBS,
   CONSUMERS as QUEUE_CONSUMERS,
+  queueUrlProperty,
   CAPABILITIES as ROUTE_GROUPS,
   STREAM_CONSUMERS,
   TABLES,
@@ -28,7 +29,6 @@ import type { Capability } from '../../lib/capability-contract.ts';
 import { envNameOf } from '../../lib/config/load.ts';
 import { MAX_RECEIVE_COUNT, timer } from '../../lib/jobs/decision-consumers.ts';
 import { metadataCapability } from '../../lib/metadata/capability.ts';
-import { QUEUE_URL_PROPERTIES } from '../../lib/queue/work-queues.ts';
 import { scheduleFire } from '../../lib/scheduler/schedule-fire.ts';
 import { keyAttributeTypes, projectionOf } from '../../lib/store/dynamodb/tables.ts';
 import { systemCapability } from '../../lib/system/capability.ts';
@@ -583,7 +583,7 @@ describe('ConductorStack decision pipeline', () => {
     // The decider consumer, and the workflows routes (sync execute decides inside the request).
     for (const name of ['decider', 'workflows']) {
       expect(sqsActionsOn(template, name, queueId)).toContain('sqs:SendMessage');
-      expect(environmentOf(template, name)[envNameOf(QUEUE_URL_PROPERTIES['system-tasks'])]).toEqual({
+      expect(environmentOf(template, name)[envNameOf(queueUrlProperty('system-tasks'))]).toEqual({
         Ref: queueId,
       });
     }

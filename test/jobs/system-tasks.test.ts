@@ -45,7 +45,9 @@ describe('the system-task consumer', () => {
       stores: createMemoryStores(),
       decisions,
       scripts,
-      workQueues: { 'system-tasks': { send: async (message) => void sent.push(message) } },
+      workQueues: {
+        'system-tasks': { send: async (message) => void sent.push(message as SystemTaskMessage) },
+      },
     });
     decisions.bind((id, taskIds) => services.engine.executor.decide(id, taskIds));
     const uri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
@@ -90,7 +92,8 @@ describe('the system-task consumer', () => {
       scripts,
       workQueues: {
         'system-tasks': {
-          send: async (message, options) => void sent.push({ message, delayMs: options?.delayMs }),
+          send: async (message, options) =>
+            void sent.push({ message: message as SystemTaskMessage, delayMs: options?.delayMs }),
         },
       },
     });

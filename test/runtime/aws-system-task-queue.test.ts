@@ -2,17 +2,18 @@
 // gives deciding functions, HTTP tasks go to SQS; without it a send is refused with an error naming
 // the missing property, instead of the HTTP request being made inside the decide.
 import { describe, expect, it } from 'vitest';
+import { queueUrlProperties, queueUrlProperty } from '../../lib/capabilities.ts';
 import { configOf } from '../../lib/config/load.ts';
 import type { ServiceConfig } from '../../lib/config/service-config.ts';
 import { SqsWorkQueue } from '../../lib/queue/sqs-work-queue.ts';
-import { QUEUE_URL_PROPERTIES, unwiredWorkQueues } from '../../lib/queue/work-queues.ts';
+import { workQueuesOf } from '../../lib/queue/work-queues.ts';
 import { workQueuesFrom } from '../../lib/runtime/aws.ts';
 
 /** The system-task queue a function's services send to: the host's, or unwired. */
 const systemTaskQueueFrom = (config: ServiceConfig) =>
-  ({ ...unwiredWorkQueues(), ...workQueuesFrom(config) })['system-tasks'];
+  workQueuesOf(workQueuesFrom(config), queueUrlProperties()).of('system-tasks');
 
-const PROPERTY = QUEUE_URL_PROPERTIES['system-tasks'];
+const PROPERTY = queueUrlProperty('system-tasks');
 const message = { workflowId: 'w-1', taskId: 't-1' };
 
 describe('the AWS system-task queue', () => {

@@ -7,8 +7,8 @@
 import { silentLogger } from '../../lib/log/logger.ts';
 import type { WorkflowRecord } from '../../lib/model/execution.ts';
 import type { SendOptions, WorkQueue } from '../../lib/queue/ports.ts';
-import type { ScheduleFireMessage } from '../../lib/queue/work-queues.ts';
 import { type FireOutcome, ScheduleDispatcher } from '../../lib/scheduler/dispatcher.ts';
+import type { ScheduleFireMessage } from '../../lib/scheduler/fire-message.ts';
 import { SchedulerService } from '../../lib/scheduler/service.ts';
 import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
 import { simpleTask } from '../helpers/fixtures.ts';
