@@ -5,6 +5,7 @@
  * wires, so neither imports the other's composition.
  */
 import { Executor } from '../engine/executor.ts';
+import { RunEnd } from '../engine/run-end.ts';
 import type { ScriptEvaluator } from '../engine/script/evaluator.ts';
 import { SystemTaskRunner } from '../engine/system-tasks.ts';
 import type { HttpTaskDeps } from '../engine/tasks/http.ts';
@@ -27,6 +28,7 @@ import { SyncExecution } from '../workflows/execute.ts';
 import { startFailureWorkflow } from '../workflows/failure-workflow.ts';
 import { WorkflowOperations } from '../workflows/operations/index.ts';
 import { RunMutator } from '../workflows/operations/run-mutator.ts';
+import { terminateRunning } from '../workflows/operations/terminate.ts';
 import {
   LocalRunWatcher,
   publishingExecutions,
@@ -123,15 +125,29 @@ export function createEngine(deps: EngineDeps): Engine {
     logger,
     schemas: deps.schemas,
   });
+  const mutator = new RunMutator({ executions, decisions, clock });
+  // A run's message queue goes with its end, and with its removal.
+  const messages = deps.messages;
+  // What follows a run's end, for the executor and the operations alike (neither holds the other).
+  const runEnd = new RunEnd({
+    executions,
+    decisions,
+    registry,
+    clock,
+    logger,
+    startFailureWorkflow: (run) => startFailureWorkflow(starter, run),
+    terminateRun: (workflowId, reason) => terminateRunning(mutator, workflowId, reason),
+    onRunEnded: messages ? [(run) => messages.deleteQueue(run.workflowId)] : [],
+    onRunRemoved: messages ? [(workflowId) => messages.deleteQueue(workflowId)] : [],
+  });
   const operations = new WorkflowOperations({
-    mutator: new RunMutator({ executions, decisions, clock, followEnd: (run) => executor.followEnd(run) }),
+    mutator,
+    runEnd,
     executions,
     queue,
     registry,
     clock,
     latestDefinition: (name) => starter.latestDefinition(name),
-    // A removed run (remove, terminate-remove) takes its message queue with it.
-    onRunRemoved: async (workflowId) => deps.messages?.deleteQueue(workflowId),
   });
   const executor = new Executor({
     executions,
@@ -157,9 +173,7 @@ export function createEngine(deps: EngineDeps): Engine {
         parentWorkflowTaskId: child.parentTaskId,
       });
     },
-    startFailureWorkflow: (run) => startFailureWorkflow(starter, run),
-    terminate: (workflowId, reason) => operations.terminateRunning(workflowId, reason),
-    onRunEnded: async (run) => deps.messages?.deleteQueue(run.workflowId),
+    runEnd,
   });
   const reader = new WorkflowReader(executions, registry);
   return {

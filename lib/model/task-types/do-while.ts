@@ -8,6 +8,7 @@ export const doWhileSpec: TaskTypeSpec = {
   operator: true,
   children: [{ name: 'loopOver', shape: 'list' }],
   loop: true,
+  reopenInPlace: true,
   validate(task, path, issues) {
     if (!present(task.loopCondition))
       issues.add(

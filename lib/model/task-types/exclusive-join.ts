@@ -6,6 +6,7 @@ export const exclusiveJoinSpec: TaskTypeSpec = {
   kind: 'sync',
   supported: true,
   operator: true,
+  reopenInPlace: true,
   validate(task, path, issues) {
     if (!nonEmptyArray(task.joinOn) && !nonEmptyArray(task.defaultExclusiveJoinTask)) {
       issues.add(
