@@ -111,7 +111,7 @@ export class Executor {
    * - every write of a task is conditional on the revision the view holds, so a write over a row
    *   that moved fails, and the attempt after it reads every row;
    * - deadlines from an older view are no earlier than the true ones, so such a decide keeps the
-   *   stored wake-up (it only ever moves it earlier: RunContext.computeWakeAt), and the decide that
+   *   stored wake-up (it only ever moves it earlier: lifecycle.ts computeWakeAt), and the decide that
    *   wake-up brings reads every row;
    * - async starts again on every decide (startOnEveryDecide) are made only for rows it read.
    */
