@@ -1,4 +1,4 @@
-/** DO_WHILE (reference/conductor.md §5.6): its body runs once per iteration while the condition holds. */
+/** DO_WHILE (docs/conductor-compat.md §5.6): its body runs once per iteration while the condition holds. */
 import { nonEmptyArray, present, type TaskTypeSpec } from './spec.ts';
 
 export const doWhileSpec: TaskTypeSpec = {

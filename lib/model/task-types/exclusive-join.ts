@@ -1,4 +1,4 @@
-/** EXCLUSIVE_JOIN (reference/conductor.md §5.9): waits for whichever one of `joinOn` ran. */
+/** EXCLUSIVE_JOIN (docs/conductor-compat.md §5.9): waits for whichever one of `joinOn` ran. */
 import { nonEmptyArray, type TaskTypeSpec } from './spec.ts';
 
 export const exclusiveJoinSpec: TaskTypeSpec = {

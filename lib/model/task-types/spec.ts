@@ -44,11 +44,17 @@ export interface TaskTypeSpec {
   /** A loop container: its children run once per iteration (DO_WHILE). */
   readonly loop?: boolean;
   /**
-   * A retry of the run reopens a task of this type in place (back to IN_PROGRESS, re-evaluating
-   * what it holds) instead of giving it a new attempt (DO_WHILE, JOIN, EXCLUSIVE_JOIN;
-   * docs/conductor-compat.md §4.7).
+   * A retry or rerun of the run reopens a task of this type in place (back to IN_PROGRESS,
+   * re-evaluating what it holds) instead of giving it a new attempt (DO_WHILE, JOIN,
+   * EXCLUSIVE_JOIN; docs/conductor-compat.md §4.7).
    */
   readonly reopenInPlace?: true;
+  /**
+   * A task of this type runs a child workflow it owns, named or given inline in its
+   * `subWorkflowParam` (SUB_WORKFLOW): a test run may replace that definition. Its engine module
+   * follows the child's end (TaskType.onChildEnded).
+   */
+  readonly childWorkflow?: true;
   /** Nothing follows a task of this type in its list (TERMINATE ends the run). */
   readonly endsFlow?: boolean;
   /** A task the signal routes may complete (WAIT, HUMAN, YIELD; §1.1). */
