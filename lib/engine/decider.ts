@@ -1,6 +1,6 @@
 /**
  * The decider: a pure function from a run's state (and its definitions) to its next state and the
- * effects to carry out (reference/conductor.md §4.2). It performs no I/O: the executor reads the
+ * effects to carry out (docs/conductor-compat.md §4.2). It performs no I/O: the executor reads the
  * run, calls decide, and applies the decision through the ports.
  */
 import {
@@ -10,6 +10,14 @@ import {
   type WorkflowRecord,
 } from '../model/execution.ts';
 import type { DecideEnv } from './decide-env.ts';
+import {
+  cancelPending,
+  completeRun,
+  computeWakeAt,
+  endRun,
+  processTerminal,
+  scheduleRerun,
+} from './lifecycle.ts';
 import { type DecideResult, isSkippedAhead, RunContext } from './run-context.ts';
 import { checkTaskTimeouts, taskWakeAt, workflowTimedOut } from './timeouts.ts';
 
@@ -34,25 +42,25 @@ export async function decide(
 
   if (isTerminalWorkflow(wf.status)) {
     // A run ended from outside (terminate): leftover tasks are canceled.
-    if (wf.status !== 'COMPLETED') run.cancelPending();
+    if (wf.status !== 'COMPLETED') cancelPending(run);
     return run.result();
   }
 
   if (workflowTimedOut(wf, env.now)) {
-    run.end('TIMED_OUT', `Workflow timed out after ${wf.workflowDefinition.timeoutSeconds} seconds`);
+    endRun(run, 'TIMED_OUT', `Workflow timed out after ${wf.workflowDefinition.timeoutSeconds} seconds`);
     return run.result();
   }
   if (wf.status === 'PAUSED') {
-    run.computeWakeAt();
+    computeWakeAt(run);
     return run.result();
   }
 
-  if (wf.rerunFrom) await run.rerun();
+  if (wf.rerunFrom) await scheduleRerun(run);
   // A new run: nothing but (maybe) tasks skipped ahead of time (skiptask) in its working set.
   if (wf.tasks.every(isSkippedAhead)) {
     const first = wf.workflowDefinition.tasks[0];
     if (!first) {
-      await run.complete();
+      await completeRun(run);
       return run.result();
     }
     await run.schedule({ workflowTask: first, iteration: 0 });
@@ -72,7 +80,7 @@ export async function decide(
         }
       }
       if (!run.ended && isTerminalTask(task.status) && !task.executed) {
-        await run.processTerminal(task);
+        await processTerminal(run, task);
         changed = true;
       }
     }
@@ -83,7 +91,7 @@ export async function decide(
   if (changed) run.unfinished = true;
 
   const done = (t: TaskRecord) => isTerminalTask(t.status) && (t.executed || isSkippedAhead(t));
-  if (!run.ended && wf.tasks.every(done)) await run.complete();
-  if (!run.ended) run.computeWakeAt(taskWakeAt);
+  if (!run.ended && wf.tasks.every(done)) await completeRun(run);
+  if (!run.ended) computeWakeAt(run, (task) => taskWakeAt(run, task));
   return run.result();
 }

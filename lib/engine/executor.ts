@@ -1,38 +1,39 @@
 /**
  * The executor: reads a run, asks the pure decider what to do, and applies the decision through the
- * ports in an order that survives a crash at any point (ARCHITECTURE.md "The engine"):
+ * ports in an order that survives a crash at any point (lib/engine/ARCHITECTURE.md):
  *   1. create new task rows (deterministic ids; an existing row is adopted, never overwritten);
  *   2. write changed task rows (each conditional on its revision);
  *   3. queue new worker tasks and create child runs (idempotent);
  *   4. commit the run record (conditional on its revision) - the decision takes effect here;
- *   5. after the commit: wake-ups, child/parent notifications, async task starts, failure workflow.
+ *   5. after the commit: wake-ups, children's decides, async task starts, and what follows a run's
+ *      end (RunEnd: children of canceled tasks ended, the parent told, the failure workflow).
  * A decide that changed nothing (a worker's progress report) writes nothing: steps 1-4 are skipped.
  * A decide that dies anywhere and runs again computes the same ids and converges.
  */
 import type { Logger } from '../log/logger.ts';
 import { type Metrics, noMetrics } from '../log/metrics.ts';
 import type { Clock } from '../model/clock.ts';
-import { errorMessage, VersionConflictError } from '../model/errors.ts';
+import { errorMessage } from '../model/errors.ts';
 import {
   endPending,
   isTerminalTask,
   isTerminalWorkflow,
   type TaskRecord,
   type WorkflowRecord,
-  withRow,
 } from '../model/execution.ts';
 import { retryOnConflict } from '../model/retry-on-conflict.ts';
 import { type DecisionQueue, EARLY_WAKE_MS } from '../queue/ports.ts';
 import type { SchemaEnforcer } from '../schemas/ports.ts';
 import type { ExecutionStore, PollDataStore, TaskQueue } from '../store/ports.ts';
 import { encodeRun } from '../store/run-codec.ts';
-import { rowsOfRun } from '../store/run-rows.ts';
 import { type DecideObservation, observeDecide, observing, reportDecide } from './decide-events.ts';
+import { readTasks } from './decide-read.ts';
 import { decide } from './decider.ts';
 import { activeDomain, domainCandidates } from './domains.ts';
 import { queueEntryOf } from './queues.ts';
 import type { TaskTypeRegistry } from './registry.ts';
 import type { DecideResult } from './run-context.ts';
+import type { RunEnd } from './run-end.ts';
 import { reportAsyncResult } from './system-tasks.ts';
 import type { AsyncTaskResult, ChildStart } from './task-type.ts';
 
@@ -48,12 +49,8 @@ export interface ExecutorDeps {
   metrics?: Metrics;
   /** Creates a child run (SUB_WORKFLOW); must be idempotent on the child's id. */
   startChild(child: ChildStart, parent: WorkflowRecord): Promise<void>;
-  /** Starts the failure workflow of a run the engine ended unsuccessfully. */
-  startFailureWorkflow(run: WorkflowRecord): Promise<void>;
-  /** Ends a run from outside its decider (workflows/operations/terminate.ts); false if already over. */
-  terminate(workflowId: string, reason: string): Promise<boolean>;
-  /** What else follows a run's end (its message queue is deleted); idempotent, run on every decide of an ended run. */
-  onRunEnded?(run: WorkflowRecord): Promise<void>;
+  /** What follows a run's end (its children ended, its parent told...), shared with the operations. */
+  runEnd: RunEnd;
   random?: () => number;
   schemas?: SchemaEnforcer;
 }
@@ -79,14 +76,6 @@ function decidedNothing(result: DecideResult): boolean {
     !result.ended
   );
 }
-
-/**
- * Open tasks up to which a decide reads every row whatever its request names, unless the run's
- * decides read in part already: a few more reads cost less than what a run read in part pays (its
- * full-read wake-up: a timer message, a decide, two index writes), so small forks are read whole
- * and only wide ones in part (to the end of the fork, or their next full read).
- */
-export const WHOLE_READ_MAX_OPEN = 4;
 
 /** Whether the run's wake-up is ahead, by no more than a delayed message may come early. */
 function almostDue(run: WorkflowRecord, now: number): boolean {
@@ -122,7 +111,7 @@ export class Executor {
    * - every write of a task is conditional on the revision the view holds, so a write over a row
    *   that moved fails, and the attempt after it reads every row;
    * - deadlines from an older view are no earlier than the true ones, so such a decide keeps the
-   *   stored wake-up (it only ever moves it earlier: RunContext.computeWakeAt), and the decide that
+   *   stored wake-up (it only ever moves it earlier: lifecycle.ts computeWakeAt), and the decide that
    *   wake-up brings reads every row;
    * - async starts again on every decide (startOnEveryDecide) are made only for rows it read.
    */
@@ -137,7 +126,7 @@ export class Executor {
     if (isTerminalWorkflow(record.status) && record.tasks.every((t) => isTerminalTask(t.status))) {
       await this.deps.decisions.wakeAt(workflowId, 0);
       // The decide that ended the run may have died after its commit, before what follows an end.
-      await this.followEnd(record);
+      await this.deps.runEnd.follow(record);
       // A run ended from outside keeps a wake-up until what follows its end is done (a terminate
       // leaves one due: terminateChange): cleared now, or the sweeper would decide it every minute.
       if (endPending(record)) {
@@ -148,7 +137,7 @@ export class Executor {
     const now = this.deps.clock.now();
     // A run read in part has its wake-up by the time it must be read whole (partialReadDeadline).
     const due = record.wakeAt > 0 && record.wakeAt <= now;
-    const read = await this.refreshTasks(record, due ? undefined : changed);
+    const read = await readTasks(this.deps, record, due ? undefined : changed);
     const probe = changed && !due && noNews(record, changed) ? encodeRun(record) : undefined;
     if (read === undefined) delete record.partialSince;
     else record.partialSince ??= now;
@@ -180,75 +169,6 @@ export class Executor {
       return;
     }
     await this.apply(before, result, now, seen, read);
-  }
-
-  /**
-   * Task rows are the truth for what workers and the API change (status, output, times); the run
-   * record keeps the decider's own bookkeeping (executed, retried, membership) for each task.
-   * With `changed`, only those of the open tasks' rows are read, once the run has more than
-   * WHOLE_READ_MAX_OPEN open tasks or is read in part already. Returns the ids of the rows read,
-   * or undefined when every open task's row was.
-   */
-  private async refreshTasks(
-    record: WorkflowRecord,
-    changed: readonly string[] | undefined,
-  ): Promise<ReadonlySet<string> | undefined> {
-    let open = record.tasks.filter((t) => !t.executed);
-    if (open.length === 0) return undefined;
-    let read: Set<string> | undefined;
-    if (changed && (open.length > WHOLE_READ_MAX_OPEN || record.partialSince !== undefined)) {
-      const named = new Set(changed);
-      const some = open.filter((t) => named.has(t.taskId));
-      if (some.length < open.length) {
-        open = some;
-        read = new Set(some.map((t) => t.taskId));
-      }
-    }
-    const rows = new Map(
-      (open.length === 0
-        ? []
-        : await this.deps.executions.getTasks(
-            record.workflowId,
-            open.map((t) => t.taskId),
-          )
-      ).map((r) => [r.taskId, r]),
-    );
-    record.tasks = record.tasks.map((task) => {
-      const row = rows.get(task.taskId);
-      return row ? withRow(task, row) : task;
-    });
-    await this.gatherLoopOutputs(record);
-    // A child that ended while its parent was not told (a notice that kept conflicting, or one
-    // lost with a crash) is caught up here from its child's record, for the rows this decide read:
-    // so a fan-out of N children reads no N children per decide, and a lost notice waits for a
-    // decide that reads every row (a plain or due one: the run's wake-up comes FULL_READ_AFTER_MS
-    // after its decides began to read only named rows, partialReadDeadline).
-    for (const task of record.tasks) {
-      const onChildEnded = this.deps.registry.get(task.workflowTask.type).onChildEnded;
-      if (!onChildEnded || isTerminalTask(task.status) || !task.subWorkflowId) continue;
-      if (read && !read.has(task.taskId)) continue;
-      const child = await this.deps.executions.getWorkflow(task.subWorkflowId);
-      const updated = child && onChildEnded(task, child, this.deps.clock.now());
-      if (!updated) continue;
-      await this.deps.executions.updateTask(updated, task.rev);
-      Object.assign(task, updated);
-    }
-    return read;
-  }
-
-  /**
-   * A DO_WHILE that finished its last iteration waits ('gathering') for every iteration's output,
-   * which the run record no longer holds: rebuilt here from the task rows, once per loop.
-   */
-  private async gatherLoopOutputs(record: WorkflowRecord): Promise<void> {
-    const waiting = record.tasks.filter((t) => t.loopEnd === 'gathering');
-    if (waiting.length === 0) return;
-    const rows = await rowsOfRun(this.deps.executions, record);
-    for (const task of waiting) {
-      const expand = this.deps.registry.get(task.workflowTask.type).expandOutput;
-      if (expand) task.outputData = expand(task, rows, record.workflowDefinition).outputData;
-      task.loopEnd = 'gathered';
-    }
   }
 
   private async apply(
@@ -325,9 +245,9 @@ export class Executor {
     const carryOn = result.unfinished && result.changedTasks.length > 0;
     if (carryOn || adoptedMoved) await this.deps.decisions.request(wf.workflowId);
     for (const { workflowId, reason } of result.terminateChildren) {
-      await this.deps.terminate(workflowId, reason);
+      await this.deps.runEnd.terminateChild(workflowId, reason);
     }
-    if (isTerminalWorkflow(committed.status)) await this.followEnd(committed);
+    if (isTerminalWorkflow(committed.status)) await this.deps.runEnd.follow(committed);
     else await this.startAsync(committed, created, this.reStartable(committed, created, read));
   }
 
@@ -392,63 +312,5 @@ export class Executor {
 
   private report(task: TaskRecord, result: AsyncTaskResult): Promise<void> {
     return reportAsyncResult(this.deps.executions, this.deps.clock, task, result);
-  }
-
-  /**
-   * What must follow a run's end: its canceled children are terminated, its parent is told, and
-   * the failure workflow of a run the engine failed is started. All are idempotent, and run on
-   * every decide of an ended run, so a decide that died after its commit (or whose status writes
-   * landed before it died) still gets them done on its re-run. Removal runs it too, for a run
-   * whose decide will find it gone (WorkflowOperations remove).
-   */
-  async followEnd(run: WorkflowRecord): Promise<void> {
-    for (const task of run.tasks) {
-      // A type that follows a child run owns it: the child ends with the canceled task.
-      const ownsChild = this.deps.registry.get(task.workflowTask.type).onChildEnded !== undefined;
-      if (ownsChild && task.status === 'CANCELED' && task.subWorkflowId) {
-        await this.deps.terminate(
-          task.subWorkflowId,
-          `Parent workflow ${run.workflowId} ended: ${run.status}`,
-        );
-      }
-    }
-    if (run.parentWorkflowId && run.parentWorkflowTaskId) await this.notifyParent(run);
-    // The failure workflow's id derives from the run, so starting it again is a no-op.
-    if (run.endedByEngine) await this.startFailureWorkflow(run);
-    await this.deps.onRunEnded?.(run);
-  }
-
-  /** Starts the failure workflow of a run the engine ended unsuccessfully. */
-  private async startFailureWorkflow(run: WorkflowRecord): Promise<void> {
-    if (run.status !== 'COMPLETED' && run.workflowDefinition.failureWorkflow) {
-      try {
-        await this.deps.startFailureWorkflow(run);
-      } catch (error) {
-        this.deps.logger.warn('failure workflow not started', {
-          workflowId: run.workflowId,
-          error: errorMessage(error),
-        });
-      }
-    }
-  }
-
-  /** Updates the parent's task from its ended child (TaskType.onChildEnded), then asks for the parent's decide. */
-  private async notifyParent(child: WorkflowRecord): Promise<void> {
-    const { executions, decisions, registry } = this.deps;
-    const parentId = child.parentWorkflowId as string;
-    try {
-      await retryOnConflict(async () => {
-        const task = await executions.getTask(parentId, child.parentWorkflowTaskId as string);
-        if (!task || isTerminalTask(task.status)) return;
-        const updated = registry
-          .get(task.workflowTask.type)
-          .onChildEnded?.(task, child, this.deps.clock.now());
-        if (updated) await executions.updateTask(updated, task.rev);
-      });
-    } catch (error) {
-      // Still changing after every attempt: the parent's own decide catches up on the child's end.
-      if (!(error instanceof VersionConflictError)) throw error;
-    }
-    await decisions.requestForTasks(parentId, [child.parentWorkflowTaskId as string]);
   }
 }

@@ -1,27 +1,20 @@
 /**
  * The working state of one decide: the run being decided, what changed, and the effects to carry
- * out afterwards. Task-type modules see it through the DecideContext interface.
+ * out afterwards. Task-type modules see it through the DecideContext interface; the decider's
+ * rules for what a task's end leads to and how the run ends work on it from lib/engine/lifecycle.ts,
+ * so this module keeps to scheduling and bookkeeping. § numbers are docs/conductor-compat.md's.
  */
 import { type DefinitionGraph, graphOf, iterationRef } from '../model/definition-graph.ts';
 import type { TaskDef, WorkflowTask } from '../model/definitions.ts';
-import {
-  isRetriableTask,
-  isSuccessfulTask,
-  isTerminalTask,
-  type TaskRecord,
-  type TaskStatus,
-  type WorkflowRecord,
-  type WorkflowStatus,
-} from '../model/execution.ts';
+import { isTerminalTask, type TaskRecord, type TaskStatus, type WorkflowRecord } from '../model/execution.ts';
 import { taskIdOf } from '../model/ids.ts';
 import type { DecideEnv } from './decide-env.ts';
 import { domainCandidates, fallbackDomain } from './domains.ts';
-import { retryDelaySeconds } from './retry.ts';
-import { allowedRetries, effectiveTaskDef } from './task-defs.ts';
+import { endRun, failWorkflow, type LifecycleContext } from './lifecycle.ts';
+import { effectiveTaskDef } from './task-defs.ts';
 import type { ChildStart, DecideContext, ScheduleRequest } from './task-type.ts';
 import { templateContextOf } from './template-context.ts';
 import { resolveParameters, type TemplateContext } from './templating.ts';
-import { partialReadDeadline, workflowDeadline } from './timeouts.ts';
 
 export interface DecideResult {
   workflow: WorkflowRecord;
@@ -43,7 +36,7 @@ export interface DecideResult {
   deleteTaskIds: string[];
 }
 
-export class RunContext implements DecideContext {
+export class RunContext implements DecideContext, LifecycleContext {
   readonly graph: DefinitionGraph;
   readonly now: number;
   ended = false;
@@ -224,132 +217,7 @@ export class RunContext implements DecideContext {
     reason: string | undefined,
     output?: Record<string, unknown>,
   ): void {
-    this.end(status, reason, output);
-  }
-
-  // ---- decider steps ----
-
-  /** A task reached a terminal status: retry it, let the run continue past it, or end the run. */
-  async processTerminal(task: TaskRecord): Promise<void> {
-    const type = this.env.registry.get(task.workflowTask.type);
-    if (!isSuccessfulTask(task.status)) {
-      if (await this.retry(task)) return;
-      if (task.workflowTask.optional) {
-        this.setStatus(task, 'COMPLETED_WITH_ERRORS');
-      } else if (!task.workflowTask.permissive) {
-        this.failWorkflow(task);
-        return;
-      }
-    }
-    // `executed` is the decider's own bookkeeping, kept in the run record: no task-row write for it.
-    task.executed = true;
-    const next = type.next ? type.next(this, task) : defaultNext(this, task);
-    for (const workflowTask of next ?? []) {
-      await this.schedule({ workflowTask, iteration: task.iteration, parentTaskId: task.parentTaskId });
-    }
-  }
-
-  private async retry(task: TaskRecord): Promise<boolean> {
-    const wf = this.workflow;
-    // A retry of the run (workflows/operations/retry.ts) asked for this attempt: no limit applies.
-    const asked = wf.retryTaskIds?.includes(task.taskId) ?? false;
-    if (asked) wf.retryTaskIds = wf.retryTaskIds?.filter((id) => id !== task.taskId);
-    const type = this.env.registry.get(task.workflowTask.type);
-    const { def } = this.governingDef(task);
-    if (!asked) {
-      if (type.operator || !isRetriableTask(task.status)) return false;
-      if (task.retryCount >= allowedRetries(task.workflowTask, def)) return false;
-      const total = def.totalTimeoutSeconds ?? 0;
-      if (total > 0 && this.now - task.firstScheduledTime >= total * 1000) return false;
-    }
-    const delaySeconds = asked ? 0 : retryDelaySeconds(def, task.retryCount, this.env.random);
-    task.retried = true;
-    task.executed = true;
-    this.touch(task);
-    this.retire([task]);
-    await this.schedule({
-      workflowTask: task.workflowTask,
-      iteration: task.iteration,
-      parentTaskId: task.parentTaskId,
-      retryOf: task,
-      delaySeconds,
-    });
-    return true;
-  }
-
-  /** Schedules the task a rerun starts again from (workflows/operations/rerun.ts), once. */
-  async rerun(): Promise<void> {
-    const from = this.workflow.rerunFrom;
-    if (!from) return;
-    this.workflow.rerunFrom = undefined;
-    const workflowTask = this.graph.task(from.ref);
-    if (!workflowTask) return;
-    await this.schedule({
-      workflowTask,
-      iteration: from.iteration,
-      parentTaskId: from.parentTaskId,
-      input: from.input,
-    });
-  }
-
-  failWorkflow(task: TaskRecord): void {
-    const wf = this.workflow;
-    const status: WorkflowStatus =
-      task.status === 'CANCELED' ? 'TERMINATED' : task.status === 'TIMED_OUT' ? 'TIMED_OUT' : 'FAILED';
-    if (!wf.failedReferenceTaskNames.includes(task.referenceTaskName))
-      wf.failedReferenceTaskNames.push(task.referenceTaskName);
-    if (!wf.failedTaskNames.includes(task.taskDefName)) wf.failedTaskNames.push(task.taskDefName);
-    wf.failedTaskId = task.taskId;
-    this.end(
-      status,
-      `Task ${task.taskId} failed with status: ${task.status} and reason: '${task.reasonForIncompletion ?? ''}'`,
-    );
-  }
-
-  /** Every task is done and nothing is left to schedule. */
-  async complete(): Promise<void> {
-    // Read from the run, not remembered by this decide: the permissive task usually failed in an
-    // earlier decide than the one that reaches the end.
-    const failed = this.workflow.tasks.find(
-      (t) =>
-        t.workflowTask.permissive &&
-        !t.workflowTask.optional &&
-        !t.retried &&
-        isTerminalTask(t.status) &&
-        !isSuccessfulTask(t.status),
-    );
-    if (failed) {
-      this.failWorkflow(failed);
-      return;
-    }
-    const output = this.computeOutput();
-    const violation = await this.env.schemas?.workflowOutput(this.workflow.workflowDefinition, output);
-    if (violation) {
-      this.end('FAILED', violation.message);
-      return;
-    }
-    this.end('COMPLETED', undefined, output);
-  }
-
-  end(status: WorkflowStatus, reason: string | undefined, terminateOutput?: Record<string, unknown>): void {
-    const wf = this.workflow;
-    wf.status = status;
-    wf.endTime = this.now;
-    wf.updateTime = this.now;
-    if (reason !== undefined) wf.reasonForIncompletion = reason;
-    this.cancelPending();
-    wf.output = terminateOutput ?? this.computeOutput();
-    wf.wakeAt = 0;
-    wf.endedByEngine = true;
-    this.ended = true;
-  }
-
-  cancelPending(): void {
-    for (const task of this.workflow.tasks) {
-      if (isTerminalTask(task.status)) continue;
-      this.setStatus(task, 'CANCELED');
-      this.env.registry.get(task.workflowTask.type).cancel?.(this, task);
-    }
+    endRun(this, status, reason, output);
   }
 
   /** Marks a child workflow for termination (SUB_WORKFLOW cancel). */
@@ -357,23 +225,14 @@ export class RunContext implements DecideContext {
     this.terminateChildren.push({ workflowId, reason });
   }
 
-  computeWakeAt(taskWake?: (run: RunContext, task: TaskRecord) => number): void {
-    let soonest = workflowDeadline(this.workflow);
-    const fullRead = partialReadDeadline(this.workflow);
-    if (fullRead > 0 && (soonest === 0 || fullRead < soonest)) soonest = fullRead;
-    if (taskWake) {
-      for (const task of this.workflow.tasks) {
-        const at = taskWake(this, task);
-        if (at > 0 && (soonest === 0 || at < soonest)) soonest = at;
-      }
-    }
-    // Keep a stored wake-up that is still ahead and no later than needed: waking early is
-    // harmless (the decide finds nothing due and re-arms), while moving it on every commit
-    // would rewrite the wake-up index each time (two index writes per commit on DynamoDB).
-    const stored = this.workflow.wakeAt;
-    const keep = stored > this.now && (soonest === 0 || stored <= soonest);
-    this.workflow.wakeAt = keep ? stored : soonest;
+  // ---- the timeout rules' view (TimeoutContext) ----
+
+  /** A task timed out under TIME_OUT_WF: the run fails with it (lib/engine/lifecycle.ts). */
+  failWorkflow(task: TaskRecord): void {
+    failWorkflow(this, task);
   }
+
+  // ---- the decide's outcome ----
 
   result(): DecideResult {
     const changedTasks = [...this.changed.values()];
@@ -396,15 +255,6 @@ export class RunContext implements DecideContext {
   }
 
   // ---- helpers ----
-
-  private computeOutput(): Record<string, unknown> {
-    const def = this.workflow.workflowDefinition;
-    if (Object.keys(def.outputParameters ?? {}).length > 0) {
-      return this.resolve(def.outputParameters) as Record<string, unknown>;
-    }
-    const last = this.workflow.tasks.at(-1);
-    return last ? { ...last.outputData } : {};
-  }
 
   private resolveInput(wt: WorkflowTask, def: TaskDef, taskId: string): Record<string, unknown> {
     const input = (this.resolve(wt.inputParameters ?? {}, taskId) ?? {}) as Record<string, unknown>;
@@ -430,9 +280,4 @@ export class RunContext implements DecideContext {
  */
 export function isSkippedAhead(task: TaskRecord): boolean {
   return task.status === 'SKIPPED' && !task.executed;
-}
-
-function defaultNext(run: RunContext, task: TaskRecord): WorkflowTask[] {
-  const next = run.graph.next(task.referenceTaskName);
-  return next ? [next] : [];
 }

@@ -1,5 +1,5 @@
 /**
- * Workflow executions and their tasks, in Conductor's wire model (reference/conductor.md §2.5,
+ * Workflow executions and their tasks, in Conductor's wire model (docs/conductor-compat.md §2.5,
  * §2.6, §3). Internal bookkeeping fields are marked; the API views (api.ts) list what is shown.
  */
 import type { WorkflowDef, WorkflowTask } from './definitions.ts';
@@ -201,7 +201,7 @@ export function withRow(task: TaskRecord, row: TaskRecord): TaskRecord {
 }
 
 /**
- * Whether what follows a run's end (Executor.followEnd: its canceled children terminated, its
+ * Whether what follows a run's end (RunEnd.follow: its canceled children terminated, its
  * parent told) may still be to do: an ended run keeps a stored wake-up until the decide that does
  * it has (a terminate leaves one due at once), and the engine clears it in the commit that ends one.
  */

@@ -6,6 +6,7 @@
  */
 import type { EngineContribution } from '../capability-contract.ts';
 import { Executor } from '../engine/executor.ts';
+import { RunEnd } from '../engine/run-end.ts';
 import type { ScriptEvaluator } from '../engine/script/evaluator.ts';
 import { SystemTaskRunner } from '../engine/system-tasks.ts';
 import type { HttpTaskDeps } from '../engine/tasks/http.ts';
@@ -27,6 +28,7 @@ import { SyncExecution } from '../workflows/execute.ts';
 import { startFailureWorkflow } from '../workflows/failure-workflow.ts';
 import { WorkflowOperations } from '../workflows/operations/index.ts';
 import { RunMutator } from '../workflows/operations/run-mutator.ts';
+import { terminateRunning } from '../workflows/operations/terminate.ts';
 import {
   LocalRunWatcher,
   publishingExecutions,
@@ -105,17 +107,28 @@ export function createEngine(deps: EngineDeps): Engine {
     logger,
     schemas,
   });
+  const mutator = new RunMutator({ executions, decisions, clock });
+  // What follows a run's end, for the executor and the operations alike (neither holds the other).
+  const runEnd = new RunEnd({
+    executions,
+    decisions,
+    registry,
+    clock,
+    logger,
+    startFailureWorkflow: (run) => startFailureWorkflow(starter, run),
+    terminateRun: (workflowId, reason) => terminateRunning(mutator, workflowId, reason),
+    // The capabilities' hooks (a run's message queue goes with its end, and with its removal).
+    onRunEnded: runEndHooks,
+    onRunRemoved: runRemovedHooks,
+  });
   const operations = new WorkflowOperations({
-    mutator: new RunMutator({ executions, decisions, clock, followEnd: (run) => executor.followEnd(run) }),
+    mutator,
+    runEnd,
     executions,
     queue,
     registry,
     clock,
     latestDefinition: (name) => starter.latestDefinition(name),
-    // A removed run (remove, terminate-remove) takes its message queue with it.
-    onRunRemoved: async (workflowId) => {
-      for (const hook of runRemovedHooks) await hook(workflowId);
-    },
   });
   const executor = new Executor({
     executions,
@@ -141,11 +154,7 @@ export function createEngine(deps: EngineDeps): Engine {
         parentWorkflowTaskId: child.parentTaskId,
       });
     },
-    startFailureWorkflow: (run) => startFailureWorkflow(starter, run),
-    terminate: (workflowId, reason) => operations.terminateRunning(workflowId, reason),
-    onRunEnded: async (run) => {
-      for (const hook of runEndHooks) await hook(run);
-    },
+    runEnd,
   });
   const reader = new WorkflowReader(executions, registry);
   return {

@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Executor } from '../../lib/engine/executor.ts';
+import { RunEnd } from '../../lib/engine/run-end.ts';
 import type { ScriptEvaluator } from '../../lib/engine/script/evaluator.ts';
 import type { AsyncStartContext, AsyncTaskResult, TaskType } from '../../lib/engine/task-type.ts';
 import { defaultRegistry } from '../../lib/engine/tasks/index.ts';
@@ -56,17 +57,25 @@ describe('an async task type', () => {
       clock,
       ids: randomIds,
     });
+    const registry = defaultRegistry({ scripts: noScripts, clock }).register(echo);
     const executor = new Executor({
       executions: stores.executions,
       queue: stores.queue,
       pollData: stores.pollData,
       decisions,
-      registry: defaultRegistry({ scripts: noScripts, clock }).register(echo),
+      registry,
       clock,
       logger: silentLogger,
       startChild: () => Promise.resolve(),
-      startFailureWorkflow: () => Promise.resolve(),
-      terminate: () => Promise.resolve(false),
+      runEnd: new RunEnd({
+        executions: stores.executions,
+        decisions,
+        registry,
+        clock,
+        logger: silentLogger,
+        startFailureWorkflow: () => Promise.resolve(),
+        terminateRun: () => Promise.resolve(false),
+      }),
     });
     decisions.bind((id, taskIds) => executor.decide(id, taskIds));
     // A type name no spec knows needs a task definition to register, as a user-defined type would.

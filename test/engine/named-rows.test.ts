@@ -6,7 +6,7 @@
  * fails on the row's revision and the decide reads every row and decides on the truth.
  */
 import { afterEach, expect, it } from 'vitest';
-import { WHOLE_READ_MAX_OPEN } from '../../lib/engine/executor.ts';
+import { WHOLE_READ_MAX_OPEN } from '../../lib/engine/decide-read.ts';
 import { FULL_READ_AFTER_MS } from '../../lib/engine/timeouts.ts';
 import type { TaskRecord } from '../../lib/model/execution.ts';
 import { createMemoryStores } from '../../lib/runtime/stores.ts';

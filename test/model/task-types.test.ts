@@ -53,6 +53,14 @@ describe('task type specs', () => {
     for (const spec of TASK_TYPE_SPECS) expect(registry.get(spec.type).kind).toBe(spec.kind);
   });
 
+  it('say which types run a child workflow: exactly those whose engine module follows its end', () => {
+    const registry = defaultRegistry({ scripts: noScripts, clock: new ManualClock() });
+    const declared = TASK_TYPE_SPECS.filter((s) => s.childWorkflow).map((s) => s.type);
+    const following = TASK_TYPE_SPECS.filter((s) => registry.get(s.type).onChildEnded).map((s) => s.type);
+    expect(declared).toEqual(following);
+    expect(declared).toEqual(['SUB_WORKFLOW']);
+  });
+
   it('are where the registration rules come from', () => {
     const withRules = TASK_TYPE_SPECS.filter((s) => s.validate).map((s) => s.type);
     expect(Object.keys(TASK_TYPE_RULES).sort()).toEqual(withRules.sort());

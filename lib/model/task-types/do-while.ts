@@ -1,4 +1,4 @@
-/** DO_WHILE (reference/conductor.md §5.6): its body runs once per iteration while the condition holds. */
+/** DO_WHILE (docs/conductor-compat.md §5.6): its body runs once per iteration while the condition holds. */
 import { nonEmptyArray, present, type TaskTypeSpec } from './spec.ts';
 
 export const doWhileSpec: TaskTypeSpec = {
@@ -8,6 +8,7 @@ export const doWhileSpec: TaskTypeSpec = {
   operator: true,
   children: [{ name: 'loopOver', shape: 'list' }],
   loop: true,
+  reopenInPlace: true,
   validate(task, path, issues) {
     if (!present(task.loopCondition))
       issues.add(

@@ -1,4 +1,4 @@
-/** EXCLUSIVE_JOIN (reference/conductor.md §5.9): waits for whichever one of `joinOn` ran. */
+/** EXCLUSIVE_JOIN (docs/conductor-compat.md §5.9): waits for whichever one of `joinOn` ran. */
 import { nonEmptyArray, type TaskTypeSpec } from './spec.ts';
 
 export const exclusiveJoinSpec: TaskTypeSpec = {
@@ -6,6 +6,7 @@ export const exclusiveJoinSpec: TaskTypeSpec = {
   kind: 'sync',
   supported: true,
   operator: true,
+  reopenInPlace: true,
   validate(task, path, issues) {
     if (!nonEmptyArray(task.joinOn) && !nonEmptyArray(task.defaultExclusiveJoinTask)) {
       issues.add(

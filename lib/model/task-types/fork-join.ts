@@ -17,4 +17,10 @@ export const forkJoinSpec: TaskTypeSpec = {
   },
 };
 
-export const joinSpec: TaskTypeSpec = { type: 'JOIN', kind: 'sync', supported: true, operator: true };
+export const joinSpec: TaskTypeSpec = {
+  type: 'JOIN',
+  kind: 'sync',
+  supported: true,
+  operator: true,
+  reopenInPlace: true,
+};

@@ -32,7 +32,7 @@ export interface TaskTypeSpec {
    * lets it, and a run that reaches it fails that task at once, terminally.
    */
   readonly supported: boolean;
-  /** Built-in operators (SWITCH, FORK, JOIN, DO_WHILE...) are never retried (§4.3). */
+  /** Built-in operators (SWITCH, FORK, JOIN, DO_WHILE...) are never retried (docs/conductor-compat.md §4.3). */
   readonly operator?: boolean;
   /** The fields holding this type's child task lists (containers only). */
   readonly children?: readonly ChildField[];
@@ -43,9 +43,21 @@ export interface TaskTypeSpec {
   readonly afterChildren?: 'continue';
   /** A loop container: its children run once per iteration (DO_WHILE). */
   readonly loop?: boolean;
+  /**
+   * A retry or rerun of the run reopens a task of this type in place (back to IN_PROGRESS,
+   * re-evaluating what it holds) instead of giving it a new attempt (DO_WHILE, JOIN,
+   * EXCLUSIVE_JOIN; docs/conductor-compat.md §4.7).
+   */
+  readonly reopenInPlace?: true;
+  /**
+   * A task of this type runs a child workflow it owns, named or given inline in its
+   * `subWorkflowParam` (SUB_WORKFLOW): a test run may replace that definition. Its engine module
+   * follows the child's end (TaskType.onChildEnded).
+   */
+  readonly childWorkflow?: true;
   /** Nothing follows a task of this type in its list (TERMINATE ends the run). */
   readonly endsFlow?: boolean;
-  /** A task the signal routes may complete (WAIT, HUMAN, YIELD; §1.1). */
+  /** A task the signal routes may complete (WAIT, HUMAN, YIELD; docs/conductor-compat.md §1.1). */
   readonly signalTarget?: boolean;
   /** Registration checks of a workflow task of this type (Conductor's WorkflowTaskTypeConstraint). */
   validate?(task: Record<string, unknown>, path: string, issues: IssueSink): void;

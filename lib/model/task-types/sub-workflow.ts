@@ -1,4 +1,4 @@
-/** SUB_WORKFLOW (reference/conductor.md §5.10): runs a child workflow and follows its end. */
+/** SUB_WORKFLOW (docs/conductor-compat.md §5.10): runs a child workflow and follows its end. */
 import { isObject, present, type TaskTypeSpec } from './spec.ts';
 
 export const subWorkflowSpec: TaskTypeSpec = {
@@ -6,6 +6,7 @@ export const subWorkflowSpec: TaskTypeSpec = {
   // The child runs outside the decide and its end is reported back to this task.
   kind: 'async',
   supported: true,
+  childWorkflow: true,
   validate(task, path, issues) {
     const params = task.subWorkflowParam;
     if (!isObject(params)) {

@@ -1,5 +1,9 @@
-/** What the workflow operations work over, beyond RunMutator's read-change-commit of the run. */
+/**
+ * What the workflow operations work over, beyond RunMutator's read-change-commit of the run: the
+ * engine's RunEnd, for what follows the end of a run an operation reopens or removes.
+ */
 import type { TaskTypeRegistry } from '../../engine/registry.ts';
+import type { RunEnd } from '../../engine/run-end.ts';
 import type { Clock } from '../../model/clock.ts';
 import type { ExecutionStore, TaskQueue } from '../../store/ports.ts';
 import type { LatestDefinition } from './restart.ts';
@@ -7,12 +11,12 @@ import type { RunMutator } from './run-mutator.ts';
 
 export interface OperationDeps {
   mutator: RunMutator;
+  /** What follows a run's end (children ended, parent told) and goes with its removal (its message queue). */
+  runEnd: RunEnd;
   executions: ExecutionStore;
   queue: TaskQueue;
   registry: TaskTypeRegistry;
   clock: Clock;
   /** The latest registered definition of a name (restart's useLatestDefinitions). */
   latestDefinition: LatestDefinition;
-  /** After a run's removal: what else goes with it (its message queue). */
-  onRunRemoved?(workflowId: string): Promise<void>;
 }

@@ -1,6 +1,9 @@
 /**
  * The workflow operations the API offers over existing runs, one module each in this folder, all
  * through one RunMutator. A new operation is a pure change in its own file and one method here.
+ * What follows the end of a run they end, reopen or remove is the engine's RunEnd, which the
+ * executor shares; the engine's own terminate of a child (RunEnd.terminateChild) is not one of
+ * these methods.
  * Unknown runs are NotFoundErrors (404), state conflicts ConflictErrors (409) naming the state.
  */
 import type { WorkflowRecord } from '../../model/execution.ts';
@@ -14,7 +17,7 @@ import { resume } from './resume.ts';
 import { type RetryOptions, retry } from './retry.ts';
 import { setVariables } from './set-variables.ts';
 import { type SkipTaskRequest, skipTask } from './skip-task.ts';
-import { type TerminateOptions, terminate, terminateRunning } from './terminate.ts';
+import { type TerminateOptions, terminate } from './terminate.ts';
 import { terminateRemove } from './terminate-remove.ts';
 
 export type {
@@ -32,17 +35,17 @@ export class WorkflowOperations {
 
   /** Runs an ended run again from its failed tasks (204); 409 when it is not ended or nothing failed. */
   retry(workflowId: string, options: RetryOptions = {}): Promise<void> {
-    return retry(this.deps.mutator, workflowId, options);
+    return retry(this.deps, workflowId, options);
   }
 
   /** Starts an ended run over under its id (204); 409 when it is still going. */
   restart(workflowId: string, options: RestartOptions = {}): Promise<void> {
-    return restart(this.deps.mutator, this.deps.latestDefinition, workflowId, options);
+    return restart(this.deps, workflowId, options);
   }
 
   /** Runs an ended run again from the start or from one of its tasks; answers the run's id. */
   rerun(workflowId: string, request: RerunRequest): Promise<string> {
-    return rerun(this.deps.mutator, workflowId, request);
+    return rerun(this.deps, workflowId, request);
   }
 
   /** PUT /workflow/{id}/pause; false when it was already PAUSED. */
@@ -58,11 +61,6 @@ export class WorkflowOperations {
   /** DELETE /workflow/{id}: ends the run as TERMINATED; false when it already was. */
   terminate(workflowId: string, reason?: string, options: TerminateOptions = {}): Promise<boolean> {
     return terminate(this.deps.mutator, workflowId, reason, options);
-  }
-
-  /** The engine's terminate (children of canceled tasks): false when the run is gone or already over. */
-  terminateRunning(workflowId: string, reason: string): Promise<boolean> {
-    return terminateRunning(this.deps.mutator, workflowId, reason);
   }
 
   /** DELETE /workflow/{id}/remove. */

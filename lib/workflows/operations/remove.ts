@@ -1,15 +1,16 @@
 /**
- * Remove (reference/conductor.md §1.6 DELETE /workflow/{id}/remove, §4.7): deletes the run and its
- * task rows. There is no search index yet, so archiving keeps nothing: `archiveWorkflow=true` only
- * keeps Conductor's precondition (the run must be over, else 400) and then removes it like
+ * Remove (docs/conductor-compat.md §1.6 DELETE /workflow/{id}/remove, §4.7): deletes the run and
+ * its task rows. There is no search index yet, so archiving keeps nothing: `archiveWorkflow=true`
+ * only keeps Conductor's precondition (the run must be over, else 400) and then removes it like
  * `archiveWorkflow=false`; afterwards the run reads as unknown (404).
  *
  * A run still going (archive=false) is first terminated through RunMutator: its open task rows are
  * canceled, so a worker holding one has its update ignored, and the run's revision moves, so a
  * decide in flight loses its commit instead of carrying on. Then the queue entries of the canceled
  * worker tasks are removed, what follows an end is done (children of canceled SUB_WORKFLOW tasks
- * ended, the parent told: Executor.followEnd), and the rows deleted. A poll that meets an entry
- * left behind finds no row and drops the entry (TaskService.claim).
+ * ended, the parent told: RunEnd.follow), the rows deleted, and the run-removed hooks run (its
+ * message queue goes). A poll that meets an entry left behind finds no row and drops the entry
+ * (TaskService.claim).
  */
 import { queueEntryOf } from '../../engine/queues.ts';
 import { NotFoundError, ValidationError } from '../../model/errors.ts';
@@ -43,7 +44,7 @@ export async function remove(
 
 /**
  * Removes a run, terminated first while it is still going (endForRemoval). The decide after its
- * end will find no run, so what it would do (Executor.followEnd: its children ended, its parent
+ * end will find no run, so what it would do (RunEnd.follow: its children ended, its parent
  * told) is done here, for a run ended just now or one whose terminate's decide has not run yet.
  */
 export async function removeRun(
@@ -52,9 +53,9 @@ export async function removeRun(
   reason: string | undefined,
 ): Promise<void> {
   const ended = isTerminalWorkflow(run.status) ? run : await endForRemoval(deps, run.workflowId, reason);
-  if (ended) await deps.mutator.followPendingEnd(ended);
+  if (ended) await deps.runEnd.followPending(ended);
   await deps.executions.removeWorkflow(run.workflowId);
-  await deps.onRunRemoved?.(run.workflowId);
+  await deps.runEnd.removed(run.workflowId);
 }
 
 /**

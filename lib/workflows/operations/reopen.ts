@@ -1,5 +1,5 @@
 /**
- * What retry, restart and rerun share (reference/conductor.md §4.7): opening an ended run again,
+ * What retry, restart and rerun share (docs/conductor-compat.md §4.7): opening an ended run again,
  * choosing which of its tasks run again and how, and reviving the parents of a sub-workflow that
  * runs again. The changes only mark tasks: new attempts are scheduled by the next decide
  * (WorkflowRecord.retryTaskIds, rerunFrom), so a crash between an operation's writes leaves
@@ -13,6 +13,8 @@ import {
   type WorkflowRecord,
   withRow,
 } from '../../model/execution.ts';
+import { specOf } from '../../model/task-types/index.ts';
+import type { OperationDeps } from './deps.ts';
 import type { RunChange, RunEdit, RunMutator } from './run-mutator.ts';
 
 /** Statuses of a last attempt that a retry runs again (§4.7). */
@@ -23,20 +25,20 @@ const RETRYABLE: ReadonlySet<TaskStatus> = new Set([
   'CANCELED',
 ]);
 
-/** Types that run again in place (back to IN_PROGRESS) instead of as a new attempt (§4.7). */
-const IN_PLACE: ReadonlySet<string> = new Set(['DO_WHILE', 'JOIN', 'EXCLUSIVE_JOIN']);
-
 export const isRetryableStatus = (status: TaskStatus): boolean => RETRYABLE.has(status);
 
 /**
  * Reads a run to reopen (retry, restart, rerun), or answers 404 the way the read API does. What
- * follows its end is done first if it may still be to do (RunMutator.followPendingEnd): the
- * reopened run's decides would not, and leave an old child running beside a new one.
+ * follows its end is done first if it may still be to do (RunEnd.followPending): the reopened
+ * run's decides would not, and leave an old child running beside a new one.
  */
-export async function runToReopen(mutator: RunMutator, workflowId: string): Promise<WorkflowRecord> {
-  const run = await mutator.executions.getWorkflow(workflowId);
+export async function runToReopen(
+  deps: Pick<OperationDeps, 'mutator' | 'runEnd'>,
+  workflowId: string,
+): Promise<WorkflowRecord> {
+  const run = await deps.mutator.executions.getWorkflow(workflowId);
   if (!run) throw new NotFoundError(`No such workflow found by id: ${workflowId}`);
-  await mutator.followPendingEnd(run);
+  await deps.runEnd.followPending(run);
   return run;
 }
 
@@ -96,8 +98,9 @@ export function reopenedRun(run: WorkflowRecord, now: number): WorkflowRecord {
 
 /**
  * Marks tasks of the working set to run again: those in `inPlace`, and those of a type that runs
- * again in place, go back to IN_PROGRESS (a row write); the others get a new attempt from the next
- * decide. Answers the edit (the run is not reopened here) and the ids given a new attempt.
+ * again in place (its spec's reopenInPlace: a loop or a join re-evaluates what it holds, §4.7), go
+ * back to IN_PROGRESS (a row write); the others get a new attempt from the next decide. Answers
+ * the edit (the run is not reopened here) and the ids given a new attempt.
  */
 export function markForRetry(
   run: WorkflowRecord,
@@ -111,7 +114,7 @@ export function markForRetry(
   const retryIds: string[] = [];
   const working = tasks.map((task) => {
     if (!chosenIds.has(task.taskId)) return task;
-    if (inPlace.has(task.taskId) || IN_PLACE.has(task.workflowTask.type)) {
+    if (inPlace.has(task.taskId) || specOf(task.workflowTask.type).reopenInPlace) {
       const reopened = reopenedTask(task, now);
       rows.push(reopened);
       return { ...reopened, rev: task.rev + 1 };

@@ -1,5 +1,5 @@
 /**
- * Rerun (reference/conductor.md §4.7, POST /workflow/{id}/rerun with a RerunWorkflowRequest): an
+ * Rerun (docs/conductor-compat.md §4.7, POST /workflow/{id}/rerun with a RerunWorkflowRequest): an
  * ended run runs again under the same id. Without `reRunFromTaskId` it starts over like a restart,
  * with the new `workflowInput` / `correlationId` if given. With it, the task is looked up in the
  * run and, recursively, in its sub-workflows; in the run that holds it, that task and every task
@@ -14,7 +14,9 @@
  */
 import { ConflictError, ValidationError } from '../../model/errors.ts';
 import { isTerminalWorkflow, type TaskRecord, type WorkflowRecord } from '../../model/execution.ts';
+import { specOf } from '../../model/task-types/index.ts';
 import { rowsOfRun } from '../../store/run-rows.ts';
+import type { OperationDeps } from './deps.ts';
 import {
   currentTasks,
   isRetryableStatus,
@@ -53,7 +55,7 @@ export function rerunFromChange(taskId: string, taskInput?: Record<string, unkno
     const kept = currentTasks(run, rows).filter((task) => task.seq < target.seq);
     const rewound: TaskRecord[] = [];
     const working = kept.map((task) => {
-      if (!loops.has(task.taskId) || task.workflowTask.type !== 'DO_WHILE') return task;
+      if (!loops.has(task.taskId) || !specOf(task.workflowTask.type).loop) return task;
       const loop = reopenedTask(task, now);
       loop.outputData = { ...loop.outputData, iteration: target.iteration };
       rewound.push(loop);
@@ -80,8 +82,9 @@ export function rerunFromChange(taskId: string, taskInput?: Record<string, unkno
   };
 }
 
-export async function rerun(mutator: RunMutator, workflowId: string, request: RerunRequest): Promise<string> {
-  const run = await runToReopen(mutator, workflowId);
+export async function rerun(deps: OperationDeps, workflowId: string, request: RerunRequest): Promise<string> {
+  const { mutator } = deps;
+  const run = await runToReopen(deps, workflowId);
   if (!isTerminalWorkflow(run.status)) throw notTerminal(run, 'rerun');
   const taskId = request.reRunFromTaskId;
   if (taskId === undefined) {

@@ -1,5 +1,5 @@
 /**
- * Restart (reference/conductor.md §4.7, POST /workflow/{id}/restart): an ended run starts over
+ * Restart (docs/conductor-compat.md §4.7, POST /workflow/{id}/restart): an ended run starts over
  * under the same id. Every task row is deleted, the failure and output fields are cleared, the
  * clock starts again (createTime now), and the next decide schedules the first task. The input is
  * kept; with `useLatestDefinitions` the latest registered definition replaces the snapshot.
@@ -11,8 +11,9 @@
 import type { WorkflowDef } from '../../model/definitions.ts';
 import { ConflictError } from '../../model/errors.ts';
 import { isTerminalWorkflow, type WorkflowRecord } from '../../model/execution.ts';
+import type { OperationDeps } from './deps.ts';
 import { runToReopen } from './reopen.ts';
-import type { RunChange, RunMutator } from './run-mutator.ts';
+import type { RunChange } from './run-mutator.ts';
 
 export interface RestartOptions {
   useLatestDefinitions?: boolean;
@@ -81,13 +82,12 @@ export function freshStartChange(operation: string, start: FreshStart = {}): Run
 }
 
 export async function restart(
-  mutator: RunMutator,
-  latest: LatestDefinition,
+  deps: OperationDeps,
   workflowId: string,
   options: RestartOptions = {},
 ): Promise<void> {
-  const run = await runToReopen(mutator, workflowId);
+  const run = await runToReopen(deps, workflowId);
   if (!isTerminalWorkflow(run.status)) throw notTerminal(run, 'restarted');
-  const definition = options.useLatestDefinitions ? await latest(run.workflowName) : undefined;
-  await mutator.mutate(workflowId, freshStartChange('restarted', { definition }), { allRows: true });
+  const definition = options.useLatestDefinitions ? await deps.latestDefinition(run.workflowName) : undefined;
+  await deps.mutator.mutate(workflowId, freshStartChange('restarted', { definition }), { allRows: true });
 }

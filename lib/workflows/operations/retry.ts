@@ -1,5 +1,5 @@
 /**
- * Retry (reference/conductor.md §4.7, POST /workflow/{id}/retry): an ended run runs again from
+ * Retry (docs/conductor-compat.md §4.7, POST /workflow/{id}/retry): an ended run runs again from
  * where it failed. The last attempt of each reference that FAILED, FAILED_WITH_TERMINAL_ERROR,
  * TIMED_OUT or was CANCELED gets a new attempt (scheduled by the next decide, its input resolved
  * again); DO_WHILE and JOIN run again in place; successful tasks never run again. With
@@ -12,6 +12,7 @@
  */
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
 import { isTerminalWorkflow, type TaskRecord, type WorkflowRecord } from '../../model/execution.ts';
+import type { OperationDeps } from './deps.ts';
 import {
   currentTasks,
   markForRetry,
@@ -20,7 +21,7 @@ import {
   reviveParents,
   runToReopen,
 } from './reopen.ts';
-import type { RunChange, RunMutator } from './run-mutator.ts';
+import type { RunChange } from './run-mutator.ts';
 
 export interface RetryOptions {
   resumeSubworkflowTasks?: boolean;
@@ -53,41 +54,43 @@ export function retryChange(inPlace: ReadonlySet<string>): RunChange {
 }
 
 export async function retry(
-  mutator: RunMutator,
+  deps: OperationDeps,
   workflowId: string,
   options: RetryOptions = {},
 ): Promise<void> {
-  const run = await runToReopen(mutator, workflowId);
+  const run = await runToReopen(deps, workflowId);
   // A retry that died after this run ran again but before its parents were revived: finish it.
-  if (!isTerminalWorkflow(run.status) && (await reviveParents(mutator, run))) return;
-  const committed = await retryRun(mutator, run, options.resumeSubworkflowTasks === true);
-  await reviveParents(mutator, committed);
+  if (!isTerminalWorkflow(run.status) && (await reviveParents(deps.mutator, run))) return;
+  const committed = await retryRun(deps, run, options.resumeSubworkflowTasks === true);
+  await reviveParents(deps.mutator, committed);
 }
 
 /** Retries one run (its failed children first, when resuming them); answers the committed run. */
-async function retryRun(mutator: RunMutator, run: WorkflowRecord, resume: boolean): Promise<WorkflowRecord> {
+async function retryRun(deps: OperationDeps, run: WorkflowRecord, resume: boolean): Promise<WorkflowRecord> {
   const refused = refusal(run, run.tasks);
   if (refused) throw new ConflictError(refused);
   const inPlace = new Set<string>();
   if (resume) {
     for (const task of retryableTasks(run.tasks)) {
-      if (!task.subWorkflowId || task.workflowTask.type !== 'SUB_WORKFLOW') continue;
-      if (await resumeChild(mutator, task.subWorkflowId)) inPlace.add(task.taskId);
+      // Only a type that follows its child run (TaskType.onChildEnded) can wait for it again.
+      const followsChild = deps.registry.get(task.workflowTask.type).onChildEnded !== undefined;
+      if (!task.subWorkflowId || !followsChild) continue;
+      if (await resumeChild(deps, task.subWorkflowId)) inPlace.add(task.taskId);
     }
   }
-  const committed = await mutator.mutate(run.workflowId, retryChange(inPlace), { allRows: true });
+  const committed = await deps.mutator.mutate(run.workflowId, retryChange(inPlace), { allRows: true });
   if (!committed) throw new ConflictError(`Workflow ${run.workflowId} is gone`);
   return committed;
 }
 
 /** Runs a SUB_WORKFLOW's child again; false when it cannot (then the task gets a new child). */
-async function resumeChild(mutator: RunMutator, childId: string): Promise<boolean> {
-  const child = await mutator.executions.getWorkflow(childId);
+async function resumeChild(deps: OperationDeps, childId: string): Promise<boolean> {
+  const child = await deps.mutator.executions.getWorkflow(childId);
   if (!child || child.status === 'COMPLETED') return false;
   // Running already: an earlier retry that died before its parent committed got this far.
   if (!isTerminalWorkflow(child.status)) return true;
   try {
-    await retryRun(mutator, child, true);
+    await retryRun(deps, child, true);
     return true;
   } catch (error) {
     if (error instanceof ConflictError && !(error instanceof VersionConflictError)) return false;

@@ -7,12 +7,13 @@
  *
  * Rows are written before the run is committed, so a worker update that lands in between finds
  * either an open task of a running run or a task the operation already changed; a crash in between
- * leaves changed rows in an unchanged run, which the next decide reconciles.
-
+ * leaves changed rows in an unchanged run, which the next decide reconciles. What follows a run's
+ * end is not part of a change (lib/engine/run-end.ts): the decide a change asks for does it, and an
+ * operation that would leave it undone asks RunEnd itself.
  */
 import type { Clock } from '../../model/clock.ts';
 import { NotFoundError, VersionConflictError } from '../../model/errors.ts';
-import { endPending, isTerminalTask, type TaskRecord, type WorkflowRecord } from '../../model/execution.ts';
+import { isTerminalTask, type TaskRecord, type WorkflowRecord } from '../../model/execution.ts';
 import { retryOnConflict } from '../../model/retry-on-conflict.ts';
 import type { DecisionQueue } from '../../queue/ports.ts';
 import type { ExecutionStore } from '../../store/ports.ts';
@@ -50,8 +51,6 @@ export interface RunMutatorDeps {
   executions: ExecutionStore;
   decisions: DecisionQueue;
   clock: Clock;
-  /** What follows a run's end (Executor.followEnd); idempotent. */
-  followEnd?(run: WorkflowRecord): Promise<void>;
 }
 
 export class RunMutator {
@@ -74,17 +73,6 @@ export class RunMutator {
       if (!(error instanceof VersionConflictError)) throw error;
       throw new VersionConflictError(`Workflow ${workflowId} kept changing while it was being changed`);
     }
-  }
-
-  /**
-   * Does what follows the run's end (Executor.followEnd: its canceled children terminated, its
-   * parent told) if that may still be to do (endPending: a terminate whose decide has not run), for
-   * an operation that would otherwise leave it undone (reopening the run, removing it). Not part of
-   * every change: the engine's own terminate of a child would then tell the parent, whose decide
-   * terminates the child again, and so on.
-   */
-  async followPendingEnd(run: WorkflowRecord): Promise<void> {
-    if (endPending(run)) await this.deps.followEnd?.(run);
   }
 
   /** The store runs are read from (operations that look at more than one run). */

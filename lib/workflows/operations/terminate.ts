@@ -1,11 +1,12 @@
 /**
- * Terminate (reference/conductor.md §1.6 DELETE /workflow/{id}, §4.7; also a canceled SUB_WORKFLOW's
- * child): open tasks are canceled first and only then is the run TERMINATED (RunMutator's write
- * order), so a worker update never finds a completed task in a run that is over. A crash in
- * between leaves canceled tasks in a running run, which the next decide ends as TERMINATED anyway.
- * The decide that follows the commit terminates the children of canceled SUB_WORKFLOW tasks and
- * tells the parent (Executor.followEnd). The commit leaves the run a wake-up due at once, which that
- * decide clears when it is done: a crash before the decide it asks for still gets it (the sweeper).
+ * Terminate (docs/conductor-compat.md §1.6 DELETE /workflow/{id}, §4.7; also a canceled
+ * SUB_WORKFLOW's child): open tasks are canceled first and only then is the run TERMINATED
+ * (RunMutator's write order), so a worker update never finds a completed task in a run that is
+ * over. A crash in between leaves canceled tasks in a running run, which the next decide ends as
+ * TERMINATED anyway. The decide that follows the commit terminates the children of canceled
+ * SUB_WORKFLOW tasks and tells the parent (RunEnd.follow, lib/engine/run-end.ts). The commit
+ * leaves the run a wake-up due at once, which that decide clears when it is done: a crash before
+ * the decide it asks for still gets it (the sweeper).
  */
 import { ConflictError } from '../../model/errors.ts';
 import { isTerminalTask, isTerminalWorkflow, type TaskRecord, withRow } from '../../model/execution.ts';
@@ -29,7 +30,7 @@ export function terminateChange(reason: string | undefined, options: TerminateOp
       .map((row) => ({ ...row, status: 'CANCELED' as const, endTime: now, updateTime: now }));
     // The run's own copies of its tasks show what the rows now hold (RunMutator writes each
     // canceled row at its next revision), so the decide after this finds nothing open and only
-    // does what follows the end (Executor.followEnd).
+    // does what follows the end (RunEnd.follow).
     const rows = new Map<string, TaskRecord>(openRows.map((row) => [row.taskId, row]));
     for (const row of canceled) rows.set(row.taskId, { ...row, rev: row.rev + 1 });
     return {
@@ -70,7 +71,10 @@ export async function terminate(
   return (await mutator.mutate(workflowId, change, { mustExist: true, nudge: true })) !== undefined;
 }
 
-/** The engine's own terminate (children of canceled tasks): ends a run only while it is still going. */
+/**
+ * The engine's own terminate (children of canceled tasks, through RunEnd.terminateChild): ends a
+ * run only while it is still going.
+ */
 export function terminateRunningChange(reason: string): RunChange {
   const change = terminateChange(reason);
   return (run, openRows, now) => (isTerminalWorkflow(run.status) ? undefined : change(run, openRows, now));

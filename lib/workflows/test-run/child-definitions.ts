@@ -1,8 +1,9 @@
 /**
  * Sub-workflow definitions of a test run. `subWorkflowTestRequest[ref].workflowDef` replaces the
- * child definition of the SUB_WORKFLOW task `ref`: the test definition is rewritten so that task
- * carries it inline (`subWorkflowParam.workflowDefinition`), and the real SUB_WORKFLOW type starts
- * the child from it as it would from any inline definition. A nested plan with definitions of its
+ * child definition of the task `ref` of a type that runs a child workflow (its spec's
+ * childWorkflow: SUB_WORKFLOW): the test definition is rewritten so that task carries it inline
+ * (`subWorkflowParam.workflowDefinition`), and the real type starts the child from it as it
+ * would from any inline definition. A nested plan with definitions of its
  * own rewrites the child's definition the same way, reading a registered child definition
  * (read-only) when no replacement is given. Nothing changes when no plan carries a definition.
  */
@@ -10,9 +11,13 @@ import { isObject } from '../../metadata/issues.ts';
 import { validateWorkflowDef } from '../../metadata/workflow-def.ts';
 import { forEachTask, mapTasks } from '../../model/definition-graph.ts';
 import type { WorkflowDef, WorkflowTask } from '../../model/definitions.ts';
+import { specOf } from '../../model/task-types/index.ts';
 import type { TestPlan } from './request.ts';
 
 export type FindWorkflowDef = (name: string, version?: number) => Promise<WorkflowDef | undefined>;
+
+/** Whether the task's type runs a child workflow from its `subWorkflowParam`. */
+const runsChild = (task: WorkflowTask): boolean => specOf(task.type).childWorkflow === true;
 
 /** Whether the plan or a plan below it replaces a definition. */
 function carriesDefinitions(plan: TestPlan): boolean {
@@ -29,7 +34,7 @@ export async function withChildDefinitions(
   const subs: WorkflowTask[] = [];
   forEachTask(def.tasks, (task) => {
     const child = plan.children.get(task.taskReferenceName);
-    if (task.type === 'SUB_WORKFLOW' && child && carriesDefinitions(child)) subs.push(task);
+    if (runsChild(task) && child && carriesDefinitions(child)) subs.push(task);
   });
   const replaced = new Map<string, WorkflowDef>();
   for (const task of subs) {
@@ -39,7 +44,7 @@ export async function withChildDefinitions(
   }
   if (replaced.size === 0) return def;
   const tasks = mapTasks(def.tasks, (task) => {
-    const childDef = task.type === 'SUB_WORKFLOW' ? replaced.get(task.taskReferenceName) : undefined;
+    const childDef = runsChild(task) ? replaced.get(task.taskReferenceName) : undefined;
     return childDef
       ? { ...task, subWorkflowParam: { ...task.subWorkflowParam, workflowDefinition: childDef } }
       : task;
