@@ -5,9 +5,12 @@
 import type { TaskTypeRegistry } from '../../engine/registry.ts';
 import type { RunEnd } from '../../engine/run-end.ts';
 import type { Clock } from '../../model/clock.ts';
+import type { WorkflowDef } from '../../model/definitions.ts';
 import type { ExecutionStore, TaskQueue } from '../../store/ports.ts';
-import type { LatestDefinition } from './restart.ts';
 import type { RunMutator } from './run-mutator.ts';
+
+/** The latest registered definition of a name (restart's useLatestDefinitions). */
+export type LatestDefinition = (name: string) => Promise<WorkflowDef>;
 
 export interface OperationDeps {
   mutator: RunMutator;

@@ -27,7 +27,7 @@ export interface FreshStart {
 }
 
 /** The latest registered definition of a workflow, task definitions embedded (404 when there is none). */
-export type LatestDefinition = (name: string) => Promise<WorkflowDef>;
+export type { LatestDefinition } from './deps.ts';
 
 export function notTerminal(run: WorkflowRecord, operation: string): ConflictError {
   return new ConflictError(
