@@ -8,6 +8,7 @@
 import type { Capability, Intersection, StoresOf } from './capability-contract.ts';
 import type { PropertyName } from './config/properties.ts';
 import type { ServiceConfig } from './config/service-config.ts';
+import type { FunctionGrants, TableGrant } from './deployment.ts';
 import { eventsCapability } from './events/capability.ts';
 import { filesCapability } from './files/capability.ts';
 import type { Consumer, PeriodicJob, StreamConsumer } from './jobs/types.ts';
@@ -44,6 +45,17 @@ export const TABLES: readonly TableSpec[] = ALL.flatMap((capability) => capabili
 
 /** The stores of every capability together: what `services.stores` holds. */
 export type CapabilityStores = Intersection<StoresOf<(typeof CAPABILITIES)[number]>>;
+
+/**
+ * The tables a function is granted: its own, plus what each capability asks of functions that use
+ * the engine as it does (`decides` includes `starts`).
+ */
+export function grantedTables(grants: FunctionGrants): readonly TableGrant[] {
+  if (grants.engine === undefined) return grants.tables;
+  const uses = grants.engine === 'decides' ? (['starts', 'decides'] as const) : (['starts'] as const);
+  const added = ALL.flatMap((capability) => uses.flatMap((use) => capability.engineGrants?.[use] ?? []));
+  return [...grants.tables, ...added];
+}
 
 /** Every capability, as the folds see it. */
 export function capabilities(): readonly AnyCapability[] {

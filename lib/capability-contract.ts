@@ -12,7 +12,8 @@
  */
 import type { GateName } from './config/properties.ts';
 import type { ServiceConfig } from './config/service-config.ts';
-import type { AwsDeployment, FunctionAssets, FunctionGrants } from './deployment.ts';
+import type { AwsDeployment, EngineGrants, FunctionAssets, FunctionGrants } from './deployment.ts';
+import type { SchemaEnforcer } from './engine/schema-enforcer.ts';
 import type { ScriptEvaluator } from './engine/script/evaluator.ts';
 import type { PullDeps } from './engine/tasks/pull-workflow-messages.ts';
 import type { RouteDef } from './http/router.ts';
@@ -24,7 +25,6 @@ import type { WorkflowRecord } from './model/execution.ts';
 import type { PayloadStore } from './payloads/ports.ts';
 import type { DecisionQueue } from './queue/ports.ts';
 import type { WorkQueues } from './queue/work-queues.ts';
-import type { SchemaEnforcer } from './schemas/ports.ts';
 import type { SearchIndex } from './search/ports.ts';
 import type { ApiAuth } from './security/api-auth.ts';
 import type { DocumentClient } from './store/dynamodb/index.ts';
@@ -125,6 +125,11 @@ export interface Capability<S extends object = object, P extends object = object
   readonly apiRoutes: readonly string[];
   /** What the capability's function may touch on AWS. */
   readonly grants: FunctionGrants;
+  /**
+   * The tables every function that uses the engine so needs because of this capability (the
+   * schema registry: every function that starts runs or applies results reads schemas).
+   */
+  readonly engineGrants?: EngineGrants;
   /** Bucket access and properties of its function on AWS, when it needs any. */
   readonly aws?: AwsDeployment;
   /** Package files its function reads at run time (Swagger UI's, for the system capability). */

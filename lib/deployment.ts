@@ -20,9 +20,23 @@ export interface TableGrant {
  * `decisions`; arming a later one (delays, wake-ups) to `timers`. A send the role does not allow
  * would fail only on AWS, never locally, so the grant is declared next to the code that sends.
  */
+/** How a function uses the engine; `decides` includes `starts`. */
+export type EngineUse = 'starts' | 'decides';
+
+/** The tables a capability asks of every function that uses the engine so (Capability.engineGrants). */
+export type EngineGrants = Partial<Record<EngineUse, readonly TableGrant[]>>;
+
 export interface FunctionGrants {
   tables: readonly TableGrant[];
   sends: readonly WorkQueueName[];
+  /**
+   * What the function does with the engine beyond its own tables: `starts` (starts runs or applies
+   * worker results, so payloads cross their schemas), `decides` (also decides runs: task types
+   * read their capabilities' stores, and what follows a run's end writes them). The stack adds
+   * what each capability asks of such functions (Capability.engineGrants; lib/capabilities.ts
+   * grantedTables).
+   */
+  engine?: EngineUse;
   /**
    * The large-payload store (the files bucket's `payloads/` prefix, lib/payloads): every function
    * that reads or writes runs needs it, since a run's inputs and outputs may live there. The

@@ -3,8 +3,9 @@
  * retry jitter. Its own module so the decider, the run context and the timeout rules can all name
  * it without importing each other.
  */
-import type { SchemaEnforcer } from '../schemas/ports.ts';
+
 import type { TaskTypeRegistry } from './registry.ts';
+import type { SchemaEnforcer } from './schema-enforcer.ts';
 
 export interface DecideEnv {
   now: number;

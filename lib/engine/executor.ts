@@ -23,7 +23,6 @@ import {
 } from '../model/execution.ts';
 import { retryOnConflict } from '../model/retry-on-conflict.ts';
 import { type DecisionQueue, EARLY_WAKE_MS } from '../queue/ports.ts';
-import type { SchemaEnforcer } from '../schemas/ports.ts';
 import type { ExecutionStore, PollDataStore, TaskQueue } from '../store/ports.ts';
 import { encodeRun } from '../store/run-codec.ts';
 import { type DecideObservation, observeDecide, observing, reportDecide } from './decide-events.ts';
@@ -34,6 +33,7 @@ import { queueEntryOf } from './queues.ts';
 import type { TaskTypeRegistry } from './registry.ts';
 import type { DecideResult } from './run-context.ts';
 import type { RunEnd } from './run-end.ts';
+import type { SchemaEnforcer } from './schema-enforcer.ts';
 import { reportAsyncResult } from './system-tasks.ts';
 import type { AsyncTaskResult, ChildStart } from './task-type.ts';
 

@@ -8,9 +8,7 @@
 
 import { MAX_RECEIVE_COUNT } from '../jobs/decision-consumers.ts';
 import type { Consumer, Grants } from '../jobs/types.ts';
-import { MESSAGES_TABLE } from '../messages/tables.ts';
 import { decodeEventMessage, type EventMessage } from '../queue/work-queues.ts';
-import { SCHEMAS_TABLE } from '../schemas/tables.ts';
 import { DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE } from '../store/dynamodb/tables.ts';
 import { EVENT_HANDLERS_TABLE } from './tables.ts';
 
@@ -25,9 +23,10 @@ export const EVENT_HANDLING_GRANTS: Grants = {
     { table: EXECUTIONS_TABLE, access: 'readWrite' },
     { table: QUEUES_TABLE, access: 'readWrite' },
     { table: DEFINITIONS_TABLE, access: 'read' },
-    { table: SCHEMAS_TABLE, access: 'read' },
-    { table: MESSAGES_TABLE, access: 'readWrite' },
   ],
+  // Actions start runs, complete tasks and terminate runs (schemas, the runs' message queues), and
+  // push messages into runs' queues (the message queue's table comes with deciding).
+  engine: 'decides',
   sends: ['decisions', 'timers'],
   payloads: 'readWrite',
 };

@@ -9,10 +9,8 @@
  * wake-ups as timers (lib/queue/local.ts).
  */
 
-import { MESSAGES_TABLE } from '../messages/tables.ts';
 import type { DecisionMessage } from '../queue/work-queues.ts';
 import { decodeDecisionMessage, mergeDecisionMessages } from '../queue/work-queues.ts';
-import { SCHEMAS_TABLE } from '../schemas/tables.ts';
 import { DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE } from '../store/dynamodb/tables.ts';
 import type { Consumer } from './types.ts';
 
@@ -59,11 +57,10 @@ export const decider: Consumer<DecisionMessage> = {
       { table: DEFINITIONS_TABLE, access: 'read' },
       { table: EXECUTIONS_TABLE, access: 'readWrite' },
       { table: QUEUES_TABLE, access: 'readWrite' },
-      // Payloads are checked against their schemas (lib/schemas).
-      { table: SCHEMAS_TABLE, access: 'read' },
-      // PULL_WORKFLOW_MESSAGES reads the run's message queue; a run's end deletes it.
-      { table: MESSAGES_TABLE, access: 'readWrite' },
     ],
+    // And what the capabilities ask of deciding functions: payloads cross their schemas,
+    // PULL_WORKFLOW_MESSAGES reads the run's message queue, a run's end deletes it.
+    engine: 'decides',
     // HTTP tasks the decides create go to the system-task queue, EVENT tasks' `conductor:`
     // messages to the events queue.
     sends: ['decisions', 'timers', 'system-tasks', 'events'],

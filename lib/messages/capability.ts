@@ -49,6 +49,9 @@ export const messagesCapability: Capability<MessageStores> = {
   }),
   routes: (services) => messageRoutes(messageServiceOf(services)),
   apiRoutes: ['POST /api/workflow/{workflowId}/messages'],
+  // Deciding functions read runs' message queues (PULL_WORKFLOW_MESSAGES) and delete them at a run's
+  // end or removal.
+  engineGrants: { decides: [{ table: MESSAGES_TABLE, access: 'readWrite' }] },
   grants: {
     // A push reads the run's status before and after adding the message.
     tables: [

@@ -26,9 +26,9 @@ import {
 } from '../capabilities.ts';
 import { loadConfig } from '../config/load.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
+import { EventBridgePublisher } from '../engine/event-sinks/eventbridge.ts';
+import { SqsEventPublisher } from '../engine/event-sinks/sqs.ts';
 import { createQuickJsEvaluator } from '../engine/script/evaluator.ts';
-import { EventBridgePublisher } from '../events/adapters/eventbridge.ts';
-import { SqsEventPublisher } from '../events/adapters/sqs.ts';
 import { eventOfBridgeInput, eventRecordOf, isBridgeInput, type SourceRecord } from '../events/sources.ts';
 import { type LambdaAdapterOptions, lambdaHttpHandler } from '../http/lambda-adapter.ts';
 import { type BatchResponse, runConsumer } from '../jobs/batch.ts';

@@ -5,13 +5,13 @@
  * wires, so neither imports the other's composition.
  */
 import type { EngineContribution } from '../capability-contract.ts';
+import type { EventSinks } from '../engine/event-sinks/sinks.ts';
 import { Executor } from '../engine/executor.ts';
 import { RunEnd } from '../engine/run-end.ts';
 import type { ScriptEvaluator } from '../engine/script/evaluator.ts';
 import { SystemTaskRunner } from '../engine/system-tasks.ts';
 import type { HttpTaskDeps } from '../engine/tasks/http.ts';
 import { defaultRegistry } from '../engine/tasks/index.ts';
-import type { EventSinks } from '../events/sinks.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Metrics } from '../log/metrics.ts';
 import type { MetadataService } from '../metadata/service.ts';
@@ -70,7 +70,7 @@ export interface EngineDeps {
   contributions?: readonly EngineContribution[];
   /** HTTP tasks: whether private addresses are allowed, and the system-task queue they go through. */
   http?: HttpTaskDeps;
-  /** Where EVENT tasks publish (lib/events/sinks.ts). */
+  /** Where EVENT tasks publish (lib/engine/event-sinks/sinks.ts). */
   events?: EventSinks;
 }
 

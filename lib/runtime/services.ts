@@ -13,8 +13,8 @@ import {
 } from '../capabilities.ts';
 import type { DecorateContext, ServiceContext } from '../capability-contract.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
+import type { EventPublisher } from '../engine/event-sinks/sinks.ts';
 import type { ScriptEvaluator } from '../engine/script/evaluator.ts';
-import type { EventPublisher } from '../events/sinks.ts';
 import type { RouteDef } from '../http/router.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Metrics } from '../log/metrics.ts';

@@ -52,4 +52,6 @@ export const schemasCapability: Capability<SchemaStores> = {
     schemaRoutes(schemaRegistryOf(services.stores.schemas, services.clock, services.config)),
   apiRoutes: ['ANY /api/schema', 'ANY /api/schema/{proxy+}'],
   grants: { tables: [{ table: SCHEMAS_TABLE, access: 'readWrite' }], sends: [] },
+  // Every function that starts runs or applies results checks payloads against their schemas.
+  engineGrants: { starts: [{ table: SCHEMAS_TABLE, access: 'read' }] },
 };

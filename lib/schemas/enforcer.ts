@@ -6,12 +6,13 @@
  * PROTOBUF and JSON without `$schema` pass anything. A schema that must be enforced and is not
  * registered refuses the start (or fails the task or run that meets it later).
  */
+
+import type { SchemaEnforcer, SchemaViolation } from '../engine/schema-enforcer.ts';
 import { forEachTask } from '../model/definition-graph.ts';
 import type { TaskDef, WorkflowDef } from '../model/definitions.ts';
 import { type FieldError, quote, ValidationError } from '../model/errors.ts';
 import { describeViolations } from './drafts.ts';
 import type { SchemaRecord } from './model.ts';
-import type { SchemaEnforcer, SchemaViolation } from './ports.ts';
 import type { SchemaService } from './service.ts';
 
 interface SchemaRef {

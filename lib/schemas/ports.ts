@@ -1,11 +1,7 @@
 /**
- * The schema registry's ports: the store it keeps records in (memory and DynamoDB adapters, one
- * contract suite), and the enforcer the engine calls where payloads cross a schema (workflow input
- * at start, task input at schedule, task output at a worker's update, workflow output at
- * completion). An engine built without an enforcer enforces nothing.
+ * The schema registry's store port (memory and DynamoDB adapters, one contract suite). The enforcer
+ * the registry implements is the engine's port (lib/engine/schema-enforcer.ts).
  */
-import type { TaskDef, WorkflowDef } from '../model/definitions.ts';
-import type { FieldError } from '../model/errors.ts';
 import type { SchemaRecord } from './model.ts';
 
 export interface SchemaStore {
@@ -23,29 +19,4 @@ export interface SchemaStore {
   deleteAll(name: string): Promise<number>;
 }
 
-/** Why a payload is refused: one line for reasons and messages, and each violation by JSON pointer. */
-export interface SchemaViolation {
-  message: string;
-  violations: FieldError[];
-}
-
-export interface SchemaEnforcer {
-  /**
-   * Before a run is created: the input against the definition's enforced inputSchema, and every
-   * schema the run will have to enforce (its own and its tasks') registered. Throws a
-   * ValidationError (400) listing the violations; no run is created.
-   */
-  checkStart(def: WorkflowDef, input: Record<string, unknown>): Promise<void>;
-  /** A scheduled task's input against its task definition's enforced inputSchema. */
-  taskInput(
-    taskDef: TaskDef | undefined,
-    input: Record<string, unknown>,
-  ): Promise<SchemaViolation | undefined>;
-  /** A worker's output against its task definition's enforced outputSchema. */
-  taskOutput(
-    taskDef: TaskDef | undefined,
-    output: Record<string, unknown>,
-  ): Promise<SchemaViolation | undefined>;
-  /** A completing run's output against its definition's enforced outputSchema. */
-  workflowOutput(def: WorkflowDef, output: Record<string, unknown>): Promise<SchemaViolation | undefined>;
-}
+export type { SchemaEnforcer, SchemaViolation } from '../engine/schema-enforcer.ts';

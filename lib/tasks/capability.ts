@@ -4,7 +4,6 @@
  */
 import type { Capability } from '../capability-contract.ts';
 import { taskRoutes } from '../http/routes/tasks.ts';
-import { SCHEMAS_TABLE } from '../schemas/tables.ts';
 import { taskSearchRoutes } from '../search/routes.ts';
 import { searchServiceOf } from '../search/service.ts';
 import { DynamoPollLimitStore } from '../store/dynamodb/poll-limits.ts';
@@ -53,9 +52,9 @@ export const tasksCapability: Capability<TaskStores> = {
     tables: [
       { table: EXECUTIONS_TABLE, access: 'readWrite' },
       { table: QUEUES_TABLE, access: 'readWrite' },
-      // Payloads are checked against their schemas (lib/schemas).
-      { table: SCHEMAS_TABLE, access: 'read' },
     ],
+    // Worker outputs cross their schemas (what the schema registry asks of such functions).
+    engine: 'starts',
     // A task update requests a decide now; a callbackAfterSeconds arms a later one.
     sends: ['decisions', 'timers'],
     // Polls hand out whole inputs; large worker outputs are stored (and their URLs signed).

@@ -6,6 +6,7 @@
 import { needsRunRows, outputViews } from '../engine/output-views.ts';
 import { pushRequeued, queueEntryOf, queueName, superseded } from '../engine/queues.ts';
 import type { TaskTypeRegistry } from '../engine/registry.ts';
+import type { SchemaEnforcer } from '../engine/schema-enforcer.ts';
 import type { Clock } from '../model/clock.ts';
 import { baseRef } from '../model/definition-graph.ts';
 import { NotFoundError, quote, ValidationError, VersionConflictError } from '../model/errors.ts';
@@ -14,7 +15,6 @@ import type { Notifier } from '../model/notifier.ts';
 import { retryOnConflict } from '../model/retry-on-conflict.ts';
 import { within } from '../model/within.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
-import type { SchemaEnforcer } from '../schemas/ports.ts';
 import type {
   ExecutionStore,
   PollData,

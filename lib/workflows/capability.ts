@@ -9,9 +9,7 @@ import { expiredRuns } from '../jobs/expired-runs.ts';
 import { searchIndexer } from '../jobs/search-indexer.ts';
 import { sweeper } from '../jobs/sweeper.ts';
 import { systemTasks } from '../jobs/system-tasks.ts';
-import { MESSAGES_TABLE } from '../messages/tables.ts';
 import { ExternalizingExecutionStore } from '../payloads/externalizing-store.ts';
-import { SCHEMAS_TABLE } from '../schemas/tables.ts';
 import { workflowSearchRoutes } from '../search/routes.ts';
 import { searchServiceOf } from '../search/service.ts';
 import { DynamoExecutionStore } from '../store/dynamodb/executions.ts';
@@ -67,11 +65,10 @@ export const workflowsCapability: Capability<WorkflowStores> = {
       { table: DEFINITIONS_TABLE, access: 'read' },
       { table: EXECUTIONS_TABLE, access: 'readWrite' },
       { table: QUEUES_TABLE, access: 'readWrite' },
-      // Payloads are checked against their schemas (lib/schemas).
-      { table: SCHEMAS_TABLE, access: 'read' },
-      // Sync execute decides (PULL_WORKFLOW_MESSAGES reads the queue); a removed run's queue goes.
-      { table: MESSAGES_TABLE, access: 'readWrite' },
     ],
+    // Sync execute decides, and operations end and remove runs: what the capabilities ask of
+    // deciding functions (schemas, the runs' message queues).
+    engine: 'decides',
     // Starts and the decide endpoint request decides now; operations that decide inside the request
     // (sync execute) go through the executor, which arms the run's next wake-up after each commit,
     // hands the HTTP tasks its decides create to the system-task queue, and sends EVENT tasks'

@@ -4,6 +4,7 @@
  * RUNNING with no tasks and decided at once; the first decide schedules its first task.
  */
 
+import type { SchemaEnforcer } from '../engine/schema-enforcer.ts';
 import { debugEnabled, type Logger } from '../log/logger.ts';
 import { Issues } from '../metadata/issues.ts';
 import type { MetadataService } from '../metadata/service.ts';
@@ -15,7 +16,6 @@ import { ConflictError, NotFoundError } from '../model/errors.ts';
 import type { WorkflowRecord } from '../model/execution.ts';
 import { generationAt, type IdGenerator } from '../model/ids.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
-import type { SchemaEnforcer } from '../schemas/ports.ts';
 import type { ExecutionStore, TaskDefStore } from '../store/ports.ts';
 import { ensureIsObject } from '../validation/shapes.ts';
 import {

@@ -3,9 +3,9 @@
 import type { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { GetQueueUrlCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
-import { EventBridgePublisher } from '../../lib/events/adapters/eventbridge.ts';
-import { SqsEventPublisher } from '../../lib/events/adapters/sqs.ts';
-import { parseSink, publish } from '../../lib/events/sinks.ts';
+import { EventBridgePublisher } from '../../lib/engine/event-sinks/eventbridge.ts';
+import { parseSink, publish } from '../../lib/engine/event-sinks/sinks.ts';
+import { SqsEventPublisher } from '../../lib/engine/event-sinks/sqs.ts';
 import { parseEventSource } from '../../lib/events/sources.ts';
 
 const message = { messageId: 'task-1', event: 'sqs:orders', payload: { workflowInstanceId: 'wf-1', n: 1 } };

@@ -18,6 +18,7 @@ import {
   JOB_RETRY_ATTEMPTS,
 } from '../../infra/stack.ts';
 import {
+  grantedTables,
   JOBS,
   CONSUMERS as QUEUE_CONSUMERS,
   queueUrlProperty,
@@ -435,7 +436,7 @@ describe('ConductorStack with the default gates', () => {
       });
       // No source maps ship (infra/constructs/service-function.ts), so none are enabled.
       expect(environment).not.toHaveProperty('NODE_OPTIONS');
-      const tables = group.grants.tables.map((grant) => grant.table.id);
+      const tables = grantedTables(group.grants).map((grant) => grant.table.id);
       expect(tableVariables(environment)).toEqual(
         Object.fromEntries(
           tables.map((table) => [tableVariable(table), { Ref: tableIdOf(template, table) }]),

@@ -10,9 +10,10 @@
  * cannot reach (another queue type, no AWS publisher, a refused send) fails the task (FAILED, so
  * the task definition's retries apply) with the reason; a malformed sink fails it terminally.
  */
-import { type EventSinks, parseSink, publish } from '../../events/sinks.ts';
+
 import { errorMessage } from '../../model/errors.ts';
 import { eventSpec } from '../../model/task-types/event.ts';
+import { type EventSinks, parseSink, publish } from '../event-sinks/sinks.ts';
 import type { AsyncTaskResult, TaskType } from '../task-type.ts';
 
 export function eventTask(sinks?: EventSinks): TaskType {

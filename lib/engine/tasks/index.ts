@@ -3,8 +3,9 @@
  * A new type is a spec in lib/model/task-types/, one module here and one line below
  * (docs/adding-a-task-type.md).
  */
-import type { EventSinks } from '../../events/sinks.ts';
+
 import type { Clock } from '../../model/clock.ts';
+import type { EventSinks } from '../event-sinks/sinks.ts';
 import { createJqEvaluator, type JqEvaluator } from '../jq/jq.ts';
 import { TaskTypeRegistry } from '../registry.ts';
 import type { ScriptEvaluator } from '../script/evaluator.ts';
@@ -42,7 +43,7 @@ export interface TaskTypeDeps {
   http?: HttpTaskDeps;
   /** PULL_WORKFLOW_MESSAGES' queue (lib/messages); absent, such a task fails naming what is missing. */
   messages?: PullDeps;
-  /** Where EVENT tasks publish (lib/events/sinks.ts); absent, such a task fails naming what is missing. */
+  /** Where EVENT tasks publish (lib/engine/event-sinks/sinks.ts); absent, such a task fails naming what is missing. */
   events?: EventSinks;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The SQS adapter of EVENT sinks `sqs:<queue>` (lib/events/sinks.ts). The queue is a name (its URL
+ * The SQS adapter of EVENT sinks `sqs:<queue>` (lib/engine/event-sinks/sinks.ts). The queue is a name (its URL
  * is looked up once, in the account and region of the credentials) or a full queue URL. The body
  * is the payload as JSON; the message id rides as a message attribute, and on a FIFO queue it is
  * the deduplication id (a task's second publish within five minutes is dropped by SQS) with the
@@ -7,7 +7,7 @@
  */
 import { GetQueueUrlCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { EventMessage } from '../../queue/work-queues.ts';
-import type { EventPublisher, Sink } from '../sinks.ts';
+import type { EventPublisher, Sink } from './sinks.ts';
 
 export class SqsEventPublisher implements EventPublisher {
   private readonly urls = new Map<string, Promise<string>>();

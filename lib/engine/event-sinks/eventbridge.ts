@@ -1,12 +1,12 @@
 /**
- * The EventBridge adapter of EVENT sinks `eventbridge:<bus>[:<detail-type>]` (lib/events/sinks.ts):
+ * The EventBridge adapter of EVENT sinks `eventbridge:<bus>[:<detail-type>]` (lib/engine/event-sinks/sinks.ts):
  * one PutEvents entry, Source `conductor`, DetailType the sink's (default `conductor.event`),
  * Detail the payload as JSON. PutEvents answers 200 with per-entry failures, so a failed entry is
  * thrown here as the failure it is.
  */
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import type { EventMessage } from '../../queue/work-queues.ts';
-import type { EventPublisher, Sink } from '../sinks.ts';
+import type { EventPublisher, Sink } from './sinks.ts';
 
 export const EVENT_SOURCE = 'conductor';
 export const DEFAULT_DETAIL_TYPE = 'conductor.event';
