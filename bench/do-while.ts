@@ -6,7 +6,7 @@
  * update and the decide that follows (which ends the iteration, evaluates the condition and starts
  * the next one): store operations, modelled index writes, queue messages, CPU time of this process
  * (process.cpuUsage: server and worker are both here) and wall time. It prints the first ten
- * iterations beside the last ten. ARCHITECTURE.md: the 1,000th iteration must cost no more than
+ * iterations beside the last ten. lib/engine/ARCHITECTURE.md: the 1,000th iteration must cost no more than
  * the 10th.
  *
  * Each loop runs twice on a fresh server: once metering item sizes (bytes and request units need a

@@ -1,7 +1,7 @@
 /**
  * The whole service on AWS in one stack: the data (tables, files bucket), the HTTP API with one
- * function per route group whose gate is on, and the decision pipeline (ARCHITECTURE.md "The
- * engine", "Durable timers"): the FIFO decision queue and its decider, the timer queue and its
+ * function per route group whose gate is on, and the decision pipeline (lib/engine/ARCHITECTURE.md
+ * , "Durable timers"): the FIFO decision queue and its decider, the timer queue and its
  * consumer, and the one-minute wake-up sweeper. Route groups, their tables and grants come from
  * the capability list (lib/capabilities.ts), background work from lib/jobs (JOBS, one function
  * and EventBridge rule each; CONSUMERS, one function, queue and dead-letter queue each), and
@@ -46,7 +46,7 @@ import { collectionNameOf, SearchCollection } from './constructs/search-collecti
 import { ServiceFunction, type ServiceFunctionProps } from './constructs/service-function.ts';
 import { ManagementUi } from './constructs/ui.ts';
 
-/** On/off per gated feature (SPEC.md item 7); keys match GATES in lib/config/properties.ts. */
+/** On/off per gated feature (docs/api.md "Overview" item 7); keys match GATES in lib/config/properties.ts. */
 export type Gates = Record<GateName, boolean>;
 
 export interface ConductorStackProps extends StackProps {

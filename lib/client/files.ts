@@ -1,5 +1,5 @@
 /**
- * A client of the file API for workers (SPEC.md "File storage configuration" rule 5): upload a
+ * A client of the file API for workers (docs/api.md "File storage configuration" rule 5): upload a
  * path or a stream and get the raw handle `service://file/<id>`; download a handle to a path.
  * Workers call it explicitly on handle strings; nothing scans task inputs or outputs.
  *

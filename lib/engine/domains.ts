@@ -1,5 +1,5 @@
 /**
- * Task domains (reference/conductor.md §4.2 step 8): `taskToDomain` maps a task name (or `*` for
+ * Task domains (docs/conductor-compat.md §4.2 step 8): `taskToDomain` maps a task name (or `*` for
  * all) to a domain or a comma list of them. From a list, the first domain with a worker that
  * polled in the last 10 seconds wins; with none active, the last listed. `NO_DOMAIN` means the
  * plain queue. System tasks never get a domain.

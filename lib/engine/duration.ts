@@ -1,5 +1,5 @@
 /**
- * WAIT task inputs (reference/conductor.md §5.12): `duration` such as "30s", "2 minutes" or
+ * WAIT task inputs (docs/conductor-compat.md §5.12): `duration` such as "30s", "2 minutes" or
  * "1d 2h 3m 4s", and `until` such as "2026-01-31 14:30", "2026-01-31 14:30 America/New_York" or
  * "2026-01-31". Pure: the caller adds a duration to its own clock.
  */

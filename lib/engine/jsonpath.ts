@@ -1,5 +1,5 @@
 /**
- * Jayway-style JSONPath reads for `${...}` templates (reference/conductor.md §4.8.2). Paths come without
+ * Jayway-style JSONPath reads for `${...}` templates (docs/conductor-compat.md §4.8.2). Paths come without
  * the leading `$.`. Plain paths (`a.b[0]['c-d']`) are walked here, with no library call: the engine
  * resolves templates on every schedule. Wildcards, filters, slices, unions and recursive descent go to
  * jsonpath-plus (default safe eval; never "native"). A trailing Jayway function such as `.length()`

@@ -1,4 +1,4 @@
-/** Worker queue names (`[domain:]taskType`, reference/conductor.md §4.1) and the entry of a task row. */
+/** Worker queue names (`[domain:]taskType`, docs/conductor-compat.md §4.1) and the entry of a task row. */
 import type { TaskRecord } from '../model/execution.ts';
 import { type QueueEntry, sameQueueKey, type TaskQueue } from '../store/ports.ts';
 

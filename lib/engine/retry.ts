@@ -1,5 +1,5 @@
 /**
- * Retry delay maths (reference/conductor.md §4.3). `n` is the failed attempt's retryCount (0 first).
+ * Retry delay maths (docs/conductor-compat.md §4.3). `n` is the failed attempt's retryCount (0 first).
  */
 import type { TaskDef } from '../model/definitions.ts';
 

@@ -1,6 +1,6 @@
 /**
  * The task definition that governs a task: inline on the workflow task, else registered, else
- * Conductor's ad-hoc defaults (reference/conductor.md §1.2): worker tasks retry 3 times, 60 s
+ * Conductor's ad-hoc defaults (docs/conductor-compat.md §1.2): worker tasks retry 3 times, 60 s
  * apart, with a one-hour response timeout; system tasks never retry and never time out.
  */
 import type { TaskDef, WorkflowTask } from '../model/definitions.ts';

@@ -1,5 +1,5 @@
 /**
- * The document `${...}` templates are read from (reference/conductor.md §4.8.3): `workflow` plus
+ * The document `${...}` templates are read from (docs/conductor-compat.md §4.8.3): `workflow` plus
  * one entry per reference name, the latest live attempt, loop tasks under their base name.
  */
 import { baseRef } from '../model/definition-graph.ts';

@@ -1,5 +1,5 @@
 /**
- * Parameter templating (reference/conductor.md §4.8, Conductor's ParametersUtils): resolves `${path}`
+ * Parameter templating (docs/conductor-compat.md §4.8, Conductor's ParametersUtils): resolves `${path}`
  * expressions in task inputs, workflow outputs and the other templated fields. Pure: no IO, no clock.
  *
  * Deliberate differences from Conductor:
@@ -232,7 +232,7 @@ export function resolveInput(
 
 /**
  * Resolves `${path}` templates with paths read from the root of `document` (event-handler actions
- * read the event's payload: `${workflowInstanceId}`, `${data.orderId}`; reference/conductor.md §4.8.7).
+ * read the event's payload: `${workflowInstanceId}`, `${data.orderId}`; docs/conductor-compat.md §4.8.7).
  */
 export function resolveAgainst(template: unknown, document: Record<string, unknown>): unknown {
   return resolveValue(template, new DocumentRoot(document));

@@ -1,5 +1,5 @@
 /**
- * Timeout checks and wake-up times (reference/conductor.md §4.5). Checks run when the decider runs;
+ * Timeout checks and wake-up times (docs/conductor-compat.md §4.5). Checks run when the decider runs;
  * the wake-up time stored with the run makes sure it runs when the nearest deadline passes.
  */
 import type { TaskDef } from '../model/definitions.ts';

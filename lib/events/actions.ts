@@ -1,5 +1,5 @@
 /**
- * What an event handler's actions do (reference/conductor.md §2.8, §4.8.7), each over the engine's
+ * What an event handler's actions do (docs/conductor-compat.md §2.8, §4.8.7), each over the engine's
  * own operations, with its parameters already resolved against the event's payload:
  * - start_workflow `{name, version, correlationId, input, taskToDomain}`: starts the run under an
  *   id derived from the execution's, so a takeover after a crash finds the run it started; the
@@ -10,7 +10,7 @@
  * - terminate_workflow `{workflowId, terminationReason}` and update_workflow_variables
  *   `{workflowId, variables, appendArray}` (OSS answers "Action not supported"; Orkes does them);
  * - push_workflow_message `{workflowId, message?}`: the message (default: the whole payload) into
- *   a running workflow's message queue (SPEC.md "Events" 3), when that queue is enabled.
+ *   a running workflow's message queue (docs/api.md "Events" 3), when that queue is enabled.
  * A failure the caller cannot fix by trying again is a ValidationError or NotFoundError (the
  * execution is FAILED); anything else is thrown on, and the message delivered again.
  */

@@ -1,5 +1,5 @@
 /**
- * The event handlers capability (`/api/event`, reference/conductor.md §1.3 and §2.8): handler
+ * The event handlers capability (`/api/event`, docs/conductor-compat.md §1.3 and §2.8): handler
  * definitions and their executions over one table, and the processor that carries out handlers
  * for incoming events (lib/events/processor.ts). Events reach it from EVENT tasks' `conductor:`
  * sinks (in process locally, the `events` queue and its consumer on AWS; lib/jobs/event-handlers.ts)

@@ -1,5 +1,5 @@
 /**
- * Event handlers (reference/conductor.md §2.8): what a handler is and the checks a save makes
+ * Event handlers (docs/conductor-compat.md §2.8): what a handler is and the checks a save makes
  * (§1.3: 400 if name, event or actions is missing, or an action is not one Conductor knows), and
  * the record of one handler action carried out for one event message (EventExecution).
  */

@@ -1,5 +1,5 @@
 /**
- * Handles one event for the event handlers (reference/conductor.md §4.8.7, DefaultEventProcessor):
+ * Handles one event for the event handlers (docs/conductor-compat.md §4.8.7, DefaultEventProcessor):
  * every active handler of the event's name evaluates its `condition` on the payload (`$` = the
  * payload, in the INLINE sandbox; `value-param`: the payload's field of that name is truthy), then
  * carries out its actions with parameters resolved against the payload (`${data.orderId}`), each

@@ -1,5 +1,5 @@
 /**
- * The raw content routes of the `service` backend (SPEC.md "File API": PUT and GET
+ * The raw content routes of the `service` backend (docs/api.md "File API": PUT and GET
  * /api/files/content/{workflowId}/{fileId}): one request each, streamed to and from the backend's
  * directory. With signing on, the URL's signature is checked first (403 invalid or expired, 405
  * for the other operation); then the file (404), the caller (owner to upload, family to

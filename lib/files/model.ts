@@ -1,5 +1,5 @@
 /**
- * The file record (SPEC.md "File record", "File upload status"): one file, owned by exactly one
+ * The file record (docs/api.md "File record", "File upload status"): one file, owned by exactly one
  * workflow, addressed by the handle `service://file/<fileId>`. UPLOADING from creation until the
  * upload is confirmed, then UPLOADED with its real size and SHA-256 content hash.
  */

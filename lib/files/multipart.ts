@@ -1,6 +1,6 @@
 /**
- * Multipart uploads (reference/conductor.md §7.2: initiate, part URL, complete with the part
- * ETags, abort), on backends that have them (store-a, store-b); elsewhere 400 (SPEC.md "File
+ * Multipart uploads (docs/conductor-compat.md §7.2: initiate, part URL, complete with the part
+ * ETags, abort), on backends that have them (store-a, store-b); elsewhere 400 (docs/api.md "File
  * API"). Owner only, while UPLOADING. The open upload's id is kept on the record, so a part URL,
  * complete or abort naming another id is a 404, and completing it reuses the single-upload
  * complete (the stored object is checked, its size and hash recorded).

@@ -1,5 +1,5 @@
 /**
- * File storage configuration (SPEC.md "File storage configuration"), read once when the file
+ * File storage configuration (docs/api.md "File storage configuration"), read once when the file
  * routes are built, i.e. at start: a wrong value stops the start with a message naming the
  * property. Signing on with no key, a key without its secret, or two keys with one id, all stop it.
  */

@@ -1,5 +1,5 @@
 /**
- * Signed content URLs of the service backend (SPEC.md "Authentication" 3, "File storage
+ * Signed content URLs of the service backend (docs/api.md "Authentication" 3, "File storage
  * configuration" rules 2-3). A URL carries `op`, `exp` (epoch seconds), `kid` and `sig`:
  * base64url HMAC-SHA256, with the key `kid` names, of `op \n path \n exp`, where path is the
  * decoded content path (`/api/files/content/<workflowId>/<fileId>`), so the signature does not

@@ -1,5 +1,5 @@
 /**
- * The workflow message queue (SPEC.md "Events" 1-3), behind `service.workflow-message-queue.enabled`:
+ * The workflow message queue (docs/api.md "Events" 1-3), behind `service.workflow-message-queue.enabled`:
  * its push route over its own table. The route lies under /api/workflow, whose proxy the workflows
  * capability owns; its API Gateway route names the exact path, which API Gateway matches before the
  * greedy proxy, so pushes reach this function. PULL_WORKFLOW_MESSAGES reads the same store.

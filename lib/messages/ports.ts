@@ -1,5 +1,5 @@
 /**
- * The workflow message queue's store port (SPEC.md "Workflow message and pull-task output"): one
+ * The workflow message queue's store port (docs/api.md "Workflow message and pull-task output"): one
  * queue per running workflow, oldest first, bounded by `maxQueueSize`, messages expiring after
  * their TTL. A push adds a message hidden until confirmed, so a push that fails half-way (409,
  * 429, a crash) never shows a message; reads drop expired messages themselves.

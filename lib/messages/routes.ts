@@ -1,4 +1,4 @@
-/** POST /api/workflow/{workflowId}/messages (SPEC.md "Endpoints"): any JSON object, answers the message id. */
+/** POST /api/workflow/{workflowId}/messages (docs/api.md "Endpoints"): any JSON object, answers the message id. */
 import { pathParams, stringValue } from '../http/contract.ts';
 import { text } from '../http/responses.ts';
 import { type RouteDef, route } from '../http/router.ts';

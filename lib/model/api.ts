@@ -1,5 +1,5 @@
 /**
- * The execution objects the API answers (reference/conductor.md §2.5, §2.6), built field by field
+ * The execution objects the API answers (docs/conductor-compat.md §2.5, §2.6), built field by field
  * from the stored records: a field is shown only when it is listed here, so internal bookkeeping
  * (revisions, the decider's working set, wake-ups, endedByEngine...) never leaks into the API.
  */

@@ -1,6 +1,6 @@
 /**
  * Navigation over a workflow definition: where each reference name sits (its list, position and
- * enclosing SWITCH / FORK_JOIN / DO_WHILE), and which task follows it (reference/conductor.md §4.2
+ * enclosing SWITCH / FORK_JOIN / DO_WHILE), and which task follows it (docs/conductor-compat.md §4.2
  * "Next-task rules"). Built once per definition snapshot and cached. Which fields hold child lists,
  * and how the flow leaves them, is each type's spec (task-types/); nothing here names a type.
  */

@@ -1,5 +1,5 @@
 /**
- * Workflow and task definitions, in Conductor's wire model (reference/conductor.md §2.2-2.4).
+ * Workflow and task definitions, in Conductor's wire model (docs/conductor-compat.md §2.2-2.4).
  * Unknown fields sent by clients are kept, so definitions round-trip through editors unchanged.
  */
 

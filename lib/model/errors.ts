@@ -43,7 +43,7 @@ export class VersionConflictError extends ConflictError {
 /**
  * The request carries no valid credential (401). `code` is the Orkes token error code the SDKs read
  * from the error body's `error` field: on EXPIRED_TOKEN or INVALID_TOKEN they fetch a new token and
- * retry once (reference/sdk-map.md "Auth").
+ * retry once (docs/api.md "Authentication").
  */
 export class UnauthorizedError extends DomainError {
   constructor(

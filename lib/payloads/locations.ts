@@ -1,6 +1,6 @@
 /**
  * External storage locations (GET /api/workflow/externalstoragelocation and its task variant,
- * reference/conductor.md §1.1, §1.6; ExternalStorageLocation = {uri, path}): where a client writes a
+ * docs/conductor-compat.md §1.1, §1.6; ExternalStorageLocation = {uri, path}): where a client writes a
  * large payload before sending its path, or reads one the service externalized. On AWS the URI is
  * a presigned S3 URL (PUT to write, GET to read); locally it is the local server's own payload
  * route, which serves the same keys. Paths are only ever keys this service issued (keys.ts).

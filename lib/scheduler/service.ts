@@ -1,5 +1,5 @@
 /**
- * The rules of the scheduler API (SPEC.md "Scheduler API"): create-or-update by name, reads,
+ * The rules of the scheduler API (docs/api.md "Scheduler API"): create-or-update by name, reads,
  * search, pause and resume (one by one and in bulk), delete, the run-time preview, and the admin
  * switch. Every change is a read and a write conditional on the schedule's version, retried on a
  * conflict, so concurrent requests and the tick never lose each other's update. A saved or resumed
@@ -16,7 +16,7 @@ import { parseSchedule, type ScheduleRecord, type WorkflowSchedule, workflowName
 import { DISPATCH_HORIZON_MS, nextRunTimeOf } from './plan.ts';
 import type { SchedulerState, ScheduleStore } from './ports.ts';
 
-/** nextFewSchedules answers at most this many times (SPEC.md "Limits"). */
+/** nextFewSchedules answers at most this many times (docs/api.md "Limits"). */
 export const NEXT_FEW_LIMIT = 5;
 
 export interface SchedulerServiceDeps {

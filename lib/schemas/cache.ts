@@ -1,5 +1,5 @@
 /**
- * The schema read cache (SPEC.md "Limits": service.app.schema-cache.ttl and .max-size): entries
+ * The schema read cache (docs/api.md "Limits": service.app.schema-cache.ttl and .max-size): entries
  * live `ttlMs` on the injected clock (0 disables the cache) and at most `maxSize` are kept, the
  * least recently used going first. By-version and latest-by-name lookups are separate entries.
  * A save or delete on this node drops the name's entries; other nodes see it after the ttl.

@@ -1,7 +1,7 @@
 /**
  * JSON Schema compilation with Ajv and ajv-formats, the draft chosen by the schema's `$schema`
  * line: draft-07, 2019-09 or 2020-12, one Ajv instance per draft. A schema without `$schema`
- * cannot be matched to a draft and validates nothing (SPEC.md "Schema registry" rule 5); a
+ * cannot be matched to a draft and validates nothing (docs/api.md "Schema registry" rule 5); a
  * `$schema` naming another draft is refused when the schema is registered.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
@@ -13,7 +13,7 @@ import type { FieldError } from '../model/errors.ts';
 export type Draft = 'draft-07' | '2019-09' | '2020-12';
 export const DRAFTS: readonly Draft[] = ['draft-07', '2019-09', '2020-12'];
 
-// User schemas are not ours to lint: strict mode refuses valid ones (reference/toolchain.md).
+// User schemas are not ours to lint: strict mode refuses valid ones (Ajv's strict mode refuses keywords it does not know).
 const OPTIONS = { strict: false, allErrors: true, logger: false } as const;
 const instances = new Map<Draft, Ajv>();
 

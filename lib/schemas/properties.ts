@@ -22,6 +22,6 @@ export const SCHEMAS_PROPERTIES = [
     name: 'service.db.type',
     type: str,
     description:
-      'Database type of a Conductor deployment this configuration came from; a wide-column type (cassandra, scylla...) cannot keep schemas and stops the start (SPEC.md "Schema registry" rule 7)',
+      'Database type of a Conductor deployment this configuration came from; a wide-column type (cassandra, scylla...) cannot keep schemas and stops the start (docs/api.md "Schema registry" rule 7)',
   },
 ] as const satisfies readonly PropertySpec[];

@@ -1,4 +1,4 @@
-/** /api/schema: the schema registry's six routes (SPEC.md "Schema registry"). */
+/** /api/schema: the schema registry's six routes (docs/api.md "Schema registry"). */
 import { booleanValue, type JsonSchema, paramsOf, pathParams, stringValue } from '../http/contract.ts';
 import { emptyOk, json } from '../http/responses.ts';
 import { type RouteDef, route } from '../http/router.ts';

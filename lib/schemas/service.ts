@@ -1,5 +1,5 @@
 /**
- * The schema registry's rules over the SchemaStore port (SPEC.md "Schema registry"): saves in
+ * The schema registry's rules over the SchemaStore port (docs/api.md "Schema registry"): saves in
  * place or at a new version, reads through the schema cache, deletes, and compiled validators per
  * (name, version). A new version is allocated with a conditional create and retried when another
  * save took it, so concurrent `newVersion` saves of one name each get their own version.

@@ -1,5 +1,5 @@
 /**
- * SPEC.md "Schema registry" rule 7: schemas persist on relational and key-value backends; with a
+ * docs/api.md "Schema registry" rule 7: schemas persist on relational and key-value backends; with a
  * wide-column database type configured the server does not start. This service keeps schemas in
  * DynamoDB or memory; `service.db.type` says what a migrated Conductor configuration ran on.
  */

@@ -3,7 +3,7 @@
  * free text) against one document in process. The memory store and the DynamoDB adapter filter
  * with it after the planner's index read; OpenSearch gets the same AST translated instead.
  *
- * Fields: an unknown field is a 400 naming it (reference §6.2 lets us choose; silently ignoring a
+ * Fields: an unknown field is a 400 naming it (docs/conductor-compat.md §6.2 lets us choose; silently ignoring a
  * misspelt field would return too much). Time fields compare as epoch ms and also take ISO 8601.
  */
 import { ValidationError } from '../model/errors.ts';

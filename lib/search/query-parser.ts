@@ -1,5 +1,5 @@
 /**
- * The `query` grammar (reference/conductor.md §6.1), a tokenizer and a recursive-descent parser:
+ * The `query` grammar (docs/conductor-compat.md §6.1), a tokenizer and a recursive-descent parser:
  *
  *   query      := or EOF
  *   or         := and ( "OR" and )*

@@ -1,5 +1,5 @@
 /**
- * Search rows (reference/conductor.md §2.12): WorkflowSummary and TaskSummary with ISO 8601 UTC
+ * Search rows (docs/conductor-compat.md §2.12): WorkflowSummary and TaskSummary with ISO 8601 UTC
  * times, `input`/`output` as JSON strings; and the searchable documents the filter evaluates.
  */
 import type { TaskRecord, WorkflowRecord } from '../model/execution.ts';

@@ -1,5 +1,5 @@
 /**
- * Authentication of the API as the Conductor SDKs speak it (reference/sdk-map.md "Auth"): with
+ * Authentication of the API as the Conductor SDKs speak it (docs/api.md "Authentication"): with
  * `service.security.enabled`, POST /api/token exchanges an application key for a short-lived token,
  * and every other route but the open ones (health, version, the API document) requires it in
  * X-Authorization. Off, nothing is checked and POST /api/token does not exist (404), which the SDKs

@@ -1,5 +1,5 @@
 /**
- * Poll-time limits of a task definition (reference/conductor.md §4.4): `concurrentExecLimit` caps
+ * Poll-time limits of a task definition (docs/conductor-compat.md §4.4): `concurrentExecLimit` caps
  * IN_PROGRESS tasks of a definition; `rateLimitPerFrequency` caps tasks handed out per
  * `rateLimitFrequencyInSeconds` window. A task over either limit stays queued for a later poll.
  *

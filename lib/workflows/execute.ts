@@ -1,6 +1,6 @@
 /**
- * Synchronous execution (POST /api/workflow/execute/{name}/{version}; SPEC.md "Workflow start
- * API", reference/conductor.md §1.6, §2.13): start a run, then answer once it is over, a listed
+ * Synchronous execution (POST /api/workflow/execute/{name}/{version}; docs/api.md "Workflow start
+ * API", docs/conductor-compat.md §1.6, §2.13): start a run, then answer once it is over, a listed
  * task is over, or a task blocks it (WAIT without a deadline, HUMAN, YIELD), looking into its
  * sub-workflows too; or, when the wait runs out, answer the state so far with `signalTimeout`
  * while the run goes on.

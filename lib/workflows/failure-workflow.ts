@@ -1,5 +1,5 @@
 /**
- * Starting a run's failure workflow (reference/conductor.md §4.6): the failed run's input plus what
+ * Starting a run's failure workflow (docs/conductor-compat.md §4.6): the failed run's input plus what
  * failed. Called by the executor, through the host's wiring, after the engine ended a run unsuccessfully.
  */
 import { toApiWorkflow } from '../model/api.ts';

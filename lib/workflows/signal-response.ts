@@ -1,5 +1,5 @@
 /**
- * The answers of synchronous execution (reference/conductor.md §2.13): a `WorkflowRun` for
+ * The answers of synchronous execution (docs/conductor-compat.md §2.13): a `WorkflowRun` for
  * TARGET_WORKFLOW and BLOCKING_WORKFLOW, a `TaskRun` for BLOCKING_TASK and BLOCKING_TASK_INPUT.
  * Both carry the SignalResponse base: responseType, the target (top-level) run's id and status,
  * the request id, and `signalTimeout` (true when the wait ran out while the run went on).

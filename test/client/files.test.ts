@@ -1,5 +1,5 @@
 /**
- * The worker file client against the local server (SPEC.md "File storage configuration" rule 5):
+ * The worker file client against the local server (docs/api.md "File storage configuration" rule 5):
  * uploads from a path and from a stream, downloads that replace the destination only after a
  * complete response (a transfer cut off mid-stream leaves it untouched), multipart above the
  * threshold on an S3 backend, and errors that carry no URL.

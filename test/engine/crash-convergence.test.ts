@@ -1,5 +1,5 @@
 /**
- * Crash convergence (ARCHITECTURE.md "The engine", lib/engine/executor.ts): a decide that dies
+ * Crash convergence (lib/engine/ARCHITECTURE.md, lib/engine/executor.ts): a decide that dies
  * after any of its writes and is then run again must end in the same state as if it had never
  * died - no duplicate task rows, no second child run, the same outputs.
  *

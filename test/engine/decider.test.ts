@@ -1,5 +1,5 @@
 /**
- * The decider on its own (reference/conductor.md §4.2): a pure function of a run's state and the
+ * The decider on its own (docs/conductor-compat.md §4.2): a pure function of a run's state and the
  * time, answering the next state and the effects for the executor. Runs are set up through the
  * in-memory engine, then decided directly.
  */

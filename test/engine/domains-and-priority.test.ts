@@ -1,5 +1,5 @@
 /**
- * Task domains and workflow priority through the in-memory engine (reference/conductor.md §4.1
+ * Task domains and workflow priority through the in-memory engine (docs/conductor-compat.md §4.1
  * queue names `[domain:]taskType`, §4.2 step 8 domains, §2.5 priority as `workflowPriority`).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** WAIT inputs (reference/conductor.md §5.12): `duration` text to ms, `until` text to an instant. */
+/** WAIT inputs (docs/conductor-compat.md §5.12): `duration` text to ms, `until` text to an instant. */
 import { describe, expect, it } from 'vitest';
 import { parseDuration, parseUntil } from '../../lib/engine/duration.ts';
 

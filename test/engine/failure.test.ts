@@ -1,5 +1,5 @@
 /**
- * How a run deals with a task that failed for good (reference/conductor.md §3, §4.3, §4.4, §4.6):
+ * How a run deals with a task that failed for good (docs/conductor-compat.md §3, §4.3, §4.4, §4.6):
  * optional and permissive tasks, the failure workflow, and worker updates that arrive too late.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

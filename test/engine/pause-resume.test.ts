@@ -1,5 +1,5 @@
 /**
- * Pause and resume in the engine (reference/conductor.md §3.1, §4.7): a paused run keeps what its
+ * Pause and resume in the engine (docs/conductor-compat.md §3.1, §4.7): a paused run keeps what its
  * workers report but schedules nothing until resumed; it can still time out; resume restarts the
  * timeout clock and moves on at once. Also a pause racing a decide, both ways: neither update is lost.
  */

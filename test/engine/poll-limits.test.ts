@@ -1,5 +1,5 @@
 /**
- * The limits a task definition sets on polls (reference/conductor.md §4.4): `concurrentExecLimit`
+ * The limits a task definition sets on polls (docs/conductor-compat.md §4.4): `concurrentExecLimit`
  * caps IN_PROGRESS tasks of the definition, `rateLimitPerFrequency` caps tasks handed out per
  * `rateLimitFrequencyInSeconds` window. A task over a limit stays queued for a later poll.
  */

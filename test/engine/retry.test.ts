@@ -1,5 +1,5 @@
 /**
- * Retries of failed tasks (reference/conductor.md §4.3): the delay table, what a new attempt looks
+ * Retries of failed tasks (docs/conductor-compat.md §4.3): the delay table, what a new attempt looks
  * like, when no retry happens, and how the run fails once retries are exhausted.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Skipping a task (reference/conductor.md §4.7 skiptask): a SKIPPED row for a reference not yet
+ * Skipping a task (docs/conductor-compat.md §4.7 skiptask): a SKIPPED row for a reference not yet
  * scheduled, which the flow jumps over when it reaches it, with `${ref.output}` reading the output
  * supplied; and the preconditions (RUNNING, known reference, not scheduled yet).
  */

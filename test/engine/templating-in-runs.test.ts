@@ -1,5 +1,5 @@
 /**
- * Templating as a run sees it (reference/conductor.md §4.8): task inputs resolved against the run
+ * Templating as a run sees it (docs/conductor-compat.md §4.8): task inputs resolved against the run
  * and earlier tasks when scheduled, typed and spliced values, the special paths, and the defaults
  * task and workflow definitions supply.
  */

@@ -1,4 +1,4 @@
-/** Parameter templating (reference/conductor.md §4.8): typed values, splicing, paths, nesting, escapes. */
+/** Parameter templating (docs/conductor-compat.md §4.8): typed values, splicing, paths, nesting, escapes. */
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${...}` strings are the templates under test.
 import { describe, expect, it } from 'vitest';
 import { readPath } from '../../lib/engine/jsonpath.ts';

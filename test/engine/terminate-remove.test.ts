@@ -1,5 +1,5 @@
 /**
- * Terminate and remove as the API offers them (reference/conductor.md §1.6, §4.7): terminate of an
+ * Terminate and remove as the API offers them (docs/conductor-compat.md §1.6, §4.7): terminate of an
  * ended run, the failure workflow on request, children terminated; remove and terminate-remove
  * leave no pollable task and no running child behind.
  */

@@ -1,5 +1,5 @@
 /**
- * Timeouts (reference/conductor.md §4.5): task response, task, poll and total timeouts under each
+ * Timeouts (docs/conductor-compat.md §4.5): task response, task, poll and total timeouts under each
  * policy, the workflow timeout, and the stored wake-up time that makes them fire. Time only moves
  * through the manual clock; a wake-up is a field of the run, so it survives a restart.
  */

@@ -1,4 +1,4 @@
-// EVENT sinks: what a `sink` names (reference/conductor.md §5.20), and the SQS and EventBridge
+// EVENT sinks: what a `sink` names (docs/conductor-compat.md §5.20), and the SQS and EventBridge
 // adapters over fake clients at the SDK edge (what they send, and that a refusal is an error).
 import type { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { GetQueueUrlCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';

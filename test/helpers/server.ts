@@ -139,7 +139,7 @@ export function jsonRequest(method: string, body?: unknown): RequestInit {
   };
 }
 
-/** The error body every failed request carries (reference/conductor.md §0.2). */
+/** The error body every failed request carries (docs/conductor-compat.md §0.2). */
 export interface ErrorBodyShape {
   status: number;
   message: string;

@@ -1,5 +1,5 @@
 /**
- * File authorization by the workflow id in the path (SPEC.md "Authentication" 4), walked as a whole
+ * File authorization by the workflow id in the path (docs/api.md "Authentication" 4), walked as a whole
  * matrix over a three-level family (root -> child -> grandchild, linked as sub-workflows are) and
  * a stranger: mutations by the exact owner only, metadata and downloads by self, ancestors and
  * descendants, 403 for everyone else.

@@ -1,5 +1,5 @@
 /**
- * Signed content URLs (SPEC.md "Authentication" 3, "File storage configuration" rules 2-4): a
+ * Signed content URLs (docs/api.md "Authentication" 3, "File storage configuration" rules 2-4): a
  * tampered, expired or unknown-key signature is 403, a URL used for the other operation 405, keys
  * rotate (the first signs, all verify), and no signature ever shows in a log line or error body.
  */

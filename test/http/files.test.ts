@@ -1,5 +1,5 @@
 /**
- * The file API over HTTP with the `service` backend (SPEC.md "File API", "File upload status",
+ * The file API over HTTP with the `service` backend (docs/api.md "File API", "File upload status",
  * "Errors"): the gate, create, upload, complete, metadata, download, their error answers, the
  * size limit, and hostile ids that must never reach outside the directory.
  */

@@ -1,5 +1,5 @@
 /**
- * /api/metadata against a real local server over both transports (reference/conductor.md §1.2,
+ * /api/metadata against a real local server over both transports (docs/conductor-compat.md §1.2,
  * §0.2, §0.3): every route's success, and its answers to malformed, mistyped, incomplete and
  * unknown input.
  */

@@ -1,5 +1,5 @@
 /**
- * Schema enforcement through the API (SPEC.md "Schema registry", issue 9): workflow input at start
+ * Schema enforcement through the API (docs/api.md "Schema registry", issue 9): workflow input at start
  * (also sync execute and dynamic workflows), task input at schedule, task output at a worker's
  * update, workflow output at completion; missing schemas, pinned and overwritten versions, and
  * schemas that validate nothing (no `$schema`, AVRO).

@@ -1,5 +1,5 @@
 /**
- * /api/schema over both transports (SPEC.md "Schema registry", "Schema record"): every route's
+ * /api/schema over both transports (docs/api.md "Schema registry", "Schema record"): every route's
  * success, versions in place and new, the short listing, 404s naming the schema, and the answers
  * to malformed, mistyped and oversized input.
  */

@@ -1,5 +1,5 @@
 /**
- * The search routes over HTTP (SPEC.md "Search", reference §6): workflow search (summaries, v2),
+ * The search routes over HTTP (docs/api.md "Search", docs/conductor-compat.md §6): workflow search (summaries, v2),
  * search by tasks, task search; the official UI's executions query; paging, sorting, bad input.
  */
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Delays a worker asks for or a retry imposes (reference/conductor.md §2.7 callbackAfterSeconds,
+ * Delays a worker asks for or a retry imposes (docs/conductor-compat.md §2.7 callbackAfterSeconds,
  * §4.3): the task goes back to SCHEDULED and is not handed out until its time comes. The server
  * runs on a manual clock, so the tests move time instead of waiting for it.
  */

@@ -1,5 +1,5 @@
 /**
- * Queue introspection and maintenance under /api/tasks/queue (reference/conductor.md §1.1): sizes
+ * Queue introspection and maintenance under /api/tasks/queue (docs/conductor-compat.md §1.1): sizes
  * that follow scheduled tasks, poll data naming the workers that polled, and requeue answering a
  * count as text.
  */

@@ -1,5 +1,5 @@
 /**
- * The other ways to report on a task (reference/conductor.md §1.1): by reference name (output
+ * The other ways to report on a task (docs/conductor-compat.md §1.1): by reference name (output
  * merged, id as text), its /sync form (the run back), the signal routes that complete a blocking
  * WAIT, and task logs (raw string lines in, a list or 204 out).
  */

@@ -1,5 +1,5 @@
 /**
- * The worker loop of /api/tasks over both transports (reference/conductor.md §1.1, §2.6, §2.7): polls
+ * The worker loop of /api/tasks over both transports (docs/conductor-compat.md §1.1, §2.6, §2.7): polls
  * (204 / [] when empty), TaskResult updates answered with the id as text/plain, update-v2 handing
  * out the next task, and reading one task back - with every bad input answered 400/404.
  */

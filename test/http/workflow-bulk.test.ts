@@ -1,5 +1,5 @@
 /**
- * /api/workflow/bulk over both transports (reference/conductor.md §1.4, §2.10): every operation
+ * /api/workflow/bulk over both transports (docs/conductor-compat.md §1.4, §2.10): every operation
  * over a mix of valid, unknown and conflicting ids answers 200 with each id in exactly one of
  * bulkSuccessfulResults and bulkErrorResults; bodies that are not 1 to 1,000 ids answer 400.
  */

@@ -1,5 +1,5 @@
 /**
- * Synchronous execution that runs out of time (SPEC.md "Wait rules"): the answer is the state so
+ * Synchronous execution that runs out of time (docs/api.md "Wait rules"): the answer is the state so
  * far with signalTimeout, while the run goes on. The server's clock is a ManualClock: the test moves
  * it past the deadline and a commit of the run wakes the waiting request, so no test time passes.
  */

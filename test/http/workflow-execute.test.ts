@@ -1,6 +1,6 @@
 /**
- * Synchronous execution, POST /api/workflow/execute/{name}/{version} (SPEC.md "Workflow start API",
- * reference/conductor.md §1.6, §2.13): a run of system tasks completes inside the request; a WAIT
+ * Synchronous execution, POST /api/workflow/execute/{name}/{version} (docs/api.md "Workflow start API",
+ * docs/conductor-compat.md §1.6, §2.13): a run of system tasks completes inside the request; a WAIT
  * (also in a sub-workflow) or a listed task ends the wait; each returnStrategy answers its shape;
  * the same requestId never starts a second run; bad input is a 400.
  */

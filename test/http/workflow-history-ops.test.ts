@@ -1,5 +1,5 @@
 /**
- * Running ended runs again (reference/conductor.md §1.6, §4.7): POST /api/workflow/{id}/retry,
+ * Running ended runs again (docs/conductor-compat.md §1.6, §4.7): POST /api/workflow/{id}/retry,
  * /restart and /rerun - success, each conflict with its status and message, unknown ids, bad input,
  * and the sub-workflow cases (retry with and without resumeSubworkflowTasks, rerun from a task
  * inside a child, which revives the parent).

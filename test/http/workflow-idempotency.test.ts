@@ -1,5 +1,5 @@
 /**
- * Idempotent start (StartWorkflowRequest.idempotencyKey, reference/conductor.md §2.16) on POST
+ * Idempotent start (StartWorkflowRequest.idempotencyKey, docs/conductor-compat.md §2.16) on POST
  * /api/workflow and execute: one run per key and workflow name, also under 20 concurrent starts,
  * with the strategies FAIL, RETURN_EXISTING and FAIL_ON_RUNNING. Also the lenient body the official
  * UI sends (numeric strings, empty ids) and the Orkes lookups the SDK and UI call.

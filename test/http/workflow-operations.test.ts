@@ -1,5 +1,5 @@
 /**
- * Pause, resume, terminate, remove and terminate-remove over both transports (reference/conductor.md
+ * Pause, resume, terminate, remove and terminate-remove over both transports (docs/conductor-compat.md
  * §1.6, §4.7): each one's success, its 409 answers naming the state, 404 for an unknown run and 400
  * for bad query values; and a run paused while a worker holds its task, resumed, and finished.
  */

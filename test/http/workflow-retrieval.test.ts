@@ -1,5 +1,5 @@
 /**
- * Reading runs back over both transports (reference/conductor.md §1.6, §2.5, §2.9): the execution with or
+ * Reading runs back over both transports (docs/conductor-compat.md §1.6, §2.5, §2.9): the execution with or
  * without tasks, the status summary, the paged task list, running ids by version, correlation
  * lookups, and the decide nudge - with 404 for unknown ids and 400 for bad query values.
  */

@@ -1,5 +1,5 @@
 /**
- * Skip a task, reset callbacks and update variables over both transports (reference/conductor.md
+ * Skip a task, reset callbacks and update variables over both transports (docs/conductor-compat.md
  * §1.6, §2.14, §4.7): each one's success, its 409 answers naming the state, 404 for an unknown run,
  * and 400 for malformed or mistyped bodies and unknown references.
  */

@@ -1,5 +1,5 @@
 /**
- * POST /api/workflow/test (reference/conductor.md §1.6, §2.16): a run against mocked workers,
+ * POST /api/workflow/test (docs/conductor-compat.md §1.6, §2.16): a run against mocked workers,
  * through the real decider in a throwaway engine. SWITCH, retries, FORK_JOIN, WAIT and
  * sub-workflows behave as in a real run; a task without a mock stays SCHEDULED; nothing of the
  * test is left in the service's stores or queues; bad requests are 400, unknown definitions 404.

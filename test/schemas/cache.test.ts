@@ -1,5 +1,5 @@
 /**
- * The schema read cache on a fake clock (SPEC.md "Limits"): hits within the ttl, expiry after it,
+ * The schema read cache on a fake clock (docs/api.md "Limits"): hits within the ttl, expiry after it,
  * invalidation by saves and deletes on this node (and only after the ttl on another), the size
  * bound with by-version and latest entries counted apart, ttl 0 disabling it, and the ttl's units.
  */

@@ -1,5 +1,5 @@
 /**
- * The official SDK's EventClient (reference/sdk-map.md §7), unmodified, against a real local
+ * The official SDK's EventClient (docs/conductor-compat.md §1.3), unmodified, against a real local
  * server: addEventHandler (which sends an array of one), updateEventHandler, getAllEventHandlers,
  * getEventHandlersForEvent and removeEventHandler; and the execution views the event monitor reads
  * (getAllActiveEventHandlers, getEventExecutions) after an EVENT task ran a handler.

@@ -1,5 +1,5 @@
 /**
- * The official SDK's SchedulerClient (reference/sdk-map.md §6), unmodified, against a real local
+ * The official SDK's SchedulerClient (docs/conductor-compat.md §7.4), unmodified, against a real local
  * server: save, get, list, pause, resume, delete, next few and execution search, and which routes
  * it called for them.
  */

@@ -1,5 +1,5 @@
 /**
- * Where an EVENT task publishes (reference/conductor.md §5.20): its `sink` names a queue type and a
+ * Where an EVENT task publishes (docs/conductor-compat.md §5.20): its `sink` names a queue type and a
  * queue. `conductor` publishes to `conductor:<workflowName>:<taskRef>` and `conductor:<name>` to
  * `conductor:<workflowName>:<name>`, the event names handlers match; those messages reach the event
  * handlers of this service (in process locally, through the `events` SQS queue on AWS).

@@ -1,5 +1,5 @@
 /**
- * Carries out an HTTP task's request (reference/conductor.md §5.19) and answers the task's result:
+ * Carries out an HTTP task's request (docs/conductor-compat.md §5.19) and answers the task's result:
  * a 2xx is COMPLETED, anything else FAILED (so the task definition's retries apply), both with
  * `response = {statusCode, headers, body, reasonPhrase}`, the body parsed when it is JSON. A refused
  * connection, a timeout or a refused address is FAILED with the reason and no response.

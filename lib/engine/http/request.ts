@@ -1,5 +1,5 @@
 /**
- * An HTTP task's request (reference/conductor.md §5.19) from its input: `http_request`, or the same
+ * An HTTP task's request (docs/conductor-compat.md §5.19) from its input: `http_request`, or the same
  * keys at the top level of the input. Defaults: method GET, accept and contentType
  * `application/json`, connectionTimeOut and readTimeOut 3000 ms.
  */

@@ -1,5 +1,5 @@
 /**
- * DO_WHILE (reference/conductor.md §5.6): a sync operator that runs its `loopOver` body, then
+ * DO_WHILE (docs/conductor-compat.md §5.6): a sync operator that runs its `loopOver` body, then
  * evaluates `loopCondition` and runs the body again while it holds. Body tasks of iteration n are
  * named `<ref>__n` and carry `iteration` n; the loop's own count lives in `outputData.iteration`,
  * which the body reads as `${loop.output.iteration}`. A loop inside a loop numbers its iterations

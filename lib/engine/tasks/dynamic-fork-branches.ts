@@ -1,5 +1,5 @@
 /**
- * The branches of a FORK_JOIN_DYNAMIC (reference/conductor.md §5.8), read from its resolved input
+ * The branches of a FORK_JOIN_DYNAMIC (docs/conductor-compat.md §5.8), read from its resolved input
  * in whichever of the three styles the workflow task uses. Answers the branches, or the reason the
  * payload cannot be forked (the fork then fails terminally).
  */

@@ -1,5 +1,5 @@
 /**
- * DYNAMIC (reference/conductor.md §5.3): a worker task whose name comes from the input named by
+ * DYNAMIC (docs/conductor-compat.md §5.3): a worker task whose name comes from the input named by
  * `dynamicTaskNameParam`. It is created and queued as a task of that name (workers poll that name,
  * domains are those of that name); no name is a terminal error.
  */

@@ -1,5 +1,5 @@
 /**
- * EVENT (reference/conductor.md §5.20): publishes its resolved input, plus `workflowInstanceId`,
+ * EVENT (docs/conductor-compat.md §5.20): publishes its resolved input, plus `workflowInstanceId`,
  * `workflowType`, `workflowVersion`, `correlationId` and `taskToDomain`, to its sink (lib/events/
  * sinks.ts) and completes with that payload plus `event_produced` (the event name handlers match);
  * with `asyncComplete` it stays IN_PROGRESS until updated. The `sink` may be templated; it is

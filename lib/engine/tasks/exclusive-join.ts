@@ -1,5 +1,5 @@
 /**
- * EXCLUSIVE_JOIN (reference/conductor.md §5.9): follows a SWITCH and waits for the one branch that
+ * EXCLUSIVE_JOIN (docs/conductor-compat.md §5.9): follows a SWITCH and waits for the one branch that
  * ran. It picks the first `joinOn` reference that exists and was not skipped (else the first of
  * `defaultExclusiveJoinTask`), and once that task is over completes with its output, or fails if it
  * failed. When none of them ran at all (a branch that joins nothing), it completes with no output.

@@ -1,5 +1,5 @@
 /**
- * FORK_JOIN_DYNAMIC (reference/conductor.md §5.8): branches given at run time, one task each, and
+ * FORK_JOIN_DYNAMIC (docs/conductor-compat.md §5.8): branches given at run time, one task each, and
  * the JOIN that must follow, whose `joinOn` becomes the branch references. In one scheduling step:
  * the `FORK` marker (COMPLETED, input `forkedTasks`), every branch task, then the JOIN. Branch
  * lists (dynamic-fork-branches.ts) come from `forkTaskInputs` (+ `forkTaskName` / `forkTaskType` /

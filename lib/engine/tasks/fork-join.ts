@@ -1,5 +1,5 @@
 /**
- * FORK_JOIN (reference/conductor.md §5.7): in one scheduling step, a `FORK` marker task (created
+ * FORK_JOIN (docs/conductor-compat.md §5.7): in one scheduling step, a `FORK` marker task (created
  * COMPLETED, input = the resolved inputParameters), the first task of every branch, and the JOIN
  * that must directly follow the FORK_JOIN in its list. Each branch then runs on its own; the end of
  * a branch schedules nothing (model/definition-graph.ts), and the JOIN decides when the fork is over.

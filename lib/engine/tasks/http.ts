@@ -1,5 +1,5 @@
 /**
- * HTTP (reference/conductor.md §5.19): an async task whose request is made off the decider. Its
+ * HTTP (docs/conductor-compat.md §5.19): an async task whose request is made off the decider. Its
  * `start` (run by the executor once the decide that created it committed) checks the request and
  * sends the task to the system-task queue (`queue`), answering IN_PROGRESS; the queue's consumer
  * calls `perform` (engine/system-tasks.ts), which makes the request (engine/http/client.ts). With

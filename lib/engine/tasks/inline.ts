@@ -1,5 +1,5 @@
 /**
- * INLINE (reference/conductor.md §5.16): a sync system task that evaluates `inputData.expression`
+ * INLINE (docs/conductor-compat.md §5.16): a sync system task that evaluates `inputData.expression`
  * with the whole resolved input bound as `$` and completes with `{result}`. The script runs in the
  * QuickJS sandbox the registry is built with, whose time and memory limits stand in for Conductor's 4 s.
  */

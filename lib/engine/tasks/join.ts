@@ -1,5 +1,5 @@
 /**
- * JOIN (reference/conductor.md §5.7): waits for the tasks named in `joinOn` (normally the last task
+ * JOIN (docs/conductor-compat.md §5.7): waits for the tasks named in `joinOn` (normally the last task
  * of each fork branch), gathering each one's output under its reference name. It completes once all
  * of them are over, or fails as soon as one failed for good. Created IN_PROGRESS; re-evaluated on
  * every decide. Lazy decide (§4.1) is not implemented: every task update runs a decide anyway.

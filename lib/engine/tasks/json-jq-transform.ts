@@ -1,5 +1,5 @@
 /**
- * JSON_JQ_TRANSFORM (reference/conductor.md §5.18): runs the jq filter `queryExpression` over the
+ * JSON_JQ_TRANSFORM (docs/conductor-compat.md §5.18): runs the jq filter `queryExpression` over the
  * whole resolved input and completes with `{result: first, resultList: all}`. A jq error (syntax,
  * runtime, or the time limit) fails the task (FAILED, retriable) with jq's message, also kept as
  * `output.error`. jq runs in a worker thread bounded in time (../jq/jq.ts).

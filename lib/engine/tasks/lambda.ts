@@ -1,5 +1,5 @@
 /**
- * LAMBDA (reference/conductor.md §5.17), the deprecated alias of INLINE: `scriptExpression` is a
+ * LAMBDA (docs/conductor-compat.md §5.17), the deprecated alias of INLINE: `scriptExpression` is a
  * JavaScript function body (`return $.a + 1;`) run in the same sandbox as INLINE, with the resolved
  * input as `$`. Output `{result}`; a script failure is FAILED with `output.error`.
  */

@@ -1,4 +1,4 @@
-/** NOOP (reference/conductor.md §5.22): a sync task that completes as soon as it is scheduled. */
+/** NOOP (docs/conductor-compat.md §5.22): a sync task that completes as soon as it is scheduled. */
 import { noopSpec } from '../../model/task-types/noop.ts';
 import type { TaskType } from '../task-type.ts';
 

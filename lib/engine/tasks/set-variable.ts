@@ -1,5 +1,5 @@
 /**
- * SET_VARIABLE (reference/conductor.md §5.15): writes each resolved input key into the run's
+ * SET_VARIABLE (docs/conductor-compat.md §5.15): writes each resolved input key into the run's
  * `variables` (overwriting), readable later as `${workflow.variables.key}`. The task completes with
  * no output. Variables live in the run record, so their size is capped: a change that would take
  * them over the limit is reverted and the task fails terminally.

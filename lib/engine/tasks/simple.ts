@@ -1,5 +1,5 @@
 /**
- * SIMPLE (worker) tasks (reference/conductor.md §5.2): created SCHEDULED and queued for workers of
+ * SIMPLE (worker) tasks (docs/conductor-compat.md §5.2): created SCHEDULED and queued for workers of
  * their task type; completed only by worker updates. `startDelay` delays the first poll.
  */
 import { workerSpec } from '../../model/task-types/spec.ts';

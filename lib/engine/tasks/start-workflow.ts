@@ -1,5 +1,5 @@
 /**
- * START_WORKFLOW (reference/conductor.md §5.11): starts an independent run (no parent link,
+ * START_WORKFLOW (docs/conductor-compat.md §5.11): starts an independent run (no parent link,
  * nothing awaited) from `inputParameters.startWorkflow`, a StartWorkflowRequest whose
  * correlationId and taskToDomain default to this run's. Completes with `{workflowId}`. The new
  * run's id derives from the task, so a start repeated after a crash starts nothing twice.

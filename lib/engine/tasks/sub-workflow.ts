@@ -1,5 +1,5 @@
 /**
- * SUB_WORKFLOW (reference/conductor.md §5.10): starts a child run with a deterministic id (so a
+ * SUB_WORKFLOW (docs/conductor-compat.md §5.10): starts a child run with a deterministic id (so a
  * re-run decide starts no second child), links parent and child both ways, and follows the
  * child's end: COMPLETED -> COMPLETED with the child's output merged in, FAILED -> FAILED,
  * TERMINATED -> CANCELED, TIMED_OUT -> TIMED_OUT. Canceling the task terminates the child.

@@ -1,5 +1,5 @@
 /**
- * SWITCH and DECISION (reference/conductor.md §5.4, §5.5): sync operators that pick a branch when
+ * SWITCH and DECISION (docs/conductor-compat.md §5.4, §5.5): sync operators that pick a branch when
  * they are scheduled. The case is evaluated at schedule time and the first task of the chosen
  * branch is scheduled in the same call; the operator's own execute() only marks it COMPLETED.
  * The branch's last task continues after the operator through the definition graph, so an

@@ -1,5 +1,5 @@
 /**
- * TERMINATE (reference/conductor.md §5.14): ends the run at once with `terminationStatus`
+ * TERMINATE (docs/conductor-compat.md §5.14): ends the run at once with `terminationStatus`
  * (COMPLETED, FAILED or TERMINATED). The task itself completes with `workflowOutput` as its output,
  * which also becomes the run's output (§4.6); every other pending task is canceled by the end of
  * the run, and a FAILED or TERMINATED end starts the failure workflow (the executor does that for

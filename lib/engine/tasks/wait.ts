@@ -1,5 +1,5 @@
 /**
- * WAIT (reference/conductor.md §5.12), and the other tasks that block until something outside the
+ * WAIT (docs/conductor-compat.md §5.12), and the other tasks that block until something outside the
  * engine completes them: HUMAN (§5.13) and Orkes' YIELD. All are created IN_PROGRESS and are the
  * targets of the signal routes (§1.1).
  *

@@ -1,5 +1,5 @@
 /**
- * The `service` backend (SPEC.md "File storage configuration"): bytes in one directory
+ * The `service` backend (docs/api.md "File storage configuration"): bytes in one directory
  * (`service.file-storage.service.directory`, shared by every node that serves content), sent and
  * fetched through the service's own content route, one request each, streamed to and from disk.
  * An upload is written to a temporary sibling and renamed into place when complete, so a reader

@@ -1,6 +1,6 @@
 /**
  * The main models of the API as OpenAPI 3.1 component schemas (JSON Schema 2020-12): the error body
- * every failure carries and the records routes answer with (reference/conductor.md §2). They
+ * every failure carries and the records routes answer with (docs/conductor-compat.md §2). They
  * describe the wire shapes, documenting the main fields; every model allows fields it does not
  * name, as Conductor's clients send and expect more than these.
  */

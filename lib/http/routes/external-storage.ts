@@ -1,6 +1,6 @@
 /**
  * Large payloads over HTTP (lib/payloads): the ExternalStorageLocation routes of the workflow and
- * task APIs (reference/conductor.md §1.1, §1.6: `{uri, path}`), and the local server's own payload
+ * task APIs (docs/conductor-compat.md §1.1, §1.6: `{uri, path}`), and the local server's own payload
  * route that a local location's URI points at (on AWS the URI is a presigned S3 URL instead).
  */
 import { PAYLOAD_TYPES, type PayloadType } from '../../payloads/keys.ts';

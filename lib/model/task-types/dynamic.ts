@@ -1,5 +1,5 @@
 /**
- * DYNAMIC (reference/conductor.md §5.3): a worker task whose type is named by an input value at
+ * DYNAMIC (docs/conductor-compat.md §5.3): a worker task whose type is named by an input value at
  * run time (`dynamicTaskNameParam`). It is queued like SIMPLE, under the resolved name.
  */
 import { present, type TaskTypeSpec } from './spec.ts';

@@ -1,4 +1,4 @@
-/** EVENT (reference/conductor.md §5.20): publishes its input to a sink, off the decider. */
+/** EVENT (docs/conductor-compat.md §5.20): publishes its input to a sink, off the decider. */
 import { present, type TaskTypeSpec } from './spec.ts';
 
 export const eventSpec: TaskTypeSpec = {

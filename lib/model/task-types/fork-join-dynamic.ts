@@ -1,5 +1,5 @@
 /**
- * FORK_JOIN_DYNAMIC (reference/conductor.md §5.8): parallel branches whose tasks are given at run
+ * FORK_JOIN_DYNAMIC (docs/conductor-compat.md §5.8): parallel branches whose tasks are given at run
  * time, followed by a JOIN that waits for them all.
  */
 import { inputOf, present, type TaskTypeSpec } from './spec.ts';

@@ -1,4 +1,4 @@
-/** HTTP (reference/conductor.md §5.19): an HTTP request made off the decider. */
+/** HTTP (docs/conductor-compat.md §5.19): an HTTP request made off the decider. */
 import { inputOf, present, type TaskTypeSpec, templateOf } from './spec.ts';
 
 export const httpSpec: TaskTypeSpec = {

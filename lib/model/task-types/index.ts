@@ -55,7 +55,7 @@ export const TASK_TYPE_SPECS: readonly TaskTypeSpec[] = [
 
 const byType = new Map(TASK_TYPE_SPECS.map((spec) => [spec.type, spec]));
 
-/** Task types the service knows by name (reference/conductor.md §5). Other strings are user-defined. */
+/** Task types the service knows by name (docs/conductor-compat.md §5). Other strings are user-defined. */
 export const KNOWN_TASK_TYPES: readonly string[] = TASK_TYPE_SPECS.map((spec) => spec.type);
 
 export function isKnownTaskType(type: string): boolean {

@@ -1,4 +1,4 @@
-/** INLINE (reference/conductor.md §5.16): a script evaluated inside the decide. */
+/** INLINE (docs/conductor-compat.md §5.16): a script evaluated inside the decide. */
 import { inputOf, present, type TaskTypeSpec } from './spec.ts';
 
 export const inlineSpec: TaskTypeSpec = {

@@ -1,4 +1,4 @@
-/** JSON_JQ_TRANSFORM (reference/conductor.md §5.18): a jq filter over the task input, inside the decide. */
+/** JSON_JQ_TRANSFORM (docs/conductor-compat.md §5.18): a jq filter over the task input, inside the decide. */
 import { inputOf, present, type TaskTypeSpec, templateOf } from './spec.ts';
 
 export const jsonJqTransformSpec: TaskTypeSpec = {

@@ -1,4 +1,4 @@
-/** LAMBDA (reference/conductor.md §5.17): the deprecated alias of INLINE, a script function body. */
+/** LAMBDA (docs/conductor-compat.md §5.17): the deprecated alias of INLINE, a script function body. */
 import { inputOf, present, type TaskTypeSpec } from './spec.ts';
 
 export const lambdaSpec: TaskTypeSpec = {

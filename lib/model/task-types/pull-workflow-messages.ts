@@ -1,4 +1,4 @@
-/** PULL_WORKFLOW_MESSAGES (reference/conductor.md §5.23): takes messages from the run's queue, off the decider. */
+/** PULL_WORKFLOW_MESSAGES (docs/conductor-compat.md §5.23): takes messages from the run's queue, off the decider. */
 import type { TaskTypeSpec } from './spec.ts';
 
 export const pullWorkflowMessagesSpec: TaskTypeSpec = {

@@ -1,4 +1,4 @@
-/** SIMPLE (reference/conductor.md §5.2) and USER_DEFINED: tasks carried out by external workers. */
+/** SIMPLE (docs/conductor-compat.md §5.2) and USER_DEFINED: tasks carried out by external workers. */
 import { type TaskTypeSpec, workerSpec } from './spec.ts';
 
 export const simpleSpec: TaskTypeSpec = workerSpec('SIMPLE');

@@ -1,4 +1,4 @@
-/** START_WORKFLOW (reference/conductor.md §5.11): starts an independent run, fire and forget. */
+/** START_WORKFLOW (docs/conductor-compat.md §5.11): starts an independent run, fire and forget. */
 import { inputOf, present, type TaskTypeSpec } from './spec.ts';
 
 export const startWorkflowSpec: TaskTypeSpec = {

@@ -1,4 +1,4 @@
-/** SWITCH and its legacy form DECISION (reference/conductor.md §5.4): one branch runs, then the flow goes on. */
+/** SWITCH and its legacy form DECISION (docs/conductor-compat.md §5.4): one branch runs, then the flow goes on. */
 import { nonEmptyObject, present, type TaskTypeSpec } from './spec.ts';
 
 const branches = [

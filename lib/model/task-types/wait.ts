@@ -1,5 +1,5 @@
 /**
- * WAIT (reference/conductor.md §5.12), HUMAN (§5.13) and Orkes' YIELD: tasks that block until a
+ * WAIT (docs/conductor-compat.md §5.12), HUMAN (§5.13) and Orkes' YIELD: tasks that block until a
  * deadline or something outside the engine completes them; the signal routes may complete them.
  */
 import { inputOf, present, type TaskTypeSpec } from './spec.ts';

@@ -1,7 +1,7 @@
 /**
  * DynamoDB adapter of the execution store: runs, task rows and task logs in one table. Key design:
  * tables.ts ("executions"). Records travel as a JSON `body`; the top-level attributes exist for keys,
- * indexes and the `rev` conditions that replace transactions (ARCHITECTURE.md, "The engine").
+ * indexes and the `rev` conditions that replace transactions (lib/engine/ARCHITECTURE.md).
  */
 import { randomUUID } from 'node:crypto';
 import {

@@ -1,5 +1,5 @@
 /**
- * Bulk operations (reference/conductor.md §1.4, §2.10): one operation over 1 to 1,000 workflow
+ * Bulk operations (docs/conductor-compat.md §1.4, §2.10): one operation over 1 to 1,000 workflow
  * ids, answered as a BulkResponse. A failure never changes the answer's status: each failed id is
  * reported with its error's message, each succeeded one listed. Ids run a few at a time, so a
  * thousand ids neither run one by one nor start a thousand store conversations at once.

@@ -1,5 +1,5 @@
 /**
- * Pause (reference/conductor.md §4.7): a running run becomes PAUSED. Tasks in flight keep going and
+ * Pause (docs/conductor-compat.md §4.7): a running run becomes PAUSED. Tasks in flight keep going and
  * their updates are stored, but the decider schedules nothing while the run is PAUSED (decider.ts);
  * the workflow timeout still applies, and terminate still works. Pausing a paused run is a no-op.
  */

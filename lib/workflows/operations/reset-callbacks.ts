@@ -1,5 +1,5 @@
 /**
- * Reset callbacks (reference/conductor.md §1.6, §4.7): every SCHEDULED worker task waiting out a
+ * Reset callbacks (docs/conductor-compat.md §1.6, §4.7): every SCHEDULED worker task waiting out a
  * `callbackAfterSeconds` (a worker answered IN_PROGRESS with a callback) gets the callback set to 0
  * and its queue entry made visible now, so the next poll hands it out.
  */

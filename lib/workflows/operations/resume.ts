@@ -1,5 +1,5 @@
 /**
- * Resume (reference/conductor.md §4.7): a PAUSED run is RUNNING again with `lastRetriedTime` set to
+ * Resume (docs/conductor-compat.md §4.7): a PAUSED run is RUNNING again with `lastRetriedTime` set to
  * now, which restarts the workflow-timeout clock (timeouts.ts counts from it). RunMutator asks for a
  * decide after the commit, so what completed while the run was paused moves on at once.
  */

@@ -1,5 +1,5 @@
 /**
- * Update variables (Orkes POST /workflow/{id}/variables, which the UI calls; reference/conductor.md
+ * Update variables (Orkes POST /workflow/{id}/variables, which the UI calls; docs/conductor-compat.md
  * §1.6): the given object is merged into the run's variables, then the run is decided (RunMutator
  * asks for it), so a SWITCH or DO_WHILE reading them sees the new values on its next evaluation.
  */

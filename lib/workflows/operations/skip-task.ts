@@ -1,5 +1,5 @@
 /**
- * Skip a task (reference/conductor.md §4.7 skiptask, §2.14 SkipTaskRequest): in a RUNNING run, a
+ * Skip a task (docs/conductor-compat.md §4.7 skiptask, §2.14 SkipTaskRequest): in a RUNNING run, a
  * reference of the definition that has not been scheduled yet gets a SKIPPED row carrying the given
  * input and output. When the flow reaches that reference the decider jumps over it
  * (RunContext.schedule), and `${ref.output}` reads the supplied output. OSS answers each failed

@@ -1,5 +1,5 @@
 /**
- * POST /api/workflow/test (reference/conductor.md §1.6, §2.16): runs a workflow against mocked
+ * POST /api/workflow/test (docs/conductor-compat.md §1.6, §2.16): runs a workflow against mocked
  * workers and answers the simulated execution. Conductor starts the test in the real engine under a
  * random domain so that no worker sees it; here it runs in a throwaway engine of its own (the same
  * executor, decider and task types, built by the host over fresh memory stores, a private decision

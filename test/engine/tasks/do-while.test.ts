@@ -1,5 +1,5 @@
 /**
- * DO_WHILE through the in-memory engine (reference/conductor.md §5.6): iterations and their
+ * DO_WHILE through the in-memory engine (docs/conductor-compat.md §5.6): iterations and their
  * `__N` names, the loop's output, the condition, failures, list mode, keepLastN, operators nested
  * in the body, and a working set that stays the same size however long the loop runs.
  */

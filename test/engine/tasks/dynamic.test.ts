@@ -1,5 +1,5 @@
 /**
- * DYNAMIC (reference/conductor.md §5.3): a worker task named by an input value at run time, queued
+ * DYNAMIC (docs/conductor-compat.md §5.3): a worker task named by an input value at run time, queued
  * and polled under that name; no name is a terminal error.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

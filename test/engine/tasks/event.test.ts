@@ -1,5 +1,5 @@
 /**
- * EVENT (reference/conductor.md §5.20) through the engine with the local host's in-process event
+ * EVENT (docs/conductor-compat.md §5.20) through the engine with the local host's in-process event
  * queue: a templated sink resolved when scheduled and kept in the input, the payload and
  * `event_produced`, the message id that names the handlers' executions, and the reasons a task
  * fails with for a sink this host cannot reach.

@@ -1,5 +1,5 @@
 /**
- * EXCLUSIVE_JOIN (reference/conductor.md §5.9) after a SWITCH: it completes with the output of the
+ * EXCLUSIVE_JOIN (docs/conductor-compat.md §5.9) after a SWITCH: it completes with the output of the
  * branch that ran, fails if that branch failed, and falls back to defaultExclusiveJoinTask.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

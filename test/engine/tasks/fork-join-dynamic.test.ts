@@ -1,5 +1,5 @@
 /**
- * FORK_JOIN_DYNAMIC (reference/conductor.md §5.8) with its JOIN: branches from `forkTaskInputs`
+ * FORK_JOIN_DYNAMIC (docs/conductor-compat.md §5.8) with its JOIN: branches from `forkTaskInputs`
  * (worker and INLINE branches), from `dynamicForkTasksParam` + `dynamicForkTasksInputParamName`,
  * an empty fork, a bad payload, and 1,000 branches in one fork.
  */

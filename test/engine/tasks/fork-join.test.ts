@@ -1,5 +1,5 @@
 /**
- * FORK_JOIN and JOIN through the in-memory engine (reference/conductor.md §5.7): parallel branches,
+ * FORK_JOIN and JOIN through the in-memory engine (docs/conductor-compat.md §5.7): parallel branches,
  * the JOIN gathering their outputs, failures, optional branches, nesting, and the mandatory JOIN.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * HTTP (reference/conductor.md §5.19) against a real local HTTP server started here, through the
+ * HTTP (docs/conductor-compat.md §5.19) against a real local HTTP server started here, through the
  * in-process system-task pool: success (JSON parsed), a non-2xx keeping the response, a read
  * timeout, a refused connection, retries from the task definition, and a private address refused
  * (written as IPv4-mapped IPv6 too, or reached through a redirect) unless

@@ -1,5 +1,5 @@
 /**
- * INLINE through the in-memory engine (reference/conductor.md §5.16): the result of a script over
+ * INLINE through the in-memory engine (docs/conductor-compat.md §5.16): the result of a script over
  * the task's input, script failures, configuration errors, and the sandbox's limits.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';

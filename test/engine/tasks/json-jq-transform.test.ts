@@ -1,5 +1,5 @@
 /**
- * JSON_JQ_TRANSFORM (reference/conductor.md §5.18) through the in-memory engine: jq over the whole
+ * JSON_JQ_TRANSFORM (docs/conductor-compat.md §5.18) through the in-memory engine: jq over the whole
  * input, `result` and `resultList`, jq's own error message, and the time limit of a runaway filter.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';

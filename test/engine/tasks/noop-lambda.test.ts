@@ -1,5 +1,5 @@
 /**
- * NOOP (reference/conductor.md §5.22) and LAMBDA (§5.17) through the in-memory engine: a NOOP
+ * NOOP (docs/conductor-compat.md §5.22) and LAMBDA (§5.17) through the in-memory engine: a NOOP
  * completes at once; a LAMBDA's function body runs with the input as `$`, and its failures fail it.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * SET_VARIABLE through the in-memory engine (reference/conductor.md §5.15): values written into the
+ * SET_VARIABLE through the in-memory engine (docs/conductor-compat.md §5.15): values written into the
  * run's variables are readable by later tasks, overwrite earlier ones, and are capped in size.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * START_WORKFLOW (reference/conductor.md §5.11): starts an independent run (no parent link) and
+ * START_WORKFLOW (docs/conductor-compat.md §5.11): starts an independent run (no parent link) and
  * completes at once with its id; the starting run does not wait for it.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * SUB_WORKFLOW through the in-memory engine (reference/conductor.md §5.10, §4.6): the child run and
+ * SUB_WORKFLOW through the in-memory engine (docs/conductor-compat.md §5.10, §4.6): the child run and
  * its deterministic id, the links both ways, the child's end reflected on the parent's task, the
  * child terminated when the parent ends first, inline child definitions, and no second child when
  * the parent's decide runs again.

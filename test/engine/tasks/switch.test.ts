@@ -1,5 +1,5 @@
 /**
- * SWITCH and DECISION through the in-memory engine (reference/conductor.md §5.4, §5.5): how the
+ * SWITCH and DECISION through the in-memory engine (docs/conductor-compat.md §5.4, §5.5): how the
  * case is evaluated, which branch runs, where the run goes after the branch, and the errors.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * TERMINATE through the in-memory engine (reference/conductor.md §5.14, §4.6): the run ends at
+ * TERMINATE through the in-memory engine (docs/conductor-compat.md §5.14, §4.6): the run ends at
  * once with the requested status and output, other pending work is canceled, and an unsuccessful
  * end starts the failure workflow.
  */

@@ -1,5 +1,5 @@
 /**
- * WAIT, HUMAN and YIELD through the in-memory engine (reference/conductor.md §5.12, §5.13, §1.1):
+ * WAIT, HUMAN and YIELD through the in-memory engine (docs/conductor-compat.md §5.12, §5.13, §1.1):
  * deadlines from `duration` and `until` carried by the run's stored wake-up time, waits completed
  * from outside by signal or update by reference, and bad input failing the run.
  */

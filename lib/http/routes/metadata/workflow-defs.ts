@@ -1,6 +1,6 @@
 /**
- * /api/metadata/workflow: workflow definitions (reference/conductor.md §1.2), plus the listing
- * parameters the official UI sends (reference/ui-client-calls.md).
+ * /api/metadata/workflow: workflow definitions (docs/conductor-compat.md §1.2), plus the listing
+ * parameters the official UI sends (docs/conductor-compat.md §1.2).
  */
 import type { MetadataService } from '../../../metadata/service.ts';
 import { booleanValue, integerValue, paramsOf, pathParams, stringValue } from '../../contract.ts';

@@ -1,5 +1,5 @@
 /**
- * /api/workflow/bulk (reference/conductor.md §1.4): one management operation over 1 to 1,000
+ * /api/workflow/bulk (docs/conductor-compat.md §1.4): one management operation over 1 to 1,000
  * workflow ids (a JSON array body), always answered 200 with a BulkResponse listing which ids
  * succeeded and why the others failed (lib/workflows/operations/bulk.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Synchronous execution (SPEC.md "Workflow start API", reference/conductor.md §1.6, §2.13): start a
+ * Synchronous execution (docs/api.md "Workflow start API", docs/conductor-compat.md §1.6, §2.13): start a
  * run and answer its state once it is over, blocked, or a listed task is over; or on timeout the
  * state so far with signalTimeout. The waiting itself is lib/workflows/execute.ts.
  */

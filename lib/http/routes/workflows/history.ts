@@ -1,5 +1,5 @@
 /**
- * Running an ended run again (reference/conductor.md §1.6, §4.7): retry from its failed tasks,
+ * Running an ended run again (docs/conductor-compat.md §1.6, §4.7): retry from its failed tasks,
  * restart from scratch, rerun from the start or from a task. Retry and restart answer 204, rerun
  * the workflow id as text/plain (the SDK reads it raw); a run that is not ended is a 409.
  */

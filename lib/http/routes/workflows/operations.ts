@@ -1,5 +1,5 @@
 /**
- * Operations on a run (reference/conductor.md §1.6, §4.7; SPEC.md "Workflow API" management):
+ * Operations on a run (docs/conductor-compat.md §1.6, §4.7; docs/api.md "Workflow API"):
  * pause, resume, terminate, remove, terminate-remove, reset callbacks, skip a task, and the Orkes
  * variables update the UI calls. Each is one WorkflowOperations method; the answers are
  * Conductor's (200 empty, 204 for resetcallbacks, the run for variables), the errors 404 for an

@@ -1,5 +1,5 @@
 /**
- * Reading runs back (reference/conductor.md §1.6, SPEC.md "Retrieval"): one run, its status, its
+ * Reading runs back (docs/conductor-compat.md §1.6, docs/api.md "Retrieval"): one run, its status, its
  * tasks, the running ids of a workflow, and runs by correlation id.
  */
 import { ValidationError } from '../../../model/errors.ts';

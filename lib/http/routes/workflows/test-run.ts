@@ -1,5 +1,5 @@
 /**
- * POST /api/workflow/test: a test run against mocked workers (reference/conductor.md §1.6), answered
+ * POST /api/workflow/test: a test run against mocked workers (docs/conductor-compat.md §1.6), answered
  * with the simulated Workflow. See lib/workflows/test-run/ for how it is isolated from real runs.
  */
 import type { WorkflowTestRunner } from '../../../workflows/test-run/runner.ts';
