@@ -108,8 +108,9 @@ export interface TaskType extends TaskTypeSpec {
   wakeAt?(task: TaskRecord): number;
   /**
    * The task runs a child workflow (SUB_WORKFLOW): the task as it should be once `child` is over,
-   * undefined while the child runs. The executor calls it when a child ends (and catches up on a
-   * missed end at each decide); a type with this hook owns its child run, so the child is
+   * undefined while the child runs. RunEnd (lib/engine/run-end.ts) calls it when a child ends, for
+   * the executor and the operations alike, and each decide catches up on a missed end; a type with
+   * this hook owns its child run, so the child is
    * terminated when the task is canceled, and the signal routes look into the child.
    */
   onChildEnded?(task: TaskRecord, child: WorkflowRecord, now: number): TaskRecord | undefined;

@@ -1,8 +1,10 @@
 /**
- * The engine as one unit: the task-type registry, the executor, the starter, the worker task
- * service, the run reader and the workflow operations, wired over the stores and a decision
- * queue. Hosts build it once (runtime/services.ts); it lives above the engine and the services it
- * wires, so neither imports the other's composition.
+ * The engine as one unit: the task-type registry, the starter, RunEnd (what follows a run's end),
+ * the executor and the workflow operations (both call RunEnd, neither holds the other), the worker
+ * task service and the run reader, wired over the stores, a decision queue and what the
+ * capabilities contribute (task-type ports, run-end hooks, the schema enforcer). Hosts build it
+ * once (runtime/services.ts); it lives above the engine and the services it wires, so neither
+ * imports the other's composition.
  */
 import type { EngineContribution } from '../capability-contract.ts';
 import type { EventSinks } from '../engine/event-sinks/sinks.ts';
