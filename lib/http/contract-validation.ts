@@ -5,8 +5,8 @@
  * the same answers as before (`Query parameter 'count' must be an integer, got 'x'`).
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Issues } from '../metadata/issues.ts';
 import { quote, ValidationError } from '../model/errors.ts';
+import { Issues } from '../validation/issues.ts';
 import { ensureIsArray, ensureIsObject } from '../validation/shapes.ts';
 import type { BodyContract, JsonSchema, ParamsSchema, RequestContract } from './contract.ts';
 

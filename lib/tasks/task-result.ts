@@ -2,8 +2,8 @@
  * What a worker sends (TaskResult, reference/conductor.md §2.7), validated into a typed update.
  */
 
-import { Issues } from '../metadata/issues.ts';
 import { ValidationError } from '../model/errors.ts';
+import { Issues } from '../validation/issues.ts';
 import { ensureIsObject } from '../validation/shapes.ts';
 
 export type ResultStatus = 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'FAILED_WITH_TERMINAL_ERROR' | 'CANCELED';

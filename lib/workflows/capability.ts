@@ -3,7 +3,6 @@
  * executions table that the engine writes.
  */
 import type { Capability } from '../capability.ts';
-import { workflowRoutes } from '../http/routes/workflows.ts';
 import { workflowSearchRoutes } from '../search/routes.ts';
 import { searchServiceOf } from '../search/service.ts';
 import { DynamoExecutionStore } from '../store/dynamodb/executions.ts';
@@ -13,6 +12,7 @@ import { DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE, tableName } from '..
 import { EmbeddedExecutionStore } from '../store/embedded/executions.ts';
 import { MemoryExecutionStore } from '../store/memory/executions.ts';
 import type { ExecutionStore } from '../store/ports.ts';
+import { workflowRoutes } from './routes/index.ts';
 
 export interface WorkflowStores {
   executions: ExecutionStore;

@@ -5,7 +5,6 @@
  */
 
 import { debugEnabled, type Logger } from '../log/logger.ts';
-import { Issues } from '../metadata/issues.ts';
 import type { MetadataService } from '../metadata/service.ts';
 import { validateWorkflowDef } from '../metadata/workflow-def.ts';
 import type { Clock } from '../model/clock.ts';
@@ -17,6 +16,7 @@ import { generationAt, type IdGenerator } from '../model/ids.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { SchemaEnforcer } from '../schemas/ports.ts';
 import type { ExecutionStore, TaskDefStore } from '../store/ports.ts';
+import { Issues } from '../validation/issues.ts';
 import { ensureIsObject } from '../validation/shapes.ts';
 import {
   IDEMPOTENCY_STRATEGIES,

@@ -2,10 +2,11 @@
  * Contract pieces the worker task routes share: the TaskResult body, a task's output body and the
  * long-poll limit.
  */
-import { RESULT_STATUSES } from '../../../tasks/task-result.ts';
-import { objectOrEmpty } from '../../../validation/shapes.ts';
-import { type BodyContract, objectBody, stringValue } from '../../contract.ts';
-import type { RouteContext } from '../../router.ts';
+
+import { type BodyContract, objectBody, stringValue } from '../../http/contract.ts';
+import type { RouteContext } from '../../http/router.ts';
+import { objectOrEmpty } from '../../validation/shapes.ts';
+import { RESULT_STATUSES } from '../task-result.ts';
 
 /** Long polls wait at most this long (Conductor rejects more than 5 s with a 400). */
 export const MAX_LONG_POLL_MS = 5000;

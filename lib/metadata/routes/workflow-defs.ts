@@ -2,10 +2,11 @@
  * /api/metadata/workflow: workflow definitions (reference/conductor.md §1.2), plus the listing
  * parameters the official UI sends (reference/ui-client-calls.md).
  */
-import type { MetadataService } from '../../../metadata/service.ts';
-import { booleanValue, integerValue, paramsOf, pathParams, stringValue } from '../../contract.ts';
-import { emptyOk, json } from '../../responses.ts';
-import { type RouteDef, route } from '../../router.ts';
+
+import { booleanValue, integerValue, paramsOf, pathParams, stringValue } from '../../http/contract.ts';
+import { emptyOk, json } from '../../http/responses.ts';
+import { type RouteDef, route } from '../../http/router.ts';
+import type { MetadataService } from '../service.ts';
 import { WORKFLOW_DEF_BODY, WORKFLOW_DEFS_BODY } from './contracts.ts';
 
 const nameParam = { name: stringValue('The workflow name') };

@@ -1,8 +1,9 @@
 /** Worker queue introspection: sizes, poll data, and putting a type's tasks back in its queue. */
-import type { TaskService } from '../../../tasks/service.ts';
-import { paramsOf, pathParams, stringList, stringValue } from '../../contract.ts';
-import { json, text } from '../../responses.ts';
-import { type RouteDef, route } from '../../router.ts';
+
+import { paramsOf, pathParams, stringList, stringValue } from '../../http/contract.ts';
+import { json, text } from '../../http/responses.ts';
+import { type RouteDef, route } from '../../http/router.ts';
+import type { TaskService } from '../service.ts';
 
 const requiredTaskType = paramsOf({ taskType: stringValue('The task type') }, ['taskType']);
 

@@ -2,10 +2,11 @@
  * POST /api/workflow/test: a test run against mocked workers (reference/conductor.md §1.6), answered
  * with the simulated Workflow. See lib/workflows/test-run/ for how it is isolated from real runs.
  */
-import type { WorkflowTestRunner } from '../../../workflows/test-run/runner.ts';
-import { type BodyContract, objectBody } from '../../contract.ts';
-import { json } from '../../responses.ts';
-import { type RouteDef, route } from '../../router.ts';
+
+import { type BodyContract, objectBody } from '../../http/contract.ts';
+import { json } from '../../http/responses.ts';
+import { type RouteDef, route } from '../../http/router.ts';
+import type { WorkflowTestRunner } from '../test-run/runner.ts';
 
 /** The root shape only: the fields are checked by the runner, which lists every problem at once. */
 const TEST_REQUEST_BODY: BodyContract = {

@@ -3,11 +3,18 @@
  * workflow ids (a JSON array body), always answered 200 with a BulkResponse listing which ids
  * succeeded and why the others failed (lib/workflows/operations/bulk.ts).
  */
-import { type BulkResponse, bulkIds, MAX_BULK_IDS, runBulk } from '../../../workflows/operations/bulk.ts';
-import type { WorkflowOperations } from '../../../workflows/operations/index.ts';
-import { type BodyContract, booleanValue, type JsonSchema, paramsOf, stringValue } from '../../contract.ts';
-import { json } from '../../responses.ts';
-import type { HttpMethod, RouteContext, RouteDef } from '../../router.ts';
+
+import {
+  type BodyContract,
+  booleanValue,
+  type JsonSchema,
+  paramsOf,
+  stringValue,
+} from '../../http/contract.ts';
+import { json } from '../../http/responses.ts';
+import type { HttpMethod, RouteContext, RouteDef } from '../../http/router.ts';
+import { type BulkResponse, bulkIds, MAX_BULK_IDS, runBulk } from '../operations/bulk.ts';
+import type { WorkflowOperations } from '../operations/index.ts';
 
 const IDS_BODY: BodyContract = {
   title: 'workflow ids',

@@ -4,12 +4,13 @@
  * /swagger-ui/index.html. Both are open with security on: the document holds no data, and the
  * viewer's Authorize button takes the token.
  */
-import { NotFoundError, quote } from '../../model/errors.ts';
-import { pathParams, stringValue } from '../contract.ts';
-import { type DocumentInfo, openApiDocument } from '../openapi/document.ts';
-import { INITIALIZER, SWAGGER_UI_FILES, swaggerUiFile } from '../openapi/swagger-ui.ts';
-import { json } from '../responses.ts';
-import { type RouteDef, route } from '../router.ts';
+
+import { pathParams, stringValue } from '../http/contract.ts';
+import { type DocumentInfo, openApiDocument } from '../http/openapi/document.ts';
+import { INITIALIZER, SWAGGER_UI_FILES, swaggerUiFile } from '../http/openapi/swagger-ui.ts';
+import { json } from '../http/responses.ts';
+import { type RouteDef, route } from '../http/router.ts';
+import { NotFoundError, quote } from '../model/errors.ts';
 
 /** The assets do not change within a version: browsers may keep them a day. */
 const CACHE = 'public, max-age=86400';

@@ -1,27 +1,27 @@
 /**
  * /api/workflow: starting runs (ids answered as text/plain) and reading them back
  * (reference/conductor.md §1.6, SPEC.md "Workflow start API" and "Retrieval"), one file per
- * sub-resource under routes/workflows/.
+ * sub-resource in this folder.
  */
 
+import { pathParams, stringValue } from '../../http/contract.ts';
+import { emptyOk } from '../../http/responses.ts';
+import { type RouteDef, route } from '../../http/router.ts';
 import type { PayloadLocations } from '../../payloads/locations.ts';
-import type { SyncExecution } from '../../workflows/execute.ts';
-import type { WorkflowOperations } from '../../workflows/operations/index.ts';
-import type { WorkflowReader } from '../../workflows/service.ts';
-import type { WorkflowStarter } from '../../workflows/start.ts';
-import type { WorkflowTestRunner } from '../../workflows/test-run/runner.ts';
-import { pathParams, stringValue } from '../contract.ts';
-import { emptyOk } from '../responses.ts';
-import { type RouteDef, route } from '../router.ts';
+import type { SyncExecution } from '../execute.ts';
+import type { WorkflowOperations } from '../operations/index.ts';
+import type { WorkflowReader } from '../service.ts';
+import type { WorkflowStarter } from '../start.ts';
+import type { WorkflowTestRunner } from '../test-run/runner.ts';
+import { bulkRoutes } from './bulk.ts';
+import { correlatedBatchRoutes } from './correlated-batch.ts';
+import { executeRoutes } from './execute.ts';
 import { localPayloadRoutes, storageLocationRoutes } from './external-storage.ts';
-import { bulkRoutes } from './workflows/bulk.ts';
-import { correlatedBatchRoutes } from './workflows/correlated-batch.ts';
-import { executeRoutes } from './workflows/execute.ts';
-import { historyRoutes } from './workflows/history.ts';
-import { operationRoutes } from './workflows/operations.ts';
-import { retrievalRoutes } from './workflows/retrieval.ts';
-import { startRoutes } from './workflows/start.ts';
-import { testRunRoutes } from './workflows/test-run.ts';
+import { historyRoutes } from './history.ts';
+import { operationRoutes } from './operations.ts';
+import { retrievalRoutes } from './retrieval.ts';
+import { startRoutes } from './start.ts';
+import { testRunRoutes } from './test-run.ts';
 
 /** What the workflow routes need; the engine provides it (lib/runtime/engine.ts). */
 export interface WorkflowRouteDeps {
@@ -30,7 +30,7 @@ export interface WorkflowRouteDeps {
   operations: WorkflowOperations;
   /** Test runs against mocked workers (POST /workflow/test). */
   testRuns: Pick<WorkflowTestRunner, 'run'>;
-  /** Synchronous execution (routes/workflows/execute.ts). */
+  /** Synchronous execution (execute.ts here). */
   execution: SyncExecution;
   /** Asks for a decide of the run. */
   requestDecide(workflowId: string): Promise<void>;

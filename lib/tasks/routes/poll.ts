@@ -3,13 +3,13 @@
  * wait up to 5 s for work (Conductor's long poll).
  */
 
-import { toApiTask } from '../../../model/api.ts';
-import { ValidationError } from '../../../model/errors.ts';
-import type { TaskService } from '../../../tasks/service.ts';
-import { integerValue, paramsOf, pathParams, stringValue } from '../../contract.ts';
-import type { QueryParams } from '../../request.ts';
-import { json, noContent } from '../../responses.ts';
-import { type RouteDef, route } from '../../router.ts';
+import { integerValue, paramsOf, pathParams, stringValue } from '../../http/contract.ts';
+import type { QueryParams } from '../../http/request.ts';
+import { json, noContent } from '../../http/responses.ts';
+import { type RouteDef, route } from '../../http/router.ts';
+import { toApiTask } from '../../model/api.ts';
+import { ValidationError } from '../../model/errors.ts';
+import type { TaskService } from '../service.ts';
 import { MAX_LONG_POLL_MS } from './contracts.ts';
 
 const taskTypeParam = pathParams({ taskType: stringValue('The task type to poll') });

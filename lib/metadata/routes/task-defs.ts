@@ -1,8 +1,9 @@
 /** /api/metadata/taskdefs: task definitions (reference/conductor.md §1.2). */
-import type { MetadataService } from '../../../metadata/service.ts';
-import { pathParams, stringValue } from '../../contract.ts';
-import { emptyOk, json } from '../../responses.ts';
-import { type RouteDef, route } from '../../router.ts';
+
+import { pathParams, stringValue } from '../../http/contract.ts';
+import { emptyOk, json } from '../../http/responses.ts';
+import { type RouteDef, route } from '../../http/router.ts';
+import type { MetadataService } from '../service.ts';
 import { TASK_DEF_BODY, TASK_DEFS_BODY } from './contracts.ts';
 
 const taskTypeParam = pathParams({ taskType: stringValue('The task definition name') });

@@ -1,9 +1,10 @@
 /** One task by id, and its execution log (appended by workers one line at a time). */
-import { toApiTask } from '../../../model/api.ts';
-import type { TaskService } from '../../../tasks/service.ts';
-import { pathParams, stringValue } from '../../contract.ts';
-import { emptyOk, json, noContent } from '../../responses.ts';
-import { type RouteDef, route } from '../../router.ts';
+
+import { pathParams, stringValue } from '../../http/contract.ts';
+import { emptyOk, json, noContent } from '../../http/responses.ts';
+import { type RouteDef, route } from '../../http/router.ts';
+import { toApiTask } from '../../model/api.ts';
+import type { TaskService } from '../service.ts';
 
 const taskIdParam = pathParams({ taskId: stringValue('The task') });
 

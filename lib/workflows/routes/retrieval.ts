@@ -2,13 +2,21 @@
  * Reading runs back (reference/conductor.md §1.6, SPEC.md "Retrieval"): one run, its status, its
  * tasks, the running ids of a workflow, and runs by correlation id.
  */
-import { ValidationError } from '../../../model/errors.ts';
-import { TASK_STATUSES, type TaskStatus } from '../../../model/execution.ts';
-import { ensureIsArray } from '../../../validation/shapes.ts';
-import type { WorkflowReader } from '../../../workflows/service.ts';
-import { booleanValue, integerValue, paramsOf, pathParams, stringList, stringValue } from '../../contract.ts';
-import { json } from '../../responses.ts';
-import { type RouteDef, route } from '../../router.ts';
+
+import {
+  booleanValue,
+  integerValue,
+  paramsOf,
+  pathParams,
+  stringList,
+  stringValue,
+} from '../../http/contract.ts';
+import { json } from '../../http/responses.ts';
+import { type RouteDef, route } from '../../http/router.ts';
+import { ValidationError } from '../../model/errors.ts';
+import { TASK_STATUSES, type TaskStatus } from '../../model/execution.ts';
+import { ensureIsArray } from '../../validation/shapes.ts';
+import type { WorkflowReader } from '../service.ts';
 
 const workflowIdParam = pathParams({ workflowId: stringValue('The run') });
 

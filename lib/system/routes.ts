@@ -4,10 +4,11 @@
  * open with security on; and, only with security on, POST /api/token (lib/security/api-auth.ts),
  * whose absence (404) tells the SDKs the server has no auth.
  */
-import type { ApiAuth } from '../../security/api-auth.ts';
-import { objectBody, stringValue } from '../contract.ts';
-import { json, text } from '../responses.ts';
-import { type RouteDef, route } from '../router.ts';
+
+import { objectBody, stringValue } from '../http/contract.ts';
+import { json, text } from '../http/responses.ts';
+import { type RouteDef, route } from '../http/router.ts';
+import type { ApiAuth } from '../security/api-auth.ts';
 
 export interface SystemInfo {
   version: string;

@@ -4,12 +4,12 @@
  * run to move on.
  */
 
-import { toApiTask } from '../../../model/api.ts';
-import { NotFoundError } from '../../../model/errors.ts';
-import { parseStatus, parseTaskResult } from '../../../tasks/task-result.ts';
-import { type ParamsSchema, paramsOf, pathParams, stringValue } from '../../contract.ts';
-import { emptyOk, json, noContent, text } from '../../responses.ts';
-import { type RouteDef, route } from '../../router.ts';
+import { type ParamsSchema, paramsOf, pathParams, stringValue } from '../../http/contract.ts';
+import { emptyOk, json, noContent, text } from '../../http/responses.ts';
+import { type RouteDef, route } from '../../http/router.ts';
+import { toApiTask } from '../../model/api.ts';
+import { NotFoundError } from '../../model/errors.ts';
+import { parseStatus, parseTaskResult } from '../task-result.ts';
 import {
   MAX_LONG_POLL_MS,
   TASK_OUTPUT_BODY,

@@ -2,13 +2,16 @@
  * Large payloads over HTTP (lib/payloads): the ExternalStorageLocation routes of the workflow and
  * task APIs (reference/conductor.md §1.1, §1.6: `{uri, path}`), and the local server's own payload
  * route that a local location's URI points at (on AWS the URI is a presigned S3 URL instead).
+ * They live with the workflows capability, whose function serves /api/workflow/payloads; the tasks
+ * routes add the location routes under /api/tasks from here.
  */
+
+import { type BodyContract, objectBody, paramsOf, pathParams, stringValue } from '../../http/contract.ts';
+import { emptyOk, json, jsonText } from '../../http/responses.ts';
+import { type RouteDef, route } from '../../http/router.ts';
 import { PAYLOAD_TYPES, type PayloadType } from '../../payloads/keys.ts';
 import { LOCAL_PAYLOAD_ROUTE, type PayloadLocations } from '../../payloads/locations.ts';
 import type { PayloadOperation } from '../../payloads/ports.ts';
-import { type BodyContract, objectBody, paramsOf, pathParams, stringValue } from '../contract.ts';
-import { emptyOk, json, jsonText } from '../responses.ts';
-import { type RouteDef, route } from '../router.ts';
 
 const LOCATION_QUERY = paramsOf(
   {

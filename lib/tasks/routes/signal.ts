@@ -3,12 +3,12 @@
  * optionally waiting for the run to move on (Conductor's signal/sync with its return strategy).
  */
 
-import { toApiTask } from '../../../model/api.ts';
-import { NotFoundError, quote } from '../../../model/errors.ts';
-import { parseStatus } from '../../../tasks/task-result.ts';
-import { integerValue, type ParamsSchema, paramsOf, pathParams, stringValue } from '../../contract.ts';
-import { emptyOk, json } from '../../responses.ts';
-import { type RouteDef, route } from '../../router.ts';
+import { integerValue, type ParamsSchema, paramsOf, pathParams, stringValue } from '../../http/contract.ts';
+import { emptyOk, json } from '../../http/responses.ts';
+import { type RouteDef, route } from '../../http/router.ts';
+import { toApiTask } from '../../model/api.ts';
+import { NotFoundError, quote } from '../../model/errors.ts';
+import { parseStatus } from '../task-result.ts';
 import { TASK_OUTPUT_BODY, taskOutput } from './contracts.ts';
 import type { TaskRouteDeps } from './progress.ts';
 

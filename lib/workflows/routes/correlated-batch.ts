@@ -4,12 +4,12 @@
  * workflows for each correlation id, as a map of correlation id to runs.
  */
 
-import type { ApiWorkflow } from '../../../model/api.ts';
-import { ValidationError } from '../../../model/errors.ts';
-import type { WorkflowReader } from '../../../workflows/service.ts';
-import { booleanValue, objectBody, paramsOf } from '../../contract.ts';
-import { json } from '../../responses.ts';
-import { type RouteDef, route } from '../../router.ts';
+import { booleanValue, objectBody, paramsOf } from '../../http/contract.ts';
+import { json } from '../../http/responses.ts';
+import { type RouteDef, route } from '../../http/router.ts';
+import type { ApiWorkflow } from '../../model/api.ts';
+import { ValidationError } from '../../model/errors.ts';
+import type { WorkflowReader } from '../service.ts';
 
 const stringArray = (description: string) => ({ type: 'array', items: { type: 'string' }, description });
 

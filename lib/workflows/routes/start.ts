@@ -2,8 +2,7 @@
  * Starting runs: by StartWorkflowRequest, or by name with the input as the body. Both answer the
  * new workflow id as text/plain (the SDKs read it raw).
  */
-import { objectOrEmpty } from '../../../validation/shapes.ts';
-import type { WorkflowStarter } from '../../../workflows/start.ts';
+
 import {
   type BodyContract,
   integerValue,
@@ -11,9 +10,11 @@ import {
   paramsOf,
   pathParams,
   stringValue,
-} from '../../contract.ts';
-import { text } from '../../responses.ts';
-import { type RouteDef, route } from '../../router.ts';
+} from '../../http/contract.ts';
+import { text } from '../../http/responses.ts';
+import { type RouteDef, route } from '../../http/router.ts';
+import { objectOrEmpty } from '../../validation/shapes.ts';
+import type { WorkflowStarter } from '../start.ts';
 
 /**
  * Only the root shape is checked here: the field checks stay in WorkflowStarter.parseRequest,

@@ -3,7 +3,7 @@
  * (one answer listing every problem, "The workflow definition is not valid: ..."), so the schemas
  * here describe and do not constrain: a JSON Schema check would answer first, in other words.
  */
-import type { BodyContract } from '../../contract.ts';
+import type { BodyContract } from '../../http/contract.ts';
 
 export const WORKFLOW_DEF_BODY: BodyContract = {
   title: 'WorkflowDef',

@@ -2,9 +2,9 @@
  * What the synchronous task routes need besides the task service: reading a run back and waiting
  * for its next decide. The engine provides both.
  */
-import type { PayloadLocations } from '../../../payloads/locations.ts';
-import type { TaskService } from '../../../tasks/service.ts';
-import type { WorkflowReader } from '../../../workflows/service.ts';
+import type { PayloadLocations } from '../../payloads/locations.ts';
+import type { WorkflowReader } from '../../workflows/service.ts';
+import type { TaskService } from '../service.ts';
 
 export interface TaskRouteDeps {
   tasks: TaskService;

@@ -1,16 +1,16 @@
 /**
  * /api/tasks: the worker task API (reference/conductor.md §1.1, search excepted), one file per
- * sub-resource under routes/tasks/. Polls answer 204 (single) or [] (batch) when nothing is ready;
+ * sub-resource in this folder. Polls answer 204 (single) or [] (batch) when nothing is ready;
  * updates answer the task id as text/plain.
  */
-import type { RouteDef } from '../router.ts';
-import { storageLocationRoutes } from './external-storage.ts';
-import { pollRoutes } from './tasks/poll.ts';
-import type { TaskRouteDeps } from './tasks/progress.ts';
-import { queueRoutes } from './tasks/queues.ts';
-import { signalRoutes } from './tasks/signal.ts';
-import { taskLogRoutes } from './tasks/task-logs.ts';
-import { updateRoutes } from './tasks/updates.ts';
+import type { RouteDef } from '../../http/router.ts';
+import { storageLocationRoutes } from '../../workflows/routes/external-storage.ts';
+import { pollRoutes } from './poll.ts';
+import type { TaskRouteDeps } from './progress.ts';
+import { queueRoutes } from './queues.ts';
+import { signalRoutes } from './signal.ts';
+import { taskLogRoutes } from './task-logs.ts';
+import { updateRoutes } from './updates.ts';
 
 /** The engine provides everything these routes need (lib/runtime/engine.ts). */
 export function taskRoutes(engine: TaskRouteDeps): RouteDef[] {

@@ -3,13 +3,21 @@
  * run and answer its state once it is over, blocked, or a listed task is over; or on timeout the
  * state so far with signalTimeout. The waiting itself is lib/workflows/execute.ts.
  */
-import type { SyncExecution } from '../../../workflows/execute.ts';
-import { MAX_WAIT_SECONDS } from '../../../workflows/execute.ts';
-import { RETURN_STRATEGIES, type ReturnStrategy } from '../../../workflows/signal-response.ts';
-import type { WorkflowStarter } from '../../../workflows/start.ts';
-import { integerValue, objectBody, paramsOf, pathParams, stringList, stringValue } from '../../contract.ts';
-import { json } from '../../responses.ts';
-import { type RouteDef, route } from '../../router.ts';
+
+import {
+  integerValue,
+  objectBody,
+  paramsOf,
+  pathParams,
+  stringList,
+  stringValue,
+} from '../../http/contract.ts';
+import { json } from '../../http/responses.ts';
+import { type RouteDef, route } from '../../http/router.ts';
+import type { SyncExecution } from '../execute.ts';
+import { MAX_WAIT_SECONDS } from '../execute.ts';
+import { RETURN_STRATEGIES, type ReturnStrategy } from '../signal-response.ts';
+import type { WorkflowStarter } from '../start.ts';
 
 const execute = (starter: WorkflowStarter, execution: SyncExecution) =>
   route({

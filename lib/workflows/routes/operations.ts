@@ -5,10 +5,7 @@
  * Conductor's (200 empty, 204 for resetcallbacks, the run for variables), the errors 404 for an
  * unknown run, 409 for a state conflict, 400 for bad input.
  */
-import { ValidationError } from '../../../model/errors.ts';
-import type { WorkflowOperations } from '../../../workflows/operations/index.ts';
-import type { SkipTaskRequest } from '../../../workflows/operations/skip-task.ts';
-import type { WorkflowReader } from '../../../workflows/service.ts';
+
 import {
   type BodyContract,
   booleanValue,
@@ -16,9 +13,13 @@ import {
   paramsOf,
   pathParams,
   stringValue,
-} from '../../contract.ts';
-import { emptyOk, json, noContent } from '../../responses.ts';
-import { type RouteDef, route } from '../../router.ts';
+} from '../../http/contract.ts';
+import { emptyOk, json, noContent } from '../../http/responses.ts';
+import { type RouteDef, route } from '../../http/router.ts';
+import { ValidationError } from '../../model/errors.ts';
+import type { WorkflowOperations } from '../operations/index.ts';
+import type { SkipTaskRequest } from '../operations/skip-task.ts';
+import type { WorkflowReader } from '../service.ts';
 
 const workflowIdParam = pathParams({ workflowId: stringValue('The run') });
 

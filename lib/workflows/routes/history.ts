@@ -3,7 +3,7 @@
  * restart from scratch, rerun from the start or from a task. Retry and restart answer 204, rerun
  * the workflow id as text/plain (the SDK reads it raw); a run that is not ended is a 409.
  */
-import type { RerunRequest } from '../../../workflows/operations/rerun.ts';
+
 import {
   type BodyContract,
   booleanValue,
@@ -11,9 +11,10 @@ import {
   paramsOf,
   pathParams,
   stringValue,
-} from '../../contract.ts';
-import { noContent, text } from '../../responses.ts';
-import { type RouteDef, route } from '../../router.ts';
+} from '../../http/contract.ts';
+import { noContent, text } from '../../http/responses.ts';
+import { type RouteDef, route } from '../../http/router.ts';
+import type { RerunRequest } from '../operations/rerun.ts';
 
 /** What these routes need of the engine's workflow operations. */
 export interface HistoryOperations {
