@@ -10,7 +10,7 @@ import { DEFINITIONS_TABLE, tableName } from '../store/dynamodb/tables.ts';
 import { MemoryScheduleStore } from '../store/memory/schedules.ts';
 import { ScheduleDispatcher } from './dispatcher.ts';
 import type { SchedulerStores } from './ports.ts';
-import { schedulerRoutes } from './routes.ts';
+import { schedulerRoutes } from './routes/index.ts';
 import { SchedulerService } from './service.ts';
 
 /** The dispatcher over a host's services: the same for the routes, the tick and the consumer. */
