@@ -6,29 +6,13 @@
 import { type BodyContract, objectBody, stringValue } from '../../http/contract.ts';
 import type { RouteContext } from '../../http/router.ts';
 import { objectOrEmpty } from '../../validation/shapes.ts';
-import { RESULT_STATUSES } from '../task-result.ts';
+import { TASK_RESULT, type TaskResultBody } from '../task-result.ts';
 
 /** Long polls wait at most this long (Conductor rejects more than 5 s with a 400). */
 export const MAX_LONG_POLL_MS = 5000;
 
-/**
- * A worker's TaskResult. Only the root shape is checked here: the field checks stay in
- * parseTaskResult, which reports every problem of the body in one answer with Conductor's wording.
- */
-export const TASK_RESULT_BODY: BodyContract = {
-  title: 'TaskResult',
-  required: true,
-  schema: objectBody('What a worker reports about a task (Conductor TaskResult)', {
-    workflowInstanceId: { description: 'The run the task belongs to (required, non-empty string)' },
-    taskId: { description: 'The task (required, non-empty string)' },
-    status: { description: `One of ${RESULT_STATUSES.join(', ')} (required)` },
-    outputData: { description: 'A JSON object merged into the task output' },
-    callbackAfterSeconds: { description: 'Non-negative integer: re-offer an IN_PROGRESS task after this' },
-    logs: { description: 'Log lines: strings or {log, createdTime}' },
-    reasonForIncompletion: { description: 'Why the task failed (string)' },
-    workerId: stringValue('The worker reporting'),
-  }),
-};
+/** A worker's TaskResult: its schema (lib/tasks/task-result.ts) is the only check of the body. */
+export const TASK_RESULT_BODY: BodyContract<TaskResultBody> = { ...TASK_RESULT, required: true };
 
 /** The output a signal or by-reference update sets on a task; an empty body is {}. */
 export const TASK_OUTPUT_BODY: BodyContract = {

@@ -9,7 +9,7 @@ import { emptyOk, json, noContent, text } from '../../http/responses.ts';
 import { type RouteDef, route } from '../../http/router.ts';
 import { toApiTask } from '../../model/api.ts';
 import { NotFoundError } from '../../model/errors.ts';
-import { parseStatus, parseTaskResult } from '../task-result.ts';
+import { parseStatus, taskResultOf } from '../task-result.ts';
 import {
   MAX_LONG_POLL_MS,
   TASK_OUTPUT_BODY,
@@ -42,7 +42,7 @@ const update = ({ tasks }: TaskRouteDeps) =>
     request: { body: TASK_RESULT_BODY },
     responds: 'text/plain',
     handler: async (ctx) => {
-      const result = parseTaskResult(await ctx.json());
+      const result = taskResultOf(await ctx.checkedBody(TASK_RESULT_BODY));
       await tasks.update(result);
       return text(result.taskId);
     },
@@ -56,7 +56,7 @@ const updateV2 = ({ tasks }: TaskRouteDeps) =>
     request: { body: TASK_RESULT_BODY },
     responds: 'application/json',
     handler: async (ctx) => {
-      const result = parseTaskResult(await ctx.json());
+      const result = taskResultOf(await ctx.checkedBody(TASK_RESULT_BODY));
       const updated = await tasks.update(result);
       if (!updated || !FINISHED_FOR_WORKER.includes(updated.status)) return noContent();
       await tasks.decided(updated.workflowInstanceId, DECIDE_WAIT_MS);
