@@ -20,10 +20,11 @@ export type JsonSchema = { readonly [keyword: string]: unknown };
 /**
  * One Ajv instance for the process; schemas are compiled once (Ajv caches by schema).
  * No coerceTypes: query strings are converted by the router, more strictly than Ajv would ('1e3'
- * and '0x10' are not integers there). No useDefaults: code states its own fallbacks.
- * allowUnionTypes: optional fields that Conductor lets be null say so (`type: ['string', 'null']`).
+ * and '0x10' are not integers there). No useDefaults: code states its own fallbacks. Strict: a
+ * field that Conductor lets be null says so (`type: ['string', 'null']`, the one union strict mode
+ * takes); one that takes a number or a numeric string lists them in `anyOf`.
  */
-export const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
+export const ajv = new Ajv({ allErrors: true, verbose: true, strict: true });
 
 /**
  * Per-field wording, by body path (`status`, `tasks[0].name`): one message for every problem of the
@@ -38,9 +39,18 @@ export type FieldMessages = Readonly<Record<string, string | Readonly<Record<str
  */
 export type InvalidValues = Readonly<Record<string, 'text' | 'omit'>>;
 
+/** Records a problem the schema cannot see: its body path, message and the value to show. */
+export type AddIssue = (path: string, message: string, invalidValue?: unknown) => void;
+
 export interface BodyWording {
   readonly messages?: FieldMessages;
   readonly invalidValues?: InvalidValues;
+  /**
+   * Rules a schema cannot express (one field required unless another holds it, a null allowed only
+   * beside another field). They run after the schema on every object body, typed or not, and their
+   * problems join the schema's in the same answer, in field order.
+   */
+  readonly check?: (body: Readonly<Record<string, unknown>>, add: AddIssue) => void;
 }
 
 export interface BodySchema<T = unknown> extends BodyWording {
@@ -131,13 +141,8 @@ export function checkBodyValue(body: BodySchema, validate: ValidateFunction, val
   const rootType = body.schema.type;
   if (rootType === 'array') ensureIsArray(value, body.title);
   if (rootType === 'object') ensureIsObject(value, body.title);
-  if (validate(value)) return;
-  const order = Object.keys((body.schema.properties as object | undefined) ?? {});
-  const position = (path: string) => {
-    const at = order.indexOf(path.split(/[.[]/)[0] ?? '');
-    return at < 0 ? order.length : at;
-  };
-  const found = (validate.errors ?? []).map((error) => {
+  const valid = validate(value);
+  const found = (valid ? [] : (validate.errors ?? [])).map((error) => {
     const path = bodyPath(error);
     return {
       path,
@@ -146,6 +151,17 @@ export function checkBodyValue(body: BodySchema, validate: ValidateFunction, val
       data: error.keyword === 'required' ? undefined : shownValue(body.invalidValues?.[path], error.data),
     };
   });
+  if (body.check && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    body.check(value as Record<string, unknown>, (path, message, data) =>
+      found.push({ path, message, data }),
+    );
+  }
+  if (found.length === 0) return;
+  const order = Object.keys((body.schema.properties as object | undefined) ?? {});
+  const position = (path: string) => {
+    const at = order.indexOf(path.split(/[.[]/)[0] ?? '');
+    return at < 0 ? order.length : at;
+  };
   const issues = new Issues();
   const seen = new Set<string>();
   for (const { path, message, data } of found.sort((a, b) => position(a.path) - position(b.path))) {

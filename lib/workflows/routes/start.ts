@@ -15,25 +15,10 @@ import { text } from '../../http/responses.ts';
 import { type RouteDef, route } from '../../http/router.ts';
 import { objectOrEmpty } from '../../validation/shapes.ts';
 import type { WorkflowStarter } from '../start.ts';
+import { START_WORKFLOW_REQUEST, type StartWorkflowBody, startRequestOf } from '../start-request.ts';
 
-/**
- * Only the root shape is checked here: the field checks stay in WorkflowStarter.parseRequest,
- * which reports every problem of the request in one answer.
- */
-const START_REQUEST_BODY: BodyContract = {
-  title: 'StartWorkflowRequest',
-  required: true,
-  schema: objectBody('Conductor StartWorkflowRequest', {
-    name: { description: 'The workflow name (required unless workflowDef is given)' },
-    version: { description: 'Non-negative integer; absent or 0 is the latest' },
-    input: { description: 'A JSON object; null only with externalInputPayloadStoragePath' },
-    correlationId: { description: 'A string' },
-    priority: { description: 'An integer from 0 to 99' },
-    taskToDomain: { description: 'A map of task name to domain' },
-    workflowDef: { description: 'An inline workflow definition to run instead of a registered one' },
-    externalInputPayloadStoragePath: { description: 'Where a large input is stored' },
-  }),
-};
+/** Its schema (lib/workflows/start-request.ts) is the only check of the body. */
+const START_REQUEST_BODY: BodyContract<StartWorkflowBody> = { ...START_WORKFLOW_REQUEST, required: true };
 
 const WORKFLOW_INPUT_BODY: BodyContract = {
   title: 'workflow input',
@@ -47,7 +32,8 @@ const startByRequest = (starter: WorkflowStarter) =>
     summary: 'Start a run from a StartWorkflowRequest; answers the workflow id',
     request: { body: START_REQUEST_BODY },
     responds: 'text/plain',
-    handler: async (ctx) => text(await starter.start(starter.parseRequest(await ctx.json()))),
+    handler: async (ctx) =>
+      text(await starter.start(startRequestOf(await ctx.checkedBody(START_REQUEST_BODY)))),
   });
 
 const startByName = (starter: WorkflowStarter) =>
