@@ -16,8 +16,8 @@ export const RESULT_STATUSES = [
 export type ResultStatus = (typeof RESULT_STATUSES)[number];
 
 /**
- * A worker's TaskResult as it arrives: the schema is the body's only shape check (the route's body
- * contract, or parseTaskResult), worded as Conductor words these problems. Null is absent for the
+ * A worker's TaskResult as it arrives: the schema is the body's only shape check (the update
+ * routes' body contract), worded as Conductor words these problems. Null is absent for the
  * optional fields, as Conductor reads them.
  */
 export const TASK_RESULT = bodySchema(
