@@ -1,9 +1,9 @@
 /**
  * Checks requests against route contracts with Ajv: one instance for the process (shared with the
  * body checks of lib/validation/body-schema.ts), every schema compiled once when the router is
- * built (never per request). Ajv's errors become the project's
- * ValidationError, phrased as the hand-written checks they replace were phrased, so clients see
- * the same answers as before (`Query parameter 'count' must be an integer, got 'x'`).
+ * built (never per request). Ajv's errors become the project's ValidationError, phrased as the
+ * hand-written checks they replace were phrased, so clients see the same answers as before
+ * (`Query parameter 'count' must be an integer, got 'x'`).
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { quote, ValidationError } from '../model/errors.ts';
