@@ -1,4 +1,4 @@
-// Lambda entry for the 'files' route group (lib/files/routes.ts).
+// Lambda entry for the 'files' route group (lib/files/routes/index.ts).
 import { routeGroupHandler } from './http-handler.ts';
 
 export const handler = routeGroupHandler('files');

@@ -1,4 +1,4 @@
-// Lambda entry for the 'metadata' route group (lib/http/routes/metadata.ts).
+// Lambda entry for the 'metadata' route group (lib/metadata/routes/index.ts).
 import { routeGroupHandler } from './http-handler.ts';
 
 export const handler = routeGroupHandler('metadata');

@@ -1,4 +1,4 @@
-// Lambda entry for the 'system' route group (lib/http/routes/system.ts).
+// Lambda entry for the 'system' route group (lib/system/routes.ts).
 import { routeGroupHandler } from './http-handler.ts';
 
 export const handler = routeGroupHandler('system');

@@ -1,4 +1,4 @@
-// Lambda entry for the 'tasks' route group (lib/http/routes/tasks.ts).
+// Lambda entry for the 'tasks' route group (lib/tasks/routes/index.ts).
 import { routeGroupHandler } from './http-handler.ts';
 
 export const handler = routeGroupHandler('tasks');

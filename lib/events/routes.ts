@@ -9,6 +9,9 @@
  * numberOfMessages}], totalHits}` (the SDK's getAllActiveEventHandlers), and
  * `GET /api/event/execution/{name}?from=` the handler's executions, newest first, a page of
  * EXECUTION_PAGE from offset `from` (getEventExecutions).
+ *
+ * One const per route; the list at the end keeps the order the routes always had (the execution
+ * routes before `/api/event/{event}`).
  */
 import { booleanValue, integerValue, paramsOf, pathParams, stringValue } from '../http/contract.ts';
 import { emptyOk, json } from '../http/responses.ts';
@@ -16,7 +19,7 @@ import { type RouteDef, route } from '../http/router.ts';
 import type { Clock } from '../model/clock.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../model/errors.ts';
 import { type EventHandler, parseHandler } from './model.ts';
-import type { EventExecutionStore, EventStores } from './ports.ts';
+import type { EventExecutionStore, EventHandlerStore, EventStores } from './ports.ts';
 
 const HANDLER_BODY = { title: 'EventHandler', required: true, schema: { description: 'An EventHandler' } };
 const MAX_HANDLERS_PER_CREATE = 100;
@@ -25,140 +28,157 @@ const EXECUTION_PAGE = 100;
 /** Executions one handler's message count reads at most (records expire with their TTL). */
 const COUNT_LIMIT = 10_000;
 
-export function eventRoutes(stores: EventStores, clock: Clock): RouteDef[] {
-  const store = stores.eventHandlers;
-  const notFound = (name: string) => new NotFoundError(`Event handler ${name} not found`);
-  return [
-    ...executionRoutes(store, stores.eventExecutions, clock),
-    route({
-      method: 'POST',
-      path: '/api/event',
-      summary: 'Add event handlers (one object, or an array)',
-      request: {
-        body: {
-          ...HANDLER_BODY,
-          schema: {
-            anyOf: [{ type: 'object' }, { type: 'array' }],
-            description: 'An EventHandler or an array of them',
-          },
+const NAME_PARAMS = pathParams({ name: stringValue('Event handler name') });
+
+const notFound = (name: string) => new NotFoundError(`Event handler ${name} not found`);
+
+const executionSummaries = (handlers: EventHandlerStore, executions: EventExecutionStore, clock: Clock) =>
+  route({
+    method: 'GET',
+    path: '/api/event/execution',
+    summary: 'Event handlers with the number of messages they handled',
+    responds: 'application/json',
+    handler: async () => {
+      const now = clock.now();
+      const results = await Promise.all(
+        (await handlers.list()).map(async (h) => {
+          const recorded = await executions.list(h.name, now, { limit: COUNT_LIMIT });
+          return {
+            name: h.name,
+            event: h.event,
+            active: h.active === true,
+            numberOfActions: h.actions.length,
+            numberOfMessages: new Set(recorded.map((e) => e.messageId)).size,
+          };
+        }),
+      );
+      return json({ results, totalHits: results.length });
+    },
+  });
+
+const handlerExecutions = (handlers: EventHandlerStore, executions: EventExecutionStore, clock: Clock) =>
+  route({
+    method: 'GET',
+    path: '/api/event/execution/{name}',
+    summary: 'The executions of one event handler, newest first',
+    request: {
+      params: NAME_PARAMS,
+      query: paramsOf({ from: integerValue({ minimum: 0 }, 'Offset of the first execution (default 0)') }),
+    },
+    responds: 'application/json',
+    handler: async (ctx) => {
+      const name = ctx.param('name');
+      if (!(await handlers.get(name))) throw notFound(name);
+      const from = ctx.query.int('from', 0);
+      const page = await executions.list(name, clock.now(), { limit: from + EXECUTION_PAGE });
+      return json(page.slice(from));
+    },
+  });
+
+const addHandlers = (store: EventHandlerStore) =>
+  route({
+    method: 'POST',
+    path: '/api/event',
+    summary: 'Add event handlers (one object, or an array)',
+    request: {
+      body: {
+        ...HANDLER_BODY,
+        schema: {
+          anyOf: [{ type: 'object' }, { type: 'array' }],
+          description: 'An EventHandler or an array of them',
         },
       },
-      handler: async (ctx) => {
-        const body = await ctx.json();
-        const list = Array.isArray(body) ? body : [body];
-        if (list.length === 0 || list.length > MAX_HANDLERS_PER_CREATE)
-          throw new ValidationError(`Give 1 to ${MAX_HANDLERS_PER_CREATE} event handlers`);
-        const handlers: EventHandler[] = list.map(parseHandler);
-        for (const handler of handlers) {
-          if (!(await store.create(handler)))
-            throw new ConflictError(`Event handler with name ${handler.name} already exists!`);
-        }
-        return emptyOk();
-      },
-    }),
-    route({
-      method: 'PUT',
-      path: '/api/event',
-      summary: 'Update an event handler',
-      request: { body: { ...HANDLER_BODY, schema: { type: 'object', description: 'An EventHandler' } } },
-      handler: async (ctx) => {
-        const handler = parseHandler(await ctx.json());
-        if (!(await store.update(handler))) throw notFound(handler.name);
-        return emptyOk();
-      },
-    }),
-    route({
-      method: 'GET',
-      path: '/api/event',
-      summary: 'List every event handler',
-      responds: 'application/json',
-      handler: async () => json(await store.list()),
-    }),
-    route({
-      method: 'GET',
-      path: '/api/event/handler/{name}',
-      summary: 'Get an event handler by name',
-      request: { params: pathParams({ name: stringValue('Event handler name') }) },
-      responds: 'application/json',
-      handler: async (ctx) => {
-        const handler = await store.get(ctx.param('name'));
-        if (!handler) throw notFound(ctx.param('name'));
-        return json(handler);
-      },
-    }),
-    route({
-      method: 'GET',
-      path: '/api/event/{event}',
-      summary: 'List the event handlers of one event',
-      request: {
-        params: pathParams({ event: stringValue('Event, e.g. sqs:orders') }),
-        query: paramsOf({ activeOnly: booleanValue('Only active handlers (default true)') }),
-      },
-      responds: 'application/json',
-      handler: async (ctx) => {
-        const event = ctx.param('event');
-        const activeOnly = ctx.query.bool('activeOnly', true);
-        const all = await store.list();
-        return json(all.filter((h) => h.event === event && (!activeOnly || h.active === true)));
-      },
-    }),
-    route({
-      method: 'DELETE',
-      path: '/api/event/{name}',
-      summary: 'Delete an event handler',
-      request: { params: pathParams({ name: stringValue('Event handler name') }) },
-      handler: async (ctx) => {
-        if (!(await store.remove(ctx.param('name')))) throw notFound(ctx.param('name'));
-        return emptyOk();
-      },
-    }),
-  ];
-}
+    },
+    handler: async (ctx) => {
+      const body = await ctx.json();
+      const list = Array.isArray(body) ? body : [body];
+      if (list.length === 0 || list.length > MAX_HANDLERS_PER_CREATE)
+        throw new ValidationError(`Give 1 to ${MAX_HANDLERS_PER_CREATE} event handlers`);
+      const handlers: EventHandler[] = list.map(parseHandler);
+      for (const handler of handlers) {
+        if (!(await store.create(handler)))
+          throw new ConflictError(`Event handler with name ${handler.name} already exists!`);
+      }
+      return emptyOk();
+    },
+  });
 
-function executionRoutes(
-  handlers: EventStores['eventHandlers'],
-  executions: EventExecutionStore,
-  clock: Clock,
-): RouteDef[] {
+const updateHandler = (store: EventHandlerStore) =>
+  route({
+    method: 'PUT',
+    path: '/api/event',
+    summary: 'Update an event handler',
+    request: { body: { ...HANDLER_BODY, schema: { type: 'object', description: 'An EventHandler' } } },
+    handler: async (ctx) => {
+      const handler = parseHandler(await ctx.json());
+      if (!(await store.update(handler))) throw notFound(handler.name);
+      return emptyOk();
+    },
+  });
+
+const listHandlers = (store: EventHandlerStore) =>
+  route({
+    method: 'GET',
+    path: '/api/event',
+    summary: 'List every event handler',
+    responds: 'application/json',
+    handler: async () => json(await store.list()),
+  });
+
+const getHandler = (store: EventHandlerStore) =>
+  route({
+    method: 'GET',
+    path: '/api/event/handler/{name}',
+    summary: 'Get an event handler by name',
+    request: { params: NAME_PARAMS },
+    responds: 'application/json',
+    handler: async (ctx) => {
+      const handler = await store.get(ctx.param('name'));
+      if (!handler) throw notFound(ctx.param('name'));
+      return json(handler);
+    },
+  });
+
+const handlersOfEvent = (store: EventHandlerStore) =>
+  route({
+    method: 'GET',
+    path: '/api/event/{event}',
+    summary: 'List the event handlers of one event',
+    request: {
+      params: pathParams({ event: stringValue('Event, e.g. sqs:orders') }),
+      query: paramsOf({ activeOnly: booleanValue('Only active handlers (default true)') }),
+    },
+    responds: 'application/json',
+    handler: async (ctx) => {
+      const event = ctx.param('event');
+      const activeOnly = ctx.query.bool('activeOnly', true);
+      const all = await store.list();
+      return json(all.filter((h) => h.event === event && (!activeOnly || h.active === true)));
+    },
+  });
+
+const deleteHandler = (store: EventHandlerStore) =>
+  route({
+    method: 'DELETE',
+    path: '/api/event/{name}',
+    summary: 'Delete an event handler',
+    request: { params: NAME_PARAMS },
+    handler: async (ctx) => {
+      if (!(await store.remove(ctx.param('name')))) throw notFound(ctx.param('name'));
+      return emptyOk();
+    },
+  });
+
+export function eventRoutes(stores: EventStores, clock: Clock): RouteDef[] {
+  const { eventHandlers: store, eventExecutions: executions } = stores;
   return [
-    route({
-      method: 'GET',
-      path: '/api/event/execution',
-      summary: 'Event handlers with the number of messages they handled',
-      responds: 'application/json',
-      handler: async () => {
-        const now = clock.now();
-        const results = await Promise.all(
-          (await handlers.list()).map(async (h) => {
-            const recorded = await executions.list(h.name, now, { limit: COUNT_LIMIT });
-            return {
-              name: h.name,
-              event: h.event,
-              active: h.active === true,
-              numberOfActions: h.actions.length,
-              numberOfMessages: new Set(recorded.map((e) => e.messageId)).size,
-            };
-          }),
-        );
-        return json({ results, totalHits: results.length });
-      },
-    }),
-    route({
-      method: 'GET',
-      path: '/api/event/execution/{name}',
-      summary: 'The executions of one event handler, newest first',
-      request: {
-        params: pathParams({ name: stringValue('Event handler name') }),
-        query: paramsOf({ from: integerValue({ minimum: 0 }, 'Offset of the first execution (default 0)') }),
-      },
-      responds: 'application/json',
-      handler: async (ctx) => {
-        const name = ctx.param('name');
-        if (!(await handlers.get(name))) throw new NotFoundError(`Event handler ${name} not found`);
-        const from = ctx.query.int('from', 0);
-        const page = await executions.list(name, clock.now(), { limit: from + EXECUTION_PAGE });
-        return json(page.slice(from));
-      },
-    }),
+    executionSummaries(store, executions, clock),
+    handlerExecutions(store, executions, clock),
+    addHandlers(store),
+    updateHandler(store),
+    listHandlers(store),
+    getHandler(store),
+    handlersOfEvent(store),
+    deleteHandler(store),
   ];
 }

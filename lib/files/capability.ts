@@ -11,7 +11,7 @@ import { ContentTransfer } from './content.ts';
 import { storageTypeOf } from './model.ts';
 import { MultipartUploads } from './multipart.ts';
 import type { FileStores } from './ports.ts';
-import { fileRoutes } from './routes.ts';
+import { fileRoutes } from './routes/index.ts';
 import { FileService } from './service.ts';
 import { fileSettingsOf } from './settings.ts';
 import { UrlSigner } from './signing.ts';

@@ -1,21 +1,15 @@
 /**
- * Checks requests against route contracts with Ajv: one instance for the process, every schema
- * compiled once when the router is built (never per request). Ajv's errors become the project's
- * ValidationError, phrased as the hand-written checks they replace were phrased, so clients see
- * the same answers as before (`Query parameter 'count' must be an integer, got 'x'`).
+ * Checks requests against route contracts with Ajv: one instance for the process (shared with the
+ * body checks of lib/validation/body-schema.ts), every schema compiled once when the router is
+ * built (never per request). Ajv's errors become the project's ValidationError, phrased as the
+ * hand-written checks they replace were phrased, so clients see the same answers as before
+ * (`Query parameter 'count' must be an integer, got 'x'`).
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Issues } from '../metadata/issues.ts';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { quote, ValidationError } from '../model/errors.ts';
-import { ensureIsArray, ensureIsObject } from '../validation/shapes.ts';
+import { ajv, checkBodyValue, describe, validatorOf } from '../validation/body-schema.ts';
+import { ensureIsObject } from '../validation/shapes.ts';
 import type { BodyContract, JsonSchema, ParamsSchema, RequestContract } from './contract.ts';
-
-/**
- * No coerceTypes: query strings are converted by `coerceValues` below, which is stricter than
- * Ajv's (Ajv takes '1e3' and '0x10' as integers and refuses 'TRUE'; the service never did either).
- * No useDefaults: a handler states its own fallback where it reads a value.
- */
-const ajv = new Ajv({ allErrors: true, verbose: true, strict: true });
 
 export interface CompiledContract {
   params?: ValidateFunction;
@@ -28,7 +22,7 @@ export function compileContract(request: RequestContract | undefined): CompiledC
   return {
     params: request?.params ? ajv.compile(request.params) : undefined,
     query: request?.query ? ajv.compile(request.query) : undefined,
-    body: request?.body ? ajv.compile(request.body.schema) : undefined,
+    body: request?.body ? validatorOf(request.body.schema) : undefined,
   };
 }
 
@@ -116,53 +110,13 @@ function pathError(name: string, property: JsonSchema, raw: unknown): Validation
 }
 
 /**
- * Validates a parsed body. The root shape is answered as ensureIsObject/ensureIsArray always
- * answered; problems inside the body are collected into one `Invalid <title>: ...` answer.
+ * Validates a parsed body against the route's body schema (lib/validation/body-schema.ts words the
+ * answer). An absent body is fine unless the contract requires one; a list body must be there.
  */
 export function checkBody(contract: BodyContract, validate: ValidateFunction, body: unknown): void {
-  const rootType = contract.schema.type;
-  if (rootType === 'array') ensureIsArray(body, contract.title);
-  else if (body === undefined) {
+  if (contract.schema.type !== 'array' && body === undefined) {
     if (contract.required) ensureIsObject(body, contract.title);
     return;
   }
-  if (rootType === 'object') ensureIsObject(body, contract.title);
-  if (validate(body)) return;
-  const issues = new Issues();
-  for (const error of validate.errors ?? []) {
-    issues.add(bodyPath(error), describe(error.parentSchema ?? {}, error), error.data);
-  }
-  issues.throwIfAny(`Invalid ${contract.title}`);
-}
-
-/** `/tasks/0/name` → `tasks[0].name`, the path style of the definition checks. */
-function bodyPath(error: ErrorObject): string {
-  const segments = error.instancePath.split('/').slice(1);
-  if (error.keyword === 'required')
-    segments.push((error.params as { missingProperty: string }).missingProperty);
-  return segments.reduce((path, s) => (/^\d+$/.test(s) ? `${path}[${s}]` : path ? `${path}.${s}` : s), '');
-}
-
-function describe(schema: JsonSchema, error: ErrorObject): string {
-  switch (error.keyword) {
-    case 'required':
-      return 'is required';
-    case 'type': {
-      const type = String((error.params as { type: string }).type);
-      if (type === 'object') return 'must be a JSON object';
-      return `must be ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
-    }
-    case 'enum':
-      return `must be one of ${((error.params as { allowedValues: unknown[] }).allowedValues ?? []).join(', ')}`;
-    case 'minimum':
-      return `must be greater than or equal to ${String(schema.minimum)}`;
-    case 'maximum':
-      return `must be less than or equal to ${String(schema.maximum)}`;
-    case 'pattern':
-      return typeof schema.description === 'string'
-        ? `must be ${schema.description}`
-        : 'has the wrong format';
-    default:
-      return error.message ?? 'is not valid';
-  }
+  checkBodyValue(contract, validate, body);
 }

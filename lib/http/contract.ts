@@ -5,8 +5,9 @@
  * stays plain JSON that a walker can read (docs/route-contracts.md).
  */
 
-/** A JSON Schema (draft-07) as plain data. */
-export type JsonSchema = { readonly [keyword: string]: unknown };
+import type { BodySchema, JsonSchema } from '../validation/body-schema.ts';
+
+export type { JsonSchema };
 
 /** The schema of a flat set of named values: path parameters or query parameters. */
 export interface ParamsSchema {
@@ -15,10 +16,11 @@ export interface ParamsSchema {
   readonly required?: readonly string[];
 }
 
-export interface BodyContract {
-  /** How error messages name the body ("Request body is required: TaskResult"). */
-  readonly title: string;
-  readonly schema: JsonSchema;
+/**
+ * A body's schema (lib/validation/body-schema.ts: its title names it in error messages, its type
+ * is derived from the schema) and whether the route needs one.
+ */
+export interface BodyContract<T = unknown> extends BodySchema<T> {
   /** An absent (empty) body is a 400; otherwise it is handed to the handler as undefined. */
   readonly required?: boolean;
 }

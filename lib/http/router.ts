@@ -37,6 +37,11 @@ export interface RouteContext<Param extends string = string> {
    */
   json(): Promise<unknown>;
   /**
+   * The body of a route declaring this body contract, already checked against its schema, with the
+   * type derived from that schema: handlers read it without checking it again.
+   */
+  checkedBody<T>(contract: BodyContract<T>): Promise<T>;
+  /**
    * The body as text. Handlers read bodies only through text() and json(): a host may hand a
    * textual body over as a string without giving the Request a body stream.
    */
@@ -193,6 +198,8 @@ export class Router {
       };
       if (!endpoint.route.open) await this.options.auth?.authenticate(request);
       checkPath(endpoint, params);
+      const declared = endpoint.route.request?.body;
+      let checked: unknown;
       const ctx: RouteContext = {
         request,
         url,
@@ -205,16 +212,17 @@ export class Router {
         query: checkedQuery(endpoint, url.searchParams),
         text: readText,
         body: () => bodyStream(request),
-        json: async () =>
-          boundedList(
-            parseJsonBody(await readText(), this.options.maxJsonDepth),
-            endpoint.route.request?.body,
-          ),
+        json: async () => boundedList(parseJsonBody(await readText(), this.options.maxJsonDepth), declared),
+        checkedBody: async <T>(contract: BodyContract<T>) => {
+          if (contract !== declared) {
+            throw new Error(`Route ${endpoint.route.path} does not declare the body ${contract.title}`);
+          }
+          return checked as T;
+        },
       };
-      const body = endpoint.route.request?.body;
-      if (body && endpoint.contract.body) {
-        const parsed = await ctx.json();
-        checkBody(body, endpoint.contract.body, parsed);
+      if (declared && endpoint.contract.body) {
+        checked = await ctx.json();
+        checkBody(declared, endpoint.contract.body, checked);
       }
       return await endpoint.route.handler(ctx);
     } catch (error) {

@@ -3,11 +3,11 @@
  * definitions table.
  */
 import type { Capability } from '../capability-contract.ts';
-import { metadataRoutes } from '../http/routes/metadata.ts';
 import { DynamoTaskDefStore, DynamoWorkflowDefStore } from '../store/dynamodb/definitions.ts';
 import { DEFINITIONS_TABLE, tableName } from '../store/dynamodb/tables.ts';
 import { MemoryTaskDefStore, MemoryWorkflowDefStore } from '../store/memory/definitions.ts';
 import type { TaskDefStore, WorkflowDefStore } from '../store/ports.ts';
+import { metadataRoutes } from './routes/index.ts';
 
 export interface MetadataStores {
   workflowDefs: WorkflowDefStore;

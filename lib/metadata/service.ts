@@ -7,7 +7,7 @@ import type { TaskDef, WorkflowDef, WorkflowDefSummary } from '../model/definiti
 import { errorMessage, NotFoundError, quote } from '../model/errors.ts';
 import { isKnownTaskType } from '../model/task-types/index.ts';
 import type { TaskDefStore, WorkflowDefStore } from '../store/ports.ts';
-import { Issues, isObject } from './issues.ts';
+import { Issues, isObject } from '../validation/issues.ts';
 import { validateTaskDef, validateTaskDefs } from './task-def.ts';
 import { checkWorkflowDef, INVALID_WORKFLOW, normalizeWorkflowDef, rawTasksOf } from './workflow-def.ts';
 

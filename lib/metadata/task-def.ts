@@ -2,7 +2,7 @@
  * Task definition validation and defaults (reference/conductor.md §0.3 and §2.4).
  */
 import type { RetryLogic, TaskDef, TimeoutPolicy } from '../model/definitions.ts';
-import { checkType, Issues, isBlank, isObject } from './issues.ts';
+import { checkType, Issues, isBlank, isObject } from '../validation/issues.ts';
 
 const RETRY_LOGICS: readonly RetryLogic[] = ['FIXED', 'EXPONENTIAL_BACKOFF', 'LINEAR_BACKOFF'];
 const TIMEOUT_POLICIES: readonly TimeoutPolicy[] = ['RETRY', 'TIME_OUT_WF', 'ALERT_ONLY'];

@@ -4,7 +4,7 @@
  * live in each type's spec (lib/model/task-types/); this is the by-name view derived from them.
  */
 import { TASK_TYPE_SPECS } from '../model/task-types/index.ts';
-import type { Issues } from './issues.ts';
+import type { Issues } from '../validation/issues.ts';
 
 export type TaskTypeRule = (task: Record<string, unknown>, path: string, issues: Issues) => void;
 

@@ -4,7 +4,7 @@
  */
 import type { WorkflowDef, WorkflowTask } from '../model/definitions.ts';
 import { CHILD_FIELDS, isKnownTaskType, specOf } from '../model/task-types/index.ts';
-import { checkType, Issues, isBlank, isObject } from './issues.ts';
+import { checkType, Issues, isBlank, isObject } from '../validation/issues.ts';
 import { checkTaskDef, normalizeTaskDef } from './task-def.ts';
 
 export const INVALID_WORKFLOW = 'The workflow definition is not valid';

@@ -15,7 +15,7 @@ export interface PayloadStore {
   /**
    * A URL a client reads (GET) or writes (PUT) the document at directly, valid for `expiresIn`
    * seconds. Adapters without one (memory, filesystem) leave it out: the local server serves
-   * those keys itself (lib/http/routes/workflows/payloads.ts).
+   * those keys itself (lib/workflows/routes/external-storage.ts).
    */
   presign?(key: string, operation: PayloadOperation, expiresIn: number): Promise<string>;
 }

@@ -10,7 +10,7 @@ import { ScheduleDispatcher } from './dispatcher.ts';
 import type { ScheduleFireMessage } from './fire-message.ts';
 import type { SchedulerStores } from './ports.ts';
 import { retainingScheduleExecutions } from './retention.ts';
-import { schedulerRoutes } from './routes.ts';
+import { schedulerRoutes } from './routes/index.ts';
 import { scheduleFire } from './schedule-fire.ts';
 import { type SchedulerDeps, scheduleTick } from './schedule-tick.ts';
 import { SchedulerService } from './service.ts';

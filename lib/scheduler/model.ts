@@ -3,8 +3,9 @@
  * schedule passes before it is stored: one cron form, valid expressions and zones, a
  * startWorkflowRequest naming a workflow; every problem is listed in one 400 answer.
  */
-import { Issues, isObject } from '../metadata/issues.ts';
+
 import { ValidationError } from '../model/errors.ts';
+import { Issues, isObject } from '../validation/issues.ts';
 import { cronProblem, isKnownZone } from './cron.ts';
 
 export interface CronEntry {

@@ -5,8 +5,9 @@
  * sent and never resolved; createTime and updateTime are the server's; createdBy and updatedBy are
  * never stored.
  */
-import { Issues, isObject } from '../metadata/issues.ts';
+
 import { PayloadTooLargeError } from '../model/errors.ts';
+import { Issues, isObject } from '../validation/issues.ts';
 
 export const SCHEMA_TYPES = ['JSON', 'AVRO', 'PROTOBUF'] as const;
 export type SchemaType = (typeof SCHEMA_TYPES)[number];

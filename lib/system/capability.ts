@@ -5,9 +5,9 @@
  */
 import type { Capability } from '../capability-contract.ts';
 import { BUNDLED_DIR, SWAGGER_UI_FILES } from '../http/openapi/swagger-ui.ts';
-import { apiDocsRoutes } from '../http/routes/api-docs.ts';
-import { systemRoutes } from '../http/routes/system.ts';
 import { DEFINITIONS_TABLE } from '../store/dynamodb/tables.ts';
+import { apiDocsRoutes } from './api-docs.ts';
+import { systemRoutes } from './routes.ts';
 
 export const systemCapability: Capability = {
   name: 'system',

@@ -3,7 +3,6 @@
  * over the queues table of worker task queues and poll data.
  */
 import type { Capability } from '../capability-contract.ts';
-import { taskRoutes } from '../http/routes/tasks.ts';
 import { taskSearchRoutes } from '../search/routes.ts';
 import { searchServiceOf } from '../search/service.ts';
 import { DynamoPollLimitStore } from '../store/dynamodb/poll-limits.ts';
@@ -13,6 +12,7 @@ import { MemoryPollLimitStore } from '../store/memory/poll-limits.ts';
 import { MemoryPollDataStore, MemoryTaskQueue } from '../store/memory/queue.ts';
 import type { PollDataStore, PollLimitStore, TaskQueue } from '../store/ports.ts';
 import { retainingPollData } from './poll-data-retention.ts';
+import { taskRoutes } from './routes/index.ts';
 
 export interface TaskStores {
   queue: TaskQueue;

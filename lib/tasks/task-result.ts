@@ -1,19 +1,70 @@
 /**
- * What a worker sends (TaskResult, reference/conductor.md §2.7), validated into a typed update.
+ * What a worker sends (TaskResult, reference/conductor.md §2.7): its body schema, the one shape
+ * check, and the typed update read from a body that passed it.
  */
 
-import { Issues } from '../metadata/issues.ts';
 import { ValidationError } from '../model/errors.ts';
-import { ensureIsObject } from '../validation/shapes.ts';
+import { type BodyOf, bodySchema } from '../validation/body-schema.ts';
 
-export type ResultStatus = 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'FAILED_WITH_TERMINAL_ERROR' | 'CANCELED';
-export const RESULT_STATUSES: readonly ResultStatus[] = [
+export const RESULT_STATUSES = [
   'IN_PROGRESS',
   'COMPLETED',
   'FAILED',
   'FAILED_WITH_TERMINAL_ERROR',
   'CANCELED',
-];
+] as const;
+export type ResultStatus = (typeof RESULT_STATUSES)[number];
+
+/**
+ * A worker's TaskResult as it arrives: the schema is the body's only shape check (the update
+ * routes' body contract), worded as Conductor words these problems. Null is absent for the
+ * optional fields, as Conductor reads them.
+ */
+export const TASK_RESULT = bodySchema(
+  'TaskResult',
+  {
+    type: 'object',
+    description: 'What a worker reports about a task (Conductor TaskResult)',
+    required: ['workflowInstanceId', 'taskId', 'status'],
+    properties: {
+      workflowInstanceId: {
+        type: 'string',
+        pattern: '\\S',
+        description: 'The run the task belongs to (required, non-empty string)',
+      },
+      taskId: { type: 'string', pattern: '\\S', description: 'The task (required, non-empty string)' },
+      status: { enum: RESULT_STATUSES, description: `One of ${RESULT_STATUSES.join(', ')} (required)` },
+      outputData: { type: ['object', 'null'], description: 'A JSON object merged into the task output' },
+      callbackAfterSeconds: {
+        type: ['integer', 'null'],
+        minimum: 0,
+        description: 'Non-negative integer: re-offer an IN_PROGRESS task after this',
+      },
+      logs: { type: ['array', 'null'], description: 'Log lines: strings or {log, createdTime}' },
+      reasonForIncompletion: { type: ['string', 'null'], description: 'Why the task failed (string)' },
+      workerId: { type: 'string', description: 'The worker reporting' },
+    },
+  },
+  {
+    messages: {
+      workflowInstanceId: 'Workflow Id cannot be null or empty',
+      taskId: 'Task ID cannot be null or empty',
+      status: { required: 'Status cannot be null' },
+      callbackAfterSeconds: 'must be a non-negative integer',
+    },
+    invalidValues: {
+      workflowInstanceId: 'omit',
+      taskId: 'omit',
+      status: 'text',
+      outputData: 'omit',
+      logs: 'omit',
+      reasonForIncompletion: 'omit',
+    },
+  },
+);
+
+/** A TaskResult body that passed its schema. */
+export type TaskResultBody = BodyOf<typeof TASK_RESULT>;
 
 export interface TaskResult {
   workflowInstanceId: string;
@@ -44,38 +95,17 @@ export function parseStatus(value: unknown, path = 'status'): ResultStatus {
   );
 }
 
-export function parseTaskResult(body: unknown): TaskResult {
-  const raw = ensureIsObject(body, 'TaskResult');
-  const issues = new Issues();
-  const blank = (v: unknown) => typeof v !== 'string' || v.trim() === '';
-  if (blank(raw.workflowInstanceId)) issues.add('workflowInstanceId', 'Workflow Id cannot be null or empty');
-  if (blank(raw.taskId)) issues.add('taskId', 'Task ID cannot be null or empty');
-  if (raw.status === undefined || raw.status === null) issues.add('status', 'Status cannot be null');
-  else if (!RESULT_STATUSES.includes(raw.status as ResultStatus)) {
-    issues.add('status', `must be one of ${RESULT_STATUSES.join(', ')}`, String(raw.status));
-  }
-  if (raw.outputData != null && (typeof raw.outputData !== 'object' || Array.isArray(raw.outputData))) {
-    issues.add('outputData', 'must be a JSON object');
-  }
-  if (
-    raw.callbackAfterSeconds != null &&
-    !(Number.isInteger(raw.callbackAfterSeconds) && (raw.callbackAfterSeconds as number) >= 0)
-  ) {
-    issues.add('callbackAfterSeconds', 'must be a non-negative integer', raw.callbackAfterSeconds);
-  }
-  if (raw.logs != null && !Array.isArray(raw.logs)) issues.add('logs', 'must be an array');
-  if (raw.reasonForIncompletion != null && typeof raw.reasonForIncompletion !== 'string') {
-    issues.add('reasonForIncompletion', 'must be a string');
-  }
-  issues.throwIfAny('Invalid TaskResult');
+/** The update a checked TaskResult asks for; fields the schema leaves open are read leniently. */
+export function taskResultOf(raw: TaskResultBody): TaskResult {
+  const extra = raw as Record<string, unknown>;
   return {
-    workflowInstanceId: raw.workflowInstanceId as string,
-    taskId: raw.taskId as string,
-    status: raw.status as ResultStatus,
-    outputData: raw.outputData as Record<string, unknown> | undefined,
-    reasonForIncompletion: raw.reasonForIncompletion as string | undefined,
-    callbackAfterSeconds: raw.callbackAfterSeconds as number | undefined,
-    workerId: typeof raw.workerId === 'string' ? raw.workerId : undefined,
+    workflowInstanceId: raw.workflowInstanceId,
+    taskId: raw.taskId,
+    status: raw.status,
+    outputData: raw.outputData ?? undefined,
+    reasonForIncompletion: raw.reasonForIncompletion ?? undefined,
+    callbackAfterSeconds: raw.callbackAfterSeconds ?? undefined,
+    workerId: raw.workerId,
     logs: Array.isArray(raw.logs)
       ? raw.logs.flatMap((l) =>
           typeof l === 'string'
@@ -90,11 +120,11 @@ export function parseTaskResult(body: unknown): TaskResult {
               : [],
         )
       : undefined,
-    extendLease: raw.extendLease === true,
-    subWorkflowId: typeof raw.subWorkflowId === 'string' ? raw.subWorkflowId : undefined,
+    extendLease: extra.extendLease === true,
+    subWorkflowId: typeof extra.subWorkflowId === 'string' ? extra.subWorkflowId : undefined,
     externalOutputPayloadStoragePath:
-      typeof raw.externalOutputPayloadStoragePath === 'string'
-        ? raw.externalOutputPayloadStoragePath
+      typeof extra.externalOutputPayloadStoragePath === 'string'
+        ? extra.externalOutputPayloadStoragePath
         : undefined,
   };
 }

@@ -3,7 +3,6 @@
  * executions table that the engine writes.
  */
 import type { Capability } from '../capability-contract.ts';
-import { workflowRoutes } from '../http/routes/workflows.ts';
 import { decider, timer } from '../jobs/decision-consumers.ts';
 import { expiredRuns } from '../jobs/expired-runs.ts';
 import { searchIndexer } from '../jobs/search-indexer.ts';
@@ -18,6 +17,7 @@ import { EmbeddedExecutionStore } from '../store/embedded/executions.ts';
 import { MemoryExecutionStore } from '../store/memory/executions.ts';
 import type { ExecutionStore } from '../store/ports.ts';
 import { retainingExecutions } from './retention.ts';
+import { workflowRoutes } from './routes/index.ts';
 
 export interface WorkflowStores {
   executions: ExecutionStore;

@@ -6,7 +6,6 @@
 
 import type { SchemaEnforcer } from '../engine/schema-enforcer.ts';
 import { debugEnabled, type Logger } from '../log/logger.ts';
-import { Issues } from '../metadata/issues.ts';
 import type { MetadataService } from '../metadata/service.ts';
 import { validateWorkflowDef } from '../metadata/workflow-def.ts';
 import type { Clock } from '../model/clock.ts';
@@ -17,32 +16,11 @@ import type { WorkflowRecord } from '../model/execution.ts';
 import { generationAt, type IdGenerator } from '../model/ids.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { ExecutionStore, TaskDefStore } from '../store/ports.ts';
-import { ensureIsObject } from '../validation/shapes.ts';
-import {
-  IDEMPOTENCY_STRATEGIES,
-  type IdempotencyStrategy,
-  type StartOutcome,
-  startOnce,
-} from './idempotency.ts';
+import { parseBody } from '../validation/body-schema.ts';
+import { type StartOutcome, startOnce } from './idempotency.ts';
+import { START_WORKFLOW_REQUEST, type StartRequest, startRequestOf } from './start-request.ts';
 
-export interface StartRequest {
-  name: string;
-  version?: number;
-  input?: Record<string, unknown>;
-  correlationId?: string;
-  priority?: number;
-  taskToDomain?: Record<string, string>;
-  workflowDef?: unknown;
-  externalInputPayloadStoragePath?: string;
-  /** One run per key and workflow name (lib/workflows/idempotency.ts); strategy default FAIL. */
-  idempotencyKey?: string;
-  idempotencyStrategy?: IdempotencyStrategy;
-  /** Internal: set for children and failure workflows. */
-  workflowId?: string;
-  parentWorkflowId?: string;
-  parentWorkflowTaskId?: string;
-  event?: string;
-}
+export type { StartRequest } from './start-request.ts';
 
 export interface StartOptions {
   /** Runs the new run's first decide (execute decides in the request); default: request one. */
@@ -66,61 +44,11 @@ export class WorkflowStarter {
   constructor(private readonly deps: StartDeps) {}
 
   /**
-   * Validates a StartWorkflowRequest body (POST /api/workflow, execute). Lenient where Conductor's
-   * JSON reader (Jackson) is: the official UI's Run Workflow form sends
-   * `{"name":"x","version":"1","correlationId":"","input":{},"idempotencyKey":""}`, so numeric
-   * strings are numbers and empty strings of optional fields are absent.
+   * Checks a StartWorkflowRequest that no route contract checked (execute merges the path into it;
+   * test runs, schedules and event handlers carry one) against its schema, and reads it.
    */
   parseRequest(body: unknown): StartRequest {
-    const req = ensureIsObject(body, 'StartWorkflowRequest');
-    const issues = new Issues();
-    const inlineName = isNamed(req.workflowDef) ? req.workflowDef.name : undefined;
-    const name = typeof req.name === 'string' && req.name.trim() !== '' ? req.name.trim() : inlineName;
-    if (name === undefined) issues.add('name', 'Workflow name cannot be null or empty');
-    const version = lenientInteger(req.version);
-    if (version === INVALID || (version !== undefined && version < 0)) {
-      issues.add('version', 'must be a non-negative integer', req.version);
-    }
-    if (
-      req.input === null &&
-      (typeof req.externalInputPayloadStoragePath !== 'string' || req.externalInputPayloadStoragePath === '')
-    ) {
-      // Conductor: a null input with no external payload path is a bad request (an absent one is {}).
-      issues.add('input', 'must not be null without externalInputPayloadStoragePath');
-    } else if (req.input != null && (typeof req.input !== 'object' || Array.isArray(req.input))) {
-      issues.add('input', 'must be a JSON object');
-    }
-    const correlationId = optionalString(issues, req, 'correlationId');
-    const priority = lenientInteger(req.priority);
-    if (priority === INVALID || (priority !== undefined && (priority < 0 || priority > 99))) {
-      issues.add('priority', 'priority: must be between 0 and 99', req.priority);
-    }
-    if (
-      req.taskToDomain != null &&
-      (typeof req.taskToDomain !== 'object' || Array.isArray(req.taskToDomain))
-    ) {
-      issues.add('taskToDomain', 'must be a map of task name to domain');
-    }
-    const externalPath = optionalString(issues, req, 'externalInputPayloadStoragePath');
-    const idempotencyKey = optionalString(issues, req, 'idempotencyKey');
-    const strategy = optionalString(issues, req, 'idempotencyStrategy');
-    if (strategy !== undefined && !IDEMPOTENCY_STRATEGIES.includes(strategy as IdempotencyStrategy)) {
-      issues.add('idempotencyStrategy', `must be one of ${IDEMPOTENCY_STRATEGIES.join(', ')}`, strategy);
-    }
-    issues.throwIfAny('Invalid StartWorkflowRequest');
-    return {
-      name: name as string,
-      version: version === 0 ? undefined : (version as number | undefined),
-      input: (req.input as Record<string, unknown> | undefined) ?? {},
-      correlationId,
-      priority: (priority as number | undefined) ?? 0,
-      taskToDomain: (req.taskToDomain as Record<string, string> | undefined) ?? {},
-      workflowDef: req.workflowDef ?? undefined,
-      externalInputPayloadStoragePath: externalPath,
-      idempotencyKey,
-      idempotencyStrategy:
-        idempotencyKey === undefined ? undefined : ((strategy ?? 'FAIL') as IdempotencyStrategy),
-    };
+    return startRequestOf(parseBody(START_WORKFLOW_REQUEST, body));
   }
 
   async start(request: StartRequest, options: StartOptions = {}): Promise<string> {
@@ -251,33 +179,3 @@ export class WorkflowStarter {
     return { ...def, tasks };
   }
 }
-
-const INVALID = Symbol('invalid');
-
-/**
- * A JSON integer field read as Jackson reads one into an Integer: a number or a numeric string;
- * absent, null or "" is undefined; anything else INVALID.
- */
-function lenientInteger(value: unknown): number | undefined | typeof INVALID {
-  if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value === 'number') return Number.isInteger(value) ? value : INVALID;
-  if (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value)) return Number(value);
-  return INVALID;
-}
-
-/** An optional string field: "" means absent (the UI sends empty ids); other types are an issue. */
-function optionalString(issues: Issues, req: Record<string, unknown>, field: string): string | undefined {
-  const value = req[field];
-  if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value !== 'string') {
-    issues.add(field, 'must be a string', value);
-    return undefined;
-  }
-  return value;
-}
-
-const isNamed = (value: unknown): value is { name: string } =>
-  typeof value === 'object' &&
-  value !== null &&
-  typeof (value as { name?: unknown }).name === 'string' &&
-  (value as { name: string }).name.trim() !== '';

@@ -9,14 +9,14 @@ import { describe, expect, it, vi } from 'vitest';
 import { integerValue, type JsonSchema, paramsOf, pathParams, stringValue } from '../../lib/http/contract.ts';
 import { json } from '../../lib/http/responses.ts';
 import { type RouteDef, Router, route } from '../../lib/http/router.ts';
-import { metadataRoutes } from '../../lib/http/routes/metadata.ts';
-import { systemRoutes } from '../../lib/http/routes/system.ts';
-import { taskRoutes } from '../../lib/http/routes/tasks.ts';
-import { workflowRoutes } from '../../lib/http/routes/workflows.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
+import { metadataRoutes } from '../../lib/metadata/routes/index.ts';
 import type { MetadataService } from '../../lib/metadata/service.ts';
 import type { Engine } from '../../lib/runtime/engine.ts';
 import { OPEN_API } from '../../lib/security/api-auth.ts';
+import { systemRoutes } from '../../lib/system/routes.ts';
+import { taskRoutes } from '../../lib/tasks/routes/index.ts';
+import { workflowRoutes } from '../../lib/workflows/routes/index.ts';
 
 const orders = route({
   method: 'POST',

@@ -6,10 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Router } from '../../lib/http/router.ts';
-import { systemRoutes } from '../../lib/http/routes/system.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
 import { SERVICE_VERSION } from '../../lib/runtime/version.ts';
 import { OPEN_API } from '../../lib/security/api-auth.ts';
+import { systemRoutes } from '../../lib/system/routes.ts';
 import { errorBody, useTestServer } from '../helpers/server.ts';
 
 const packageVersion = (

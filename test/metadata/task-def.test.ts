@@ -2,7 +2,6 @@
  * Task definition validation and defaults (lib/metadata/task-def.ts, reference/conductor.md §0.3).
  */
 import { describe, expect, it } from 'vitest';
-import { Issues } from '../../lib/metadata/issues.ts';
 import {
   checkTaskDef,
   normalizeTaskDef,
@@ -10,6 +9,7 @@ import {
   validateTaskDefs,
 } from '../../lib/metadata/task-def.ts';
 import { type FieldError, ValidationError } from '../../lib/model/errors.ts';
+import { Issues } from '../../lib/validation/issues.ts';
 import { type Json, taskDef } from '../helpers/fixtures.ts';
 
 function problemsOf(value: Json): FieldError[] {

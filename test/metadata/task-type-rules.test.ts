@@ -3,8 +3,8 @@
  * WorkflowTaskTypeConstraint, reference/conductor.md §0.3).
  */
 import { describe, expect, it } from 'vitest';
-import { Issues } from '../../lib/metadata/issues.ts';
 import { TASK_TYPE_RULES } from '../../lib/metadata/task-type-rules.ts';
+import { Issues } from '../../lib/validation/issues.ts';
 import { type Json, ref, simpleTask } from '../helpers/fixtures.ts';
 
 /** The paths of the problems the rule of `task.type` finds. */

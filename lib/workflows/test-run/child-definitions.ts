@@ -7,11 +7,12 @@
  * own rewrites the child's definition the same way, reading a registered child definition
  * (read-only) when no replacement is given. Nothing changes when no plan carries a definition.
  */
-import { isObject } from '../../metadata/issues.ts';
+
 import { validateWorkflowDef } from '../../metadata/workflow-def.ts';
 import { forEachTask, mapTasks } from '../../model/definition-graph.ts';
 import type { WorkflowDef, WorkflowTask } from '../../model/definitions.ts';
 import { specOf } from '../../model/task-types/index.ts';
+import { isObject } from '../../validation/issues.ts';
 import type { TestPlan } from './request.ts';
 
 export type FindWorkflowDef = (name: string, version?: number) => Promise<WorkflowDef | undefined>;

@@ -4,10 +4,11 @@
  * parsed into a TestPlan tree. Every problem of the mocks, the nested requests and their inline
  * definitions is listed in one 400, as definition checks do.
  */
-import { Issues, isObject } from '../../metadata/issues.ts';
+
 import { checkWorkflowDef, normalizeWorkflowDef } from '../../metadata/workflow-def.ts';
 import type { WorkflowDef } from '../../model/definitions.ts';
 import { ValidationError } from '../../model/errors.ts';
+import { Issues, isObject } from '../../validation/issues.ts';
 import { ensureIsObject } from '../../validation/shapes.ts';
 import type { StartRequest } from '../start.ts';
 

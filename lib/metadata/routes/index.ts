@@ -1,0 +1,13 @@
+/**
+ * /api/metadata: workflow and task definitions (reference/conductor.md §1.2), one file per
+ * sub-resource in this folder.
+ */
+
+import type { RouteDef } from '../../http/router.ts';
+import type { MetadataService } from '../service.ts';
+import { taskDefRoutes } from './task-defs.ts';
+import { workflowDefRoutes } from './workflow-defs.ts';
+
+export function metadataRoutes(metadata: MetadataService): RouteDef[] {
+  return [...workflowDefRoutes(metadata), ...taskDefRoutes(metadata)];
+}
