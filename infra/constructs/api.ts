@@ -1,7 +1,7 @@
 /**
  * The public HTTP entry: one API Gateway HTTP API on its `$default` stage, with routes added per
- * route group from the route keys in lib/http/route-table.ts. Each route goes straight to its
- * group's function (payload format 2.0, which lib/http/lambda-adapter.ts reads).
+ * route group from its capability's route keys (Capability.apiRoutes). Each route goes straight to
+ * its group's function (payload format 2.0, which lib/http/lambda-adapter.ts reads).
  */
 import { CorsHttpMethod, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
