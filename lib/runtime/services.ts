@@ -15,7 +15,6 @@ import { MetadataService } from '../metadata/service.ts';
 import type { Clock } from '../model/clock.ts';
 import { type IdGenerator, randomIds } from '../model/ids.ts';
 import type { Notifier } from '../model/notifier.ts';
-import { ExternalizingExecutionStore } from '../payloads/externalizing-store.ts';
 import { PayloadLocations } from '../payloads/locations.ts';
 import { MemoryPayloadStore } from '../payloads/memory.ts';
 import type { PayloadStore } from '../payloads/ports.ts';
@@ -35,8 +34,8 @@ import type { SearchIndex } from '../search/ports.ts';
 import { apiAuthOf } from '../security/api-auth.ts';
 import type { KeySource } from '../security/api-keys.ts';
 import { retainingPollData } from '../tasks/poll-data-retention.ts';
+import { executionStoreStack } from '../workflows/execution-stack.ts';
 import type { RunWatcher } from '../workflows/progress.ts';
-import { retainingExecutions } from '../workflows/retention.ts';
 import { createEngine } from './engine.ts';
 import { enabledCapabilities } from './router.ts';
 import type { ServiceStores } from './stores.ts';
@@ -90,22 +89,21 @@ export function createServices(deps: ServiceDeps): Services {
   const { config } = deps;
   assertSchemaStorage(config);
   const payloads = deps.payloads ?? new MemoryPayloadStore();
-  // Every reader and writer of runs goes through this one decorator: records stay small, readers
-  // see whole payloads (lib/payloads/externalizing-store.ts).
   const stores: ServiceStores = {
     ...deps.stores,
-    // Outermost: ended runs past their retention are hidden from every reader (lib/workflows/retention.ts).
-    executions: retainingExecutions(
-      new ExternalizingExecutionStore(deps.stores.executions, payloads, {
+    // Every reader and writer of runs goes through one stack (lib/workflows/execution-stack.ts).
+    executions: executionStoreStack(deps.stores.executions, {
+      externalize: {
+        payloads,
         thresholdBytes: config.number('service.external-payload.threshold-bytes'),
         recordBudgetBytes: config.number('service.external-payload.record-budget-bytes'),
-      }),
-      {
+      },
+      retention: {
         runsMs: config.number('service.workflow.retention'),
         logsMs: config.number('service.task.log-retention'),
+        clock: deps.clock,
       },
-      deps.clock,
-    ),
+    }),
     pollData: retainingPollData(
       deps.stores.pollData,
       config.number('service.task.poll-data-retention'),
