@@ -16,7 +16,7 @@ import type { WorkflowRecord } from '../model/execution.ts';
 import { generationAt, type IdGenerator } from '../model/ids.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { SchemaEnforcer } from '../schemas/ports.ts';
-import type { ExecutionStore, TaskDefStore } from '../store/ports.ts';
+import type { IdempotencyClaims, RunStore, TaskDefStore } from '../store/ports.ts';
 import { ensureIsObject } from '../validation/shapes.ts';
 import {
   IDEMPOTENCY_STRATEGIES,
@@ -50,7 +50,7 @@ export interface StartOptions {
 }
 
 export interface StartDeps {
-  executions: ExecutionStore;
+  executions: RunStore & IdempotencyClaims;
   taskDefs: TaskDefStore;
   metadata: MetadataService;
   decisions: DecisionQueue;
