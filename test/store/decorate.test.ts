@@ -1,8 +1,8 @@
 /**
  * The store decorator helper (lib/store/decorate.ts): methods a decorator does not override reach
- * the inner store, bound to it, whether they are its own or its classes'; overrides take their
- * place; a decorator over a decorated store passes the inner functions on as they are; getters and
- * fields are not copied.
+ * the inner store, called on it, whether they are its own or its classes', and a method of it
+ * replaced afterwards is the one called; overrides take their place; a decorator over a decorated
+ * store passes the inner functions on as they are; getters and fields are not copied.
  */
 import { describe, expect, it } from 'vitest';
 import { decorate } from '../../lib/store/decorate.ts';
@@ -33,13 +33,20 @@ class DoublingCounter extends BaseCounter {
 }
 
 describe('decorate', () => {
-  it('delegates every method not overridden to the inner store, bound to it', async () => {
+  it('delegates every method not overridden to the inner store, called on it', async () => {
     const inner = new DoublingCounter();
     const store = decorate<Counter>(inner, {});
     const { add, total } = store;
     expect(await add(3)).toBe(6);
     expect(await total()).toBe(6);
     expect(Object.keys(store).sort()).toEqual(['add', 'total']);
+  });
+
+  it('calls a method of the inner store replaced after decorating, as a hand-written call would', async () => {
+    const inner = new BaseCounter();
+    const store = decorate<Counter>(decorate<Counter>(inner, {}), {});
+    inner.total = async () => 42;
+    expect(await store.total()).toBe(42);
   });
 
   it('puts overrides in place of the inner methods, leaving the inner store as it was', async () => {
