@@ -8,7 +8,7 @@
  */
 import { configOf } from '../lib/config/load.ts';
 import type { TaskRecord, WorkflowRecord } from '../lib/model/execution.ts';
-import { ExternalizingExecutionStore } from '../lib/payloads/externalizing-store.ts';
+import { externalizingExecutions } from '../lib/payloads/externalizing-store.ts';
 import { MemoryPayloadStore } from '../lib/payloads/memory.ts';
 import type { ExecutionStore } from '../lib/store/ports.ts';
 import { Args } from './lib/args.ts';
@@ -45,7 +45,7 @@ async function cpuPerCommit(bytes: number): Promise<{ ms: number; external: numb
       external = record.tasks.filter((t) => t.externalOutputPayloadStoragePath).length;
     },
   } as unknown as ExecutionStore;
-  const store = new ExternalizingExecutionStore(sink, new MemoryPayloadStore(), {
+  const store = externalizingExecutions(sink, new MemoryPayloadStore(), {
     thresholdBytes,
     recordBudgetBytes,
   });

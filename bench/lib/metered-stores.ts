@@ -4,6 +4,7 @@
  */
 import type { TaskDef, WorkflowDef } from '../../lib/model/definitions.ts';
 import type { TaskRecord, WorkflowRecord } from '../../lib/model/execution.ts';
+import { decorate } from '../../lib/store/decorate.ts';
 import {
   taskDefItem,
   taskKey as taskDefKey,
@@ -47,7 +48,8 @@ export function meteredExecutions(m: StoreMeter, inner: ExecutionStore): Executi
   const rowSk = (taskId: string) => taskKey('', taskId).sk;
   const wfSize = (r: WorkflowRecord) => (m.sizes ? itemBytes(runItem(r)) : 0);
   const taskSize = (t: TaskRecord) => (m.sizes ? itemBytes(rowItem(t)) : 0);
-  return {
+  // Search reads are not on the engine's path; passed through unmetered.
+  return decorate<ExecutionStore>(inner, {
     createWorkflow: async (record) => {
       const t = m.call('executions.createWorkflow');
       const item = runItem(record);
@@ -141,11 +143,6 @@ export function meteredExecutions(m: StoreMeter, inner: ExecutionStore): Executi
       m.readItems(t, found.length, () => found.map(wfSize));
       return found;
     },
-    // Search reads are not on the engine's path; passed through unmetered.
-    runIndex: (read) => inner.runIndex(read),
-    getWorkflowsById: (ids) => inner.getWorkflowsById(ids),
-    scanTasks: (ids) => inner.scanTasks(ids),
-    tasksOfTypes: (types) => inner.tasksOfTypes(types),
     unfinishedWorkflows: async (limit) => {
       const t = m.call('executions.unfinishedWorkflows');
       const found = await inner.unfinishedWorkflows(limit);
@@ -191,7 +188,7 @@ export function meteredExecutions(m: StoreMeter, inner: ExecutionStore): Executi
       } else m.store(t, 'executions', `IDEM\u0000${claim.workflowName}`, claim.key, item);
       return held;
     },
-  };
+  });
 }
 
 export function meteredQueue(m: StoreMeter, inner: TaskQueue): TaskQueue {

@@ -14,13 +14,13 @@ import { isTerminalTask, isTerminalWorkflow, type TaskRecord } from '../model/ex
 import { retryOnConflict } from '../model/retry-on-conflict.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { SystemTaskMessage } from '../queue/work-queues.ts';
-import type { ExecutionStore } from '../store/ports.ts';
+import type { RunStore, TaskRows } from '../store/ports.ts';
 import type { TaskTypeRegistry } from './registry.ts';
 import type { AsyncTaskResult } from './task-type.ts';
 
 /** Writes an async task's result to its row, unless the task ended meanwhile (canceled). */
 export async function reportAsyncResult(
-  executions: ExecutionStore,
+  executions: TaskRows,
   clock: Clock,
   task: Pick<TaskRecord, 'workflowInstanceId' | 'taskId'>,
   result: AsyncTaskResult,
@@ -46,7 +46,7 @@ export async function reportAsyncResult(
 }
 
 export interface SystemTaskRunnerDeps {
-  executions: ExecutionStore;
+  executions: RunStore & TaskRows;
   decisions: DecisionQueue;
   registry: TaskTypeRegistry;
   clock: Clock;

@@ -6,13 +6,13 @@
  * is on the owner's chain, a descendant when the owner is on the caller's chain.
  */
 import { ForbiddenError, quote } from '../model/errors.ts';
-import type { ExecutionStore } from '../store/ports.ts';
+import type { RunStore } from '../store/ports.ts';
 
 /** Deepest sub-workflow nesting followed; a longer chain (or a cycle) is not walked further. */
 const MAX_DEPTH = 64;
 
 export class FileAccess {
-  constructor(private readonly executions: Pick<ExecutionStore, 'getWorkflow'>) {}
+  constructor(private readonly executions: Pick<RunStore, 'getWorkflow'>) {}
 
   /** Upload, refresh, complete and multipart: the owner itself. */
   requireOwner(caller: string, owner: string, fileId: string): void {

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../model/clock.ts';
 import { ConflictError, NotFoundError, quote, ValidationError } from '../model/errors.ts';
-import type { ExecutionStore } from '../store/ports.ts';
+import type { RunStore } from '../store/ports.ts';
 import { FileAccess } from './family.ts';
 import { type FileRecord, handleOf, isFileId } from './model.ts';
 import type { FileBackend, FileStore, UrlContext } from './ports.ts';
@@ -21,7 +21,7 @@ export interface CreateFileRequest {
 
 export interface FileServiceDeps {
   files: FileStore;
-  executions: Pick<ExecutionStore, 'getWorkflow'>;
+  executions: Pick<RunStore, 'getWorkflow'>;
   backend: FileBackend;
   storageType: string;
   clock: Clock;

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { Clock } from '../model/clock.ts';
 import { ConflictError, NotFoundError, TooManyRequestsError } from '../model/errors.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
-import type { ExecutionStore } from '../store/ports.ts';
+import type { RunStore } from '../store/ports.ts';
 import type { MessageStore, QueuedMessage } from './ports.ts';
 
 export interface MessageLimits {
@@ -20,7 +20,7 @@ export interface MessageLimits {
 
 export interface MessageServiceDeps {
   messages: MessageStore;
-  executions: ExecutionStore;
+  executions: RunStore;
   decisions: DecisionQueue;
   clock: Clock;
   limits: MessageLimits;

@@ -15,13 +15,8 @@
  */
 import { ValidationError } from '../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../model/execution.ts';
-import type {
-  ExecutionStore,
-  IdempotencyClaim,
-  RunIndexRead,
-  RunIndexRow,
-  TaskExecLog,
-} from '../store/ports.ts';
+import { decorate } from '../store/decorate.ts';
+import type { ExecutionStore } from '../store/ports.ts';
 import { contentKey, isContentKey, isPayloadKey, isUploadKey } from './keys.ts';
 import type { PayloadStore } from './ports.ts';
 
@@ -62,117 +57,65 @@ interface Inline {
   bytes: number;
 }
 
-export class ExternalizingExecutionStore implements ExecutionStore {
+/**
+ * The execution store with payloads over the threshold kept in `payloads`: writes of runs and task
+ * rows store them there, reads of runs and task rows put them back. Removing a run leaves its
+ * payloads: a content key may be shared with other runs (the bucket's lifecycle, not a reference
+ * count, is what would reclaim them). Search reads pass through unresolved: results name the
+ * external payload paths (as Conductor's index does) rather than reading every candidate's payloads.
+ */
+export function externalizingExecutions(
+  inner: ExecutionStore,
+  payloads: PayloadStore,
+  options: ExternalizeOptions,
+): ExecutionStore {
+  const codec = new PayloadCodec(payloads, options);
+  const resolveRun = (record: WorkflowRecord) => codec.resolveRun(record);
+  const resolveTask = (row: TaskRecord) => codec.resolveTask(row);
+  return decorate<ExecutionStore>(inner, {
+    createWorkflow: async (record) => inner.createWorkflow(await codec.slimRun(record, true)),
+    getWorkflow: async (workflowId) => {
+      const record = await inner.getWorkflow(workflowId);
+      return record && codec.resolveRun(record);
+    },
+    commitWorkflow: async (record, expectedRev) =>
+      inner.commitWorkflow(await codec.slimRun(record, false), expectedRev),
+    createTasks: async (tasks) => {
+      const slim = await Promise.all(tasks.map(async (task) => (await codec.slimTask(task)).record));
+      return Promise.all((await inner.createTasks(slim)).map(resolveTask));
+    },
+    updateTask: async (task, expectedRev) =>
+      inner.updateTask((await codec.slimTask(task)).record, expectedRev),
+    getTask: async (workflowId, taskId) => {
+      const row = await inner.getTask(workflowId, taskId);
+      return row && codec.resolveTask(row);
+    },
+    getTasks: async (workflowId, taskIds) =>
+      Promise.all((await inner.getTasks(workflowId, taskIds)).map(resolveTask)),
+    findTask: async (taskId) => {
+      const row = await inner.findTask(taskId);
+      return row && codec.resolveTask(row);
+    },
+    listTasks: async (workflowId) => Promise.all((await inner.listTasks(workflowId)).map(resolveTask)),
+    findWorkflows: async (query) => Promise.all((await inner.findWorkflows(query)).map(resolveRun)),
+  });
+}
+
+/** Moves payloads out of records on write and back in on read, with a cache of what it read. */
+class PayloadCodec {
   private readonly cache: PayloadCache;
 
   constructor(
-    private readonly inner: ExecutionStore,
     private readonly payloads: PayloadStore,
     private readonly options: ExternalizeOptions,
   ) {
     this.cache = new PayloadCache(options.cacheBytes ?? 32 * 1024 * 1024);
   }
 
-  async createWorkflow(record: WorkflowRecord): Promise<void> {
-    await this.inner.createWorkflow(await this.slimRun(record, true));
-  }
-
-  async getWorkflow(workflowId: string): Promise<WorkflowRecord | undefined> {
-    const record = await this.inner.getWorkflow(workflowId);
-    return record && this.resolveRun(record);
-  }
-
-  async commitWorkflow(record: WorkflowRecord, expectedRev: number): Promise<void> {
-    await this.inner.commitWorkflow(await this.slimRun(record, false), expectedRev);
-  }
-
-  removeWorkflow(workflowId: string): Promise<void> {
-    // Payloads stay: a content key may be shared with other runs (the bucket's lifecycle, not a
-    // reference count, is what would reclaim them).
-    return this.inner.removeWorkflow(workflowId);
-  }
-
-  async createTasks(tasks: TaskRecord[]): Promise<TaskRecord[]> {
-    const slim = await Promise.all(tasks.map(async (task) => (await this.slimTask(task)).record));
-    return Promise.all((await this.inner.createTasks(slim)).map((row) => this.resolveTask(row)));
-  }
-
-  async updateTask(task: TaskRecord, expectedRev: number): Promise<void> {
-    await this.inner.updateTask((await this.slimTask(task)).record, expectedRev);
-  }
-
-  async getTask(workflowId: string, taskId: string): Promise<TaskRecord | undefined> {
-    const row = await this.inner.getTask(workflowId, taskId);
-    return row && this.resolveTask(row);
-  }
-
-  async getTasks(workflowId: string, taskIds: readonly string[]): Promise<TaskRecord[]> {
-    return Promise.all((await this.inner.getTasks(workflowId, taskIds)).map((row) => this.resolveTask(row)));
-  }
-
-  async findTask(taskId: string): Promise<TaskRecord | undefined> {
-    const row = await this.inner.findTask(taskId);
-    return row && this.resolveTask(row);
-  }
-
-  async listTasks(workflowId: string): Promise<TaskRecord[]> {
-    return Promise.all((await this.inner.listTasks(workflowId)).map((row) => this.resolveTask(row)));
-  }
-
-  deleteTasks(workflowId: string, taskIds: readonly string[]): Promise<void> {
-    return this.inner.deleteTasks(workflowId, taskIds);
-  }
-
-  async findWorkflows(query: Parameters<ExecutionStore['findWorkflows']>[0]): Promise<WorkflowRecord[]> {
-    return Promise.all((await this.inner.findWorkflows(query)).map((run) => this.resolveRun(run)));
-  }
-
-  // Search reads pass through unresolved: results name the external payload paths (as Conductor's
-  // index does) rather than reading every candidate's payloads.
-  runIndex(read: RunIndexRead): Promise<RunIndexRow[]> {
-    return this.inner.runIndex(read);
-  }
-
-  getWorkflowsById(workflowIds: readonly string[]): Promise<WorkflowRecord[]> {
-    return this.inner.getWorkflowsById(workflowIds);
-  }
-
-  scanTasks(workflowIds?: readonly string[]): Promise<TaskRecord[]> {
-    return this.inner.scanTasks(workflowIds);
-  }
-
-  tasksOfTypes(taskTypes: readonly string[]): Promise<TaskRecord[]> {
-    return this.inner.tasksOfTypes(taskTypes);
-  }
-
-  unfinishedWorkflows(limit: number): Promise<string[]> {
-    return this.inner.unfinishedWorkflows(limit);
-  }
-
-  dueWakeups(now: number, limit: number): Promise<{ workflowId: string; wakeAt: number }[]> {
-    return this.inner.dueWakeups(now, limit);
-  }
-
-  claimIdempotencyKey(claim: IdempotencyClaim): Promise<string | undefined> {
-    return this.inner.claimIdempotencyKey(claim);
-  }
-
-  holdRun(workflowId: string, until: number): Promise<boolean> {
-    return this.inner.holdRun(workflowId, until);
-  }
-
-  appendLogs(logs: TaskExecLog[]): Promise<void> {
-    return this.inner.appendLogs(logs);
-  }
-
-  logs(taskId: string): Promise<TaskExecLog[]> {
-    return this.inner.logs(taskId);
-  }
-
   // ---- write: externalize ----
 
   /** A copy of the run to store; the caller's record (and its tasks) are left untouched. */
-  private async slimRun(record: WorkflowRecord, creating: boolean): Promise<WorkflowRecord> {
+  async slimRun(record: WorkflowRecord, creating: boolean): Promise<WorkflowRecord> {
     if (this.plain([record, ...record.tasks], RUN_PAIRS, TASK_PAIRS)) return record;
     const run = await this.slim(record, RUN_PAIRS, creating);
     // Every task's payloads count against the budget, however small each is on its own (a
@@ -200,7 +143,7 @@ export class ExternalizingExecutionStore implements ExecutionStore {
     return slim;
   }
 
-  private async slimTask(task: TaskRecord): Promise<{ record: TaskRecord; inline: Inline[] }> {
+  async slimTask(task: TaskRecord): Promise<{ record: TaskRecord; inline: Inline[] }> {
     if (this.plain([task], TASK_PAIRS, TASK_PAIRS)) return { record: task, inline: [] };
     return this.slim(task, TASK_PAIRS, false);
   }
@@ -287,7 +230,7 @@ export class ExternalizingExecutionStore implements ExecutionStore {
 
   // ---- read: resolve ----
 
-  private async resolveRun(record: WorkflowRecord): Promise<WorkflowRecord> {
+  async resolveRun(record: WorkflowRecord): Promise<WorkflowRecord> {
     if (!hasPath(record, RUN_PAIRS) && !record.tasks.some((task) => hasPath(task, TASK_PAIRS))) return record;
     await Promise.all([
       this.resolve(record, RUN_PAIRS),
@@ -296,7 +239,7 @@ export class ExternalizingExecutionStore implements ExecutionStore {
     return record;
   }
 
-  private async resolveTask(task: TaskRecord): Promise<TaskRecord> {
+  async resolveTask(task: TaskRecord): Promise<TaskRecord> {
     if (hasPath(task, TASK_PAIRS)) await this.resolve(task, TASK_PAIRS);
     return task;
   }

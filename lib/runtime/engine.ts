@@ -27,16 +27,12 @@ import { publishingQueue } from '../tasks/publishing-queue.ts';
 import { TaskService } from '../tasks/service.ts';
 import type { Engine } from '../workflows/engine-api.ts';
 import { SyncExecution } from '../workflows/execute.ts';
+import { executionStoreStack } from '../workflows/execution-stack.ts';
 import { startFailureWorkflow } from '../workflows/failure-workflow.ts';
 import { WorkflowOperations } from '../workflows/operations/index.ts';
 import { RunMutator } from '../workflows/operations/run-mutator.ts';
 import { terminateRunning } from '../workflows/operations/terminate.ts';
-import {
-  LocalRunWatcher,
-  publishingExecutions,
-  type RunWatcher,
-  waitForRevision,
-} from '../workflows/progress.ts';
+import { LocalRunWatcher, type RunWatcher, waitForRevision } from '../workflows/progress.ts';
 import { WorkflowReader } from '../workflows/service.ts';
 import { WorkflowStarter } from '../workflows/start.ts';
 import { readOnlyTaskDefs } from '../workflows/test-run/read-only.ts';
@@ -85,7 +81,7 @@ export function createEngine(deps: EngineDeps): Engine {
   const runRemovedHooks = contributions.flatMap((c) => (c.onRunRemoved ? [c.onRunRemoved] : []));
   const watcher = deps.watcher ?? new LocalRunWatcher();
   // Every write the engine makes to a run is published to the requests waiting on it.
-  const executions = publishingExecutions(stores.executions, watcher);
+  const executions = executionStoreStack(stores.executions, { publishTo: watcher });
   // Every push to a worker queue wakes the long polls waiting on it.
   const queueWatcher = deps.queueWatcher ?? new LocalNotifier();
   const queue = publishingQueue(stores.queue, queueWatcher, clock);

@@ -12,7 +12,7 @@ import type { ServiceContext } from '../capability-contract.ts';
 import { type Clock, systemClock } from '../model/clock.ts';
 import { ValidationError } from '../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../model/execution.ts';
-import type { ExecutionStore, RunIndexRow } from '../store/ports.ts';
+import type { RunIndexRow, RunQueries, TaskRows } from '../store/ports.ts';
 import { rowsOfRuns } from '../store/run-rows.ts';
 import {
   checkQuery,
@@ -105,7 +105,7 @@ export const searchServiceOf = (services: ServiceContext): SearchService =>
 
 export class SearchService {
   constructor(
-    private readonly executions: ExecutionStore,
+    private readonly executions: RunQueries & TaskRows,
     private readonly index?: SearchIndex,
     private readonly clock: Clock = systemClock,
   ) {}

@@ -125,7 +125,14 @@ export interface ExpiredRunRemover {
   removeExpiredRun(workflowId: string, before: number): Promise<void>;
 }
 
-export interface ExecutionStore {
+/**
+ * The execution store, split by who reads it (as Conductor splits ExecutionDAO, IndexDAO and
+ * QueueDAO): a reader that needs one part takes that part, a decorator (lib/store/decorate.ts)
+ * states only the methods it changes. Each adapter implements every part (ExecutionStore).
+ */
+
+/** Run records by id: the engine's read-change-commit of a run. */
+export interface RunStore {
   /** Stores a new run; a ConflictError when the id exists (a re-run start converges on the first). */
   createWorkflow(record: WorkflowRecord): Promise<void>;
   getWorkflow(workflowId: string): Promise<WorkflowRecord | undefined>;
@@ -136,7 +143,17 @@ export interface ExecutionStore {
   commitWorkflow(record: WorkflowRecord, expectedRev: number): Promise<void>;
   /** Removes the run and all its task rows and logs. */
   removeWorkflow(workflowId: string): Promise<void>;
+  /**
+   * Keeps a run's stored record until at least `until` (epoch ms): an expired run's record is
+   * deleted by DynamoDB's TTL, which would free its id for a new run. Used before an idempotency
+   * key moves off an expired run, so a start that read the key before the move cannot create that
+   * id again. False when no record is stored (it is gone already).
+   */
+  holdRun(workflowId: string, until: number): Promise<boolean>;
+}
 
+/** Task rows of a run: what the decider schedules and workers poll and update. */
+export interface TaskRows {
   /**
    * Creates task rows that do not exist yet. A row that already exists is left alone and returned
    * instead: a decide re-run after a crash adopts what the first run wrote (a worker may have
@@ -156,7 +173,10 @@ export interface ExecutionStore {
   listTasks(workflowId: string): Promise<TaskRecord[]>;
   /** Removes task rows of a run (rerun/restart). */
   deleteTasks(workflowId: string, taskIds: readonly string[]): Promise<void>;
+}
 
+/** Reads across runs: the API's queries by name and correlation, and search (lib/search). */
+export interface RunQueries {
   /** Ids of runs of a definition with the given statuses, optionally limited to a start-time window. */
   findWorkflows(query: {
     name: string;
@@ -166,16 +186,6 @@ export interface ExecutionStore {
     startedAfter?: number;
     startedBefore?: number;
   }): Promise<WorkflowRecord[]>;
-  /**
-   * Ids of up to `limit` runs that are not finished (RUNNING or PAUSED), read from the runs
-   * themselves rather than from an index. The local host's restart catch-up uses it: the embedded
-   * store writes an item and its index entries separately, so a crash between them can leave a
-   * run out of the wake-up index. A full scan on DynamoDB: for the local host only.
-   */
-  unfinishedWorkflows(limit: number): Promise<string[]>;
-  /** Runs whose wake-up time has come (timeouts, delays, WAIT deadlines), soonest first. */
-  dueWakeups(now: number, limit: number): Promise<{ workflowId: string; wakeAt: number }[]>;
-
   /**
    * Search reads (lib/search). The rows of the runs index (byName on DynamoDB) for the given names,
    * with the createTime window as the key condition, or of every run without names (a scan); in
@@ -189,25 +199,45 @@ export interface ExecutionStore {
   scanTasks(workflowIds?: readonly string[]): Promise<TaskRecord[]>;
   /** Task rows of the given task types (the byTaskType index on DynamoDB). */
   tasksOfTypes(taskTypes: readonly string[]): Promise<TaskRecord[]>;
+}
 
+/** The sweeper's reads: runs that are due a decide. */
+export interface RunWakeUps {
+  /**
+   * Ids of up to `limit` runs that are not finished (RUNNING or PAUSED), read from the runs
+   * themselves rather than from an index. The local host's restart catch-up uses it: the embedded
+   * store writes an item and its index entries separately, so a crash between them can leave a
+   * run out of the wake-up index. A full scan on DynamoDB: for the local host only.
+   */
+  unfinishedWorkflows(limit: number): Promise<string[]>;
+  /** Runs whose wake-up time has come (timeouts, delays, WAIT deadlines), soonest first. */
+  dueWakeups(now: number, limit: number): Promise<{ workflowId: string; wakeAt: number }[]>;
+}
+
+/** Log lines of tasks (POST/GET /tasks/{taskId}/log). */
+export interface TaskLogs {
   appendLogs(logs: TaskExecLog[]): Promise<void>;
   logs(taskId: string): Promise<TaskExecLog[]>;
+}
 
+/** Idempotency keys of starts (lib/workflows/idempotency.ts). */
+export interface IdempotencyClaims {
   /**
    * Points the key at `claim.workflowId` if no run holds it (or, with `replaces`, if it still
    * points at that run), as one conditional write: of concurrent claims exactly one wins. Answers
    * undefined when the claim took, else the run the key points at.
    */
   claimIdempotencyKey(claim: IdempotencyClaim): Promise<string | undefined>;
-
-  /**
-   * Keeps a run's stored record until at least `until` (epoch ms): an expired run's record is
-   * deleted by DynamoDB's TTL, which would free its id for a new run. Used before an idempotency
-   * key moves off an expired run, so a start that read the key before the move cannot create that
-   * id again. False when no record is stored (it is gone already).
-   */
-  holdRun(workflowId: string, until: number): Promise<boolean>;
 }
+
+/** Every part: what an adapter implements and what the engine's stack decorates. */
+export interface ExecutionStore
+  extends RunStore,
+    TaskRows,
+    RunQueries,
+    RunWakeUps,
+    TaskLogs,
+    IdempotencyClaims {}
 
 export interface QueueEntry {
   queueName: string;

@@ -2,9 +2,9 @@
  * The findWorkflows query of the execution store, and whether a run matches it: one predicate for
  * every adapter, over the fields a runs index holds (a record has them too).
  */
-import type { ExecutionStore, RunIndexRow } from './ports.ts';
+import type { RunIndexRow, RunQueries } from './ports.ts';
 
-export type WorkflowQuery = Parameters<ExecutionStore['findWorkflows']>[0];
+export type WorkflowQuery = Parameters<RunQueries['findWorkflows']>[0];
 
 type QueriedFields = Pick<
   RunIndexRow,

@@ -5,11 +5,11 @@
  */
 import type { TaskRecord, WorkflowRecord } from '../model/execution.ts';
 import { isRowOf, type RunIdentity } from '../model/ids.ts';
-import type { ExecutionStore } from './ports.ts';
+import type { TaskRows } from './ports.ts';
 
 /** Every task row of the run, by seq, without rows an earlier run under its id left. */
 export async function rowsOfRun(
-  executions: Pick<ExecutionStore, 'listTasks'>,
+  executions: Pick<TaskRows, 'listTasks'>,
   run: RunIdentity,
 ): Promise<TaskRecord[]> {
   return (await executions.listTasks(run.workflowId)).filter((row) => isRowOf(run, row));

@@ -16,20 +16,23 @@ import { retryOnConflict } from '../model/retry-on-conflict.ts';
 import { within } from '../model/within.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type {
-  ExecutionStore,
   PollData,
   PollDataStore,
   PollLimitStore,
   QueueEntry,
+  RunQueries,
+  RunStore,
   TaskExecLog,
+  TaskLogs,
   TaskQueue,
+  TaskRows,
 } from '../store/ports.ts';
 import { rowsOfRun } from '../store/run-rows.ts';
 import { PollLimits } from './poll-limits.ts';
 import type { ResultStatus, TaskResult } from './task-result.ts';
 
 export interface TaskServiceDeps {
-  executions: ExecutionStore;
+  executions: RunStore & TaskRows & TaskLogs & Pick<RunQueries, 'tasksOfTypes'>;
   queue: TaskQueue;
   pollData: PollDataStore;
   /** Poll-time limits held in the store (lib/tasks/poll-limits.ts). */

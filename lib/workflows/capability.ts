@@ -8,7 +8,6 @@ import { expiredRuns } from '../jobs/expired-runs.ts';
 import { searchIndexer } from '../jobs/search-indexer.ts';
 import { sweeper } from '../jobs/sweeper.ts';
 import { systemTasks } from '../jobs/system-tasks.ts';
-import { ExternalizingExecutionStore } from '../payloads/externalizing-store.ts';
 import { workflowSearchRoutes } from '../search/routes.ts';
 import { searchServiceOf } from '../search/service.ts';
 import { DynamoExecutionStore } from '../store/dynamodb/executions.ts';
@@ -16,7 +15,7 @@ import { DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE, tableName } from '..
 import { EmbeddedExecutionStore } from '../store/embedded/executions.ts';
 import { MemoryExecutionStore } from '../store/memory/executions.ts';
 import type { ExecutionStore } from '../store/ports.ts';
-import { retainingExecutions } from './retention.ts';
+import { executionStoreStack } from './execution-stack.ts';
 import { workflowRoutes } from './routes/index.ts';
 
 export interface WorkflowStores {
@@ -33,21 +32,21 @@ export const workflowsCapability: Capability<WorkflowStores> = {
       executions: new DynamoExecutionStore(doc, tableName(tables, EXECUTIONS_TABLE)),
     }),
   },
-  // Every reader and writer of runs goes through these: records stay small, readers see whole
-  // payloads (lib/payloads/externalizing-store.ts), and ended runs past their retention are hidden
-  // from every reader (outermost; lib/workflows/retention.ts).
+  // Every reader and writer of runs goes through one stack (lib/workflows/execution-stack.ts):
+  // records stay small, readers see whole payloads, ended runs past their retention are hidden.
   decorate: ({ executions }, { config, clock, payloads }) => ({
-    executions: retainingExecutions(
-      new ExternalizingExecutionStore(executions, payloads, {
+    executions: executionStoreStack(executions, {
+      externalize: {
+        payloads,
         thresholdBytes: config.number('service.external-payload.threshold-bytes'),
         recordBudgetBytes: config.number('service.external-payload.record-budget-bytes'),
-      }),
-      {
+      },
+      retention: {
         runsMs: config.number('service.workflow.retention'),
         logsMs: config.number('service.task.log-retention'),
+        clock,
       },
-      clock,
-    ),
+    }),
   }),
   // The engine's background work: decides, wake-ups, HTTP tasks off the decider, the sweeper, and
   // on AWS the change-stream consumers of the executions table.

@@ -21,7 +21,7 @@
 import { ConflictError } from '../model/errors.ts';
 import { isTerminalWorkflow } from '../model/execution.ts';
 import { derivedId } from '../model/ids.ts';
-import type { ExecutionStore } from '../store/ports.ts';
+import type { IdempotencyClaims, RunStore } from '../store/ports.ts';
 
 export const IDEMPOTENCY_STRATEGIES = ['FAIL', 'RETURN_EXISTING', 'FAIL_ON_RUNNING'] as const;
 export type IdempotencyStrategy = (typeof IDEMPOTENCY_STRATEGIES)[number];
@@ -49,7 +49,7 @@ export const HOLD_MS = 24 * 3_600_000;
  * stores a new run under the given id, false when a run with that id already exists.
  */
 export async function startOnce(
-  executions: ExecutionStore,
+  executions: RunStore & IdempotencyClaims,
   start: IdempotentStart,
   create: (workflowId: string) => Promise<boolean>,
   now: number,

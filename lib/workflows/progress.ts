@@ -12,7 +12,8 @@
  */
 import type { Clock } from '../model/clock.ts';
 import { LocalNotifier, type Notifier, type Watch } from '../model/notifier.ts';
-import type { ExecutionStore } from '../store/ports.ts';
+import { decorate } from '../store/decorate.ts';
+import type { ExecutionStore, RunStore } from '../store/ports.ts';
 
 /** Commit notifications keyed by workflow id (lib/model/notifier.ts). */
 export type RunWatcher = Notifier;
@@ -33,7 +34,7 @@ export class LocalRunWatcher extends LocalNotifier {
 
 /** The execution store with every write to a run published to the watcher once it is stored. */
 export function publishingExecutions(inner: ExecutionStore, watcher: RunWatcher): ExecutionStore {
-  return {
+  return decorate<ExecutionStore>(inner, {
     createWorkflow: async (record) => {
       await inner.createWorkflow(record);
       watcher.publish(record.workflowId);
@@ -50,25 +51,7 @@ export function publishingExecutions(inner: ExecutionStore, watcher: RunWatcher)
       await inner.removeWorkflow(workflowId);
       watcher.publish(workflowId);
     },
-    getWorkflow: (workflowId) => inner.getWorkflow(workflowId),
-    createTasks: (tasks) => inner.createTasks(tasks),
-    getTask: (workflowId, taskId) => inner.getTask(workflowId, taskId),
-    getTasks: (workflowId, taskIds) => inner.getTasks(workflowId, taskIds),
-    findTask: (taskId) => inner.findTask(taskId),
-    listTasks: (workflowId) => inner.listTasks(workflowId),
-    deleteTasks: (workflowId, taskIds) => inner.deleteTasks(workflowId, taskIds),
-    findWorkflows: (query) => inner.findWorkflows(query),
-    dueWakeups: (now, limit) => inner.dueWakeups(now, limit),
-    unfinishedWorkflows: (limit) => inner.unfinishedWorkflows(limit),
-    runIndex: (read) => inner.runIndex(read),
-    getWorkflowsById: (ids) => inner.getWorkflowsById(ids),
-    scanTasks: (ids) => inner.scanTasks(ids),
-    tasksOfTypes: (types) => inner.tasksOfTypes(types),
-    appendLogs: (logs) => inner.appendLogs(logs),
-    logs: (taskId) => inner.logs(taskId),
-    claimIdempotencyKey: (claim) => inner.claimIdempotencyKey(claim),
-    holdRun: (workflowId, until) => inner.holdRun(workflowId, until),
-  };
+  });
 }
 
 /**
@@ -76,7 +59,7 @@ export function publishingExecutions(inner: ExecutionStore, watcher: RunWatcher)
  * clock; woken by the run's own commits, never by a polling loop of its own.
  */
 export async function waitForRevision(
-  deps: { executions: ExecutionStore; watcher: RunWatcher; clock: Clock },
+  deps: { executions: Pick<RunStore, 'getWorkflow'>; watcher: RunWatcher; clock: Clock },
   workflowId: string,
   rev: number,
   timeoutMs: number,

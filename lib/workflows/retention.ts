@@ -15,6 +15,7 @@
 import type { Clock } from '../model/clock.ts';
 import { VersionConflictError } from '../model/errors.ts';
 import { isTerminalWorkflow, type TaskRecord, type WorkflowRecord } from '../model/execution.ts';
+import { decorate } from '../store/decorate.ts';
 import type { ExecutionStore, TaskExecLog } from '../store/ports.ts';
 import { rowsOfRuns } from '../store/run-rows.ts';
 
@@ -71,7 +72,7 @@ export function retainingExecutions(
       if (!(error instanceof VersionConflictError)) throw error;
     }
   };
-  return {
+  return decorate<ExecutionStore>(inner, {
     createWorkflow: (record) => inner.createWorkflow(stamp(record)),
     commitWorkflow: (record, expectedRev) => inner.commitWorkflow(stamp(record), expectedRev),
     getWorkflow: async (workflowId) => {
@@ -84,20 +85,7 @@ export function retainingExecutions(
     getWorkflowsById: async (ids) => (await inner.getWorkflowsById(ids)).filter(live),
     scanTasks: async (ids) => liveTasks(await inner.scanTasks(ids)),
     tasksOfTypes: async (types) => liveTasks(await inner.tasksOfTypes(types)),
-    runIndex: (read) => inner.runIndex(read),
-    removeWorkflow: (workflowId) => inner.removeWorkflow(workflowId),
-    createTasks: (tasks) => inner.createTasks(tasks),
-    updateTask: (task, expectedRev) => inner.updateTask(task, expectedRev),
-    getTask: (workflowId, taskId) => inner.getTask(workflowId, taskId),
-    getTasks: (workflowId, taskIds) => inner.getTasks(workflowId, taskIds),
-    findTask: (taskId) => inner.findTask(taskId),
-    listTasks: (workflowId) => inner.listTasks(workflowId),
-    deleteTasks: (workflowId, taskIds) => inner.deleteTasks(workflowId, taskIds),
-    unfinishedWorkflows: (limit) => inner.unfinishedWorkflows(limit),
-    dueWakeups: (now, limit) => inner.dueWakeups(now, limit),
     appendLogs: (logs) => inner.appendLogs(logs.map(stampLog)),
     logs: async (taskId) => liveLogs(await inner.logs(taskId)),
-    claimIdempotencyKey: (claim) => inner.claimIdempotencyKey(claim),
-    holdRun: (workflowId, until) => inner.holdRun(workflowId, until),
-  };
+  });
 }

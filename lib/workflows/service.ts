@@ -7,12 +7,12 @@ import type { TaskTypeRegistry } from '../engine/registry.ts';
 import { type ApiTask, type ApiWorkflow, toApiTask, toApiWorkflow } from '../model/api.ts';
 import { NotFoundError, quote } from '../model/errors.ts';
 import type { TaskRecord, TaskStatus, WorkflowRecord, WorkflowStatus } from '../model/execution.ts';
-import type { ExecutionStore } from '../store/ports.ts';
+import type { RunQueries, RunStore, TaskRows } from '../store/ports.ts';
 import { rowsOfRun } from '../store/run-rows.ts';
 
 export class WorkflowReader {
   constructor(
-    private readonly executions: ExecutionStore,
+    private readonly executions: RunStore & TaskRows & RunQueries,
     private readonly registry: TaskTypeRegistry,
   ) {}
 

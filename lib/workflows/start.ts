@@ -15,7 +15,7 @@ import { ConflictError, NotFoundError } from '../model/errors.ts';
 import type { WorkflowRecord } from '../model/execution.ts';
 import { generationAt, type IdGenerator } from '../model/ids.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
-import type { ExecutionStore, TaskDefStore } from '../store/ports.ts';
+import type { IdempotencyClaims, RunStore, TaskDefStore } from '../store/ports.ts';
 import { parseBody } from '../validation/body-schema.ts';
 import { type StartOutcome, startOnce } from './idempotency.ts';
 import { START_WORKFLOW_REQUEST, type StartRequest, startRequestOf } from './start-request.ts';
@@ -28,7 +28,7 @@ export interface StartOptions {
 }
 
 export interface StartDeps {
-  executions: ExecutionStore;
+  executions: RunStore & IdempotencyClaims;
   taskDefs: TaskDefStore;
   metadata: MetadataService;
   decisions: DecisionQueue;

@@ -6,6 +6,7 @@
  * disarms itself: code that swallows it and writes on (instead of stopping, as a dead process
  * would) is then visible in the final state. Reads pass through untouched.
  */
+import { decorate, type Overrides } from '../../lib/store/decorate.ts';
 import type { ExecutionStore, PollDataStore, Stores, TaskQueue } from '../../lib/store/ports.ts';
 
 /** The error a simulated crash throws; tests can tell it from a real failure. */
@@ -63,23 +64,19 @@ export function faultyStores(inner: Stores): FaultyStores {
     log.push(name);
   };
 
-  /** A proxy that gates the named methods and passes everything else to the target, bound. */
-  function wrap<T extends object>(target: T, prefix: string, names: readonly string[]): T {
-    const gated = new Set(names);
-    return new Proxy(target, {
-      get(obj, prop, receiver) {
-        const value: unknown = Reflect.get(obj, prop, receiver);
-        if (typeof value !== 'function') return value;
-        const method = value as (...args: unknown[]) => unknown;
-        if (typeof prop === 'string' && gated.has(prop)) {
-          return async (...args: unknown[]) => {
-            gate(`${prefix}.${prop}`);
-            return method.apply(obj, args);
-          };
-        }
-        return (...args: unknown[]) => method.apply(obj, args);
-      },
+  /** The target with the named methods gated; everything else is the target's own (decorate). */
+  function wrap<T extends object>(target: T, prefix: string, names: readonly (keyof T & string)[]): T {
+    const gated = names.map((name) => {
+      const method = target[name] as (...args: unknown[]) => unknown;
+      return [
+        name,
+        async (...args: unknown[]) => {
+          gate(`${prefix}.${name}`);
+          return method.apply(target, args);
+        },
+      ];
     });
+    return decorate<T>(target, Object.fromEntries(gated) as Overrides<T>);
   }
 
   const stores: Stores = {

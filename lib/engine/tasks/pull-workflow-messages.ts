@@ -15,12 +15,12 @@
 import type { MessageStore, QueuedMessage, WorkflowMessage } from '../../messages/ports.ts';
 import { isTerminalTask } from '../../model/execution.ts';
 import { pullWorkflowMessagesSpec } from '../../model/task-types/pull-workflow-messages.ts';
-import type { ExecutionStore } from '../../store/ports.ts';
+import type { TaskRows } from '../../store/ports.ts';
 import type { AsyncTaskResult, TaskType } from '../task-type.ts';
 
 export interface PullDeps {
   messages: MessageStore;
-  executions: Pick<ExecutionStore, 'getTask'>;
+  executions: Pick<TaskRows, 'getTask'>;
   maxBatchSize: number;
 }
 

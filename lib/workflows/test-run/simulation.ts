@@ -23,7 +23,7 @@ import {
   type WorkflowRecord,
 } from '../../model/execution.ts';
 import { specOf } from '../../model/task-types/index.ts';
-import type { ExecutionStore, TaskQueue } from '../../store/ports.ts';
+import type { RunStore, TaskQueue, TaskRows } from '../../store/ports.ts';
 import type { TaskService } from '../../tasks/service.ts';
 import type { WorkflowReader } from '../service.ts';
 import type { WorkflowStarter } from '../start.ts';
@@ -37,7 +37,7 @@ export interface SimulationEngine {
   executor: Pick<Executor, 'decide'>;
   tasks: Pick<TaskService, 'update'>;
   reader: WorkflowReader;
-  executions: ExecutionStore;
+  executions: RunStore & TaskRows;
   queue: TaskQueue;
 }
 
