@@ -7,8 +7,8 @@
  * thread) and wall time, each divided by N. Aim (issue 13): the per-branch cost at 1,000 is at most
  * 1.2 times the cost at 10.
  *
- * `--stores=memory,embedded,dynamodb` (default all): over the memory stores, the embedded store, and over the DynamoDB adapters
- * on an in-process, in-memory dynalite (whose own CPU is then part of the figure).
+ * `--stores=memory,embedded,dynamodb` (default all): over the memory stores, the embedded store, and over the
+ * DynamoDB adapters on an in-process, in-memory dynalite (whose own CPU is then part of the figure).
  * `--branch-type=SIMPLE`: worker branches instead, all open at once: workers poll them in batches
  * of 100 and complete each wave of 100 concurrently; polls and updates are part of the run's cost.
  * `--branch-type=SUB_WORKFLOW`: each branch a child run of one worker task, worked the same way; the

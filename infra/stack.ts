@@ -372,10 +372,10 @@ export class ConductorStack extends Stack {
   /**
    * The `service.*` properties a function gets, as the environment variables lib/config/load.ts
    * reads: the same for every function but for the table names it may use, the queue URLs of
-   * functions that send to a work queue and the payload bucket of functions granted it. Those are told every queue's URL: the decision queue is
-   * one adapter over two queues (lib/runtime/aws.ts builds it from both URLs), and the role, not
-   * the environment, limits where a function may send. Only properties that exist in properties.ts: a typo, or a
-   * table the service cannot be told the name of, fails the synth.
+   * functions that send to a work queue and the payload bucket of functions granted it. Those are told every
+   * queue's URL: the decision queue is one adapter over two queues (lib/runtime/aws.ts builds it from both
+   * URLs), and the role, not the environment, limits where a function may send. Only properties that exist in
+   * properties.ts: a typo, or a table the service cannot be told the name of, fails the synth.
    */
   private serviceEnvironment(
     grants: FunctionGrants,

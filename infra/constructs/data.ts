@@ -1,7 +1,7 @@
 /**
  * The service's state: one DynamoDB table per entry of TABLES (every capability's tables, with the
- * key design documented beside each adapter) and the S3 bucket for files and large payloads. Both are retained when
- * the stack is deleted: losing definitions or uploaded files to a `cdk destroy` is never intended.
+ * key design documented beside each adapter) and the S3 bucket for files and large payloads. Both are
+ * retained when the stack is deleted: losing definitions or uploaded files to a `cdk destroy` is never intended.
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import {

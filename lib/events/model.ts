@@ -11,7 +11,7 @@ export const ACTIONS = [
   'fail_task',
   'terminate_workflow',
   'update_workflow_variables',
-  // This service's own: the payload pushed into a running workflow's message queue (SPEC.md
+  // This service's own: the payload pushed into a running workflow's message queue (docs/api.md
   // "Events" 3: external event streams can feed the queue).
   'push_workflow_message',
 ] as const;

@@ -1,5 +1,5 @@
 /**
- * /api/event (reference/conductor.md §1.3, reference/sdk-map.md §7): event handler create (one
+ * /api/event (docs/conductor-compat.md §1.3, as the SDK's EventClient calls it): event handler create (one
  * object, or the array of one the official SDK sends), update, list, list by event (`activeOnly`,
  * true by default as in Conductor), get by name (Orkes) and delete. Names are unique: a second
  * create is 409, an update or delete of an absent name 404.

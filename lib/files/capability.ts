@@ -1,5 +1,5 @@
 /**
- * The file storage capability (SPEC.md "File record", "File storage configuration", "File API"),
+ * The file storage capability (docs/api.md "File record", "File storage configuration", "File API"),
  * behind `service.file-storage.enabled`: file records in their own table, bytes in the backend
  * `service.file-storage.type` picks. The configuration is read when the routes are built, i.e. at
  * start, so a wrong value (or signing without keys) stops the start naming the property.

@@ -1,5 +1,5 @@
 /**
- * File authorization by the workflow id in the path (SPEC.md "Authentication" 4): mutations by the
+ * File authorization by the workflow id in the path (docs/api.md "Authentication" 4): mutations by the
  * exact owner only; metadata and downloads by the owner's family, i.e. itself, its ancestors and
  * its descendants through sub-workflows. A sub-workflow run records its parent (parentWorkflowId),
  * so both directions are one walk up a chain of parent links: the caller is an ancestor when it

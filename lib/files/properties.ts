@@ -1,6 +1,6 @@
 /**
- * The file storage's properties (lib/files): the API, its backends and signing. Declared beside the code that reads them;
- * lib/config/properties.ts gathers every capability's into the one property table.
+ * The file storage's properties (lib/files): the API, its backends and signing. Declared beside the code that
+ * reads them; lib/config/properties.ts gathers every capability's into the one property table.
  */
 import { bool, int, type PropertySpec, str } from '../config/property-spec.ts';
 

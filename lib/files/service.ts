@@ -1,6 +1,6 @@
 /**
- * The file API's rules (SPEC.md "File API", "File upload status", "Authentication" 4, the File
- * rows of "Errors"; reference/conductor.md §7.2), over the record store and a byte backend. Every
+ * The file API's rules (docs/api.md "File API", "File upload status", "Authentication" 4, the File
+ * rows of "Errors"; docs/conductor-compat.md §7.2), over the record store and a byte backend. Every
  * operation looks the file up (404), checks the caller in the path against the owner (403), then
  * the state: download before UPLOADED is 400, a second complete or an upload after it is 409.
  */

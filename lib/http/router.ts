@@ -113,7 +113,7 @@ export interface RouterOptions {
 
 /**
  * Most values a list in a query or a list body may hold unless its schema says otherwise
- * (`maxItems`): the work of one request stays bounded (SPEC.md "Limits").
+ * (`maxItems`): the work of one request stays bounded (docs/api.md "Limits").
  */
 export const MAX_LIST_ITEMS = 1000;
 

@@ -9,8 +9,8 @@
  * the id exists again, and only rows and lines from before the removal: a run created again
  * meanwhile loses nothing, whenever this runs (a lagging or redriven batch); the expired run's rows
  * then go when that run is removed or expires, and its reads and task search leave them out
- * meanwhile (its task ids derive from its own generation: model/ids.ts, store/run-rows.ts). Only TTL removals of
- * run items reach its function (the event filter below: Lambda drops every other record before
+ * meanwhile (its task ids derive from its own generation: model/ids.ts, store/run-rows.ts). Only TTL removals
+ * of run items reach its function (the event filter below: Lambda drops every other record before
  * invoking it, unbilled), and it checks each change again. Running twice deletes nothing more, so
  * the stream's at-least-once delivery is harmless. Deployed only with a retention set on the stack
  * (`-c service.workflow.retention=30d`); the local host has no stream (its store never expires

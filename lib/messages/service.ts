@@ -1,5 +1,5 @@
 /**
- * Pushing messages into a running workflow (SPEC.md "Workflow message and pull-task output",
+ * Pushing messages into a running workflow (docs/api.md "Workflow message and pull-task output",
  * "Errors"). A push is accepted only while the run is RUNNING: the message is added hidden, the run
  * is read again, and only then shown, so a run that stopped running during the push (terminated,
  * paused, completed) leaves nothing stored, and a run that ends after the message is shown has its

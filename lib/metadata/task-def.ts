@@ -1,5 +1,5 @@
 /**
- * Task definition validation and defaults (reference/conductor.md §0.3 and §2.4).
+ * Task definition validation and defaults (docs/conductor-compat.md §0.3 and §2.4).
  */
 import type { RetryLogic, TaskDef, TimeoutPolicy } from '../model/definitions.ts';
 import { checkType, Issues, isBlank, isObject } from '../validation/issues.ts';

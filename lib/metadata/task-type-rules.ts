@@ -1,5 +1,5 @@
 /**
- * Registration-time checks per task type (reference/conductor.md §0.3, WorkflowTaskTypeConstraint):
+ * Registration-time checks per task type (docs/conductor-compat.md §0.3, WorkflowTaskTypeConstraint):
  * a definition missing a type's required parameters is rejected with the missing names. The rules
  * live in each type's spec (lib/model/task-types/); this is the by-name view derived from them.
  */

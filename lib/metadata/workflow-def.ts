@@ -1,5 +1,5 @@
 /**
- * Workflow definition validation and defaults (reference/conductor.md §0.3, §2.2, §2.3).
+ * Workflow definition validation and defaults (docs/conductor-compat.md §0.3, §2.2, §2.3).
  * An invalid definition is a 400 "The workflow definition is not valid" listing every problem.
  */
 import type { WorkflowDef, WorkflowTask } from '../model/definitions.ts';

@@ -1,6 +1,6 @@
 /**
  * The payload store port: large workflow and task inputs and outputs kept outside the execution
- * records (reference/conductor.md §2.5-2.6 `external...PayloadStoragePath`), one JSON document per
+ * records (docs/conductor-compat.md §2.5-2.6 `external...PayloadStoragePath`), one JSON document per
  * key. Adapters: memory, the local filesystem (the local server's persistent store) and S3 (AWS).
  * Keys are always ones this service issued (keys.ts), so no adapter ever sees a caller's path.
  */

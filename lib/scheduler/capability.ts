@@ -1,5 +1,5 @@
 /**
- * The scheduler capability (SPEC.md "Scheduler API"), behind `service.scheduler.enabled`: the
+ * The scheduler capability (docs/api.md "Scheduler API"), behind `service.scheduler.enabled`: the
  * schedules API over its own table (schedules, execution records, the next run time indexed). A
  * save or resume dispatches the schedule's first fires at once; the tick (lib/jobs/schedule-tick.ts)
  * dispatches the rest and the fire consumer (lib/jobs/schedule-fire.ts) starts the workflows.

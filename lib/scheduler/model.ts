@@ -1,5 +1,5 @@
 /**
- * The scheduler's records (SPEC.md "Schedule", reference/conductor.md §2.18-2.19) and the checks a
+ * The scheduler's records (docs/api.md "Schedule", docs/conductor-compat.md §2.18-2.19) and the checks a
  * schedule passes before it is stored: one cron form, valid expressions and zones, a
  * startWorkflowRequest naming a workflow; every problem is listed in one 400 answer.
  */

@@ -13,7 +13,8 @@ import type { FieldError } from '../model/errors.ts';
 export type Draft = 'draft-07' | '2019-09' | '2020-12';
 export const DRAFTS: readonly Draft[] = ['draft-07', '2019-09', '2020-12'];
 
-// User schemas are not ours to lint: strict mode refuses valid ones (Ajv's strict mode refuses keywords it does not know).
+// User schemas are not ours to lint: strict mode refuses valid ones (Ajv's strict mode refuses keywords it
+// does not know).
 const OPTIONS = { strict: false, allErrors: true, logger: false } as const;
 const instances = new Map<Draft, Ajv>();
 

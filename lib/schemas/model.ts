@@ -1,5 +1,5 @@
 /**
- * The schema record (SPEC.md "Schema record", reference/conductor.md §2.17) and the checks of a
+ * The schema record (docs/api.md "Schema record", docs/conductor-compat.md §2.17) and the checks of a
  * registration body: one record or an array, each with a name, a type of JSON, AVRO or PROTOBUF,
  * a positive integer version (default 1) and an object `data`. `externalRef` is kept exactly as
  * sent and never resolved; createTime and updateTime are the server's; createdBy and updatedBy are
@@ -92,7 +92,7 @@ function checkOne(issues: Issues, item: unknown, at: string): SchemaInput | unde
   return input;
 }
 
-/** The short listing's row: name and version, zero times, no body (SPEC.md "Schema record"). */
+/** The short listing's row: name and version, zero times, no body (docs/api.md "Schema record"). */
 export const shortOf = (record: SchemaRecord) => ({
   name: record.name,
   version: record.version,

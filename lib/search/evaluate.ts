@@ -3,8 +3,8 @@
  * free text) against one document in process. The memory store and the DynamoDB adapter filter
  * with it after the planner's index read; OpenSearch gets the same AST translated instead.
  *
- * Fields: an unknown field is a 400 naming it (docs/conductor-compat.md §6.2 lets us choose; silently ignoring a
- * misspelt field would return too much). Time fields compare as epoch ms and also take ISO 8601.
+ * Fields: an unknown field is a 400 naming it (docs/conductor-compat.md §6.2 lets us choose; silently
+ * ignoring a misspelt field would return too much). Time fields compare as epoch ms and also take ISO 8601.
  */
 import { ValidationError } from '../model/errors.ts';
 import type { FreeText, Literal, QueryExpr } from './query-ast.ts';

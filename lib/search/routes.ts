@@ -1,6 +1,6 @@
 /**
- * The search routes (docs/api.md "Search", docs/conductor-compat.md §6): workflow search and search by tasks under
- * /api/workflow, task search under /api/tasks. `size` is at most 5,000 (more is a 400), `start`
+ * The search routes (docs/api.md "Search", docs/conductor-compat.md §6): workflow search and search by tasks
+ * under /api/workflow, task search under /api/tasks. `size` is at most 5,000 (more is a 400), `start`
  * at least 0; a malformed query, free text or sort is a 400 naming what is wrong.
  */
 

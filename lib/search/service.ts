@@ -1,6 +1,6 @@
 /**
- * Workflow and task search over the execution store (SPEC.md "Search", reference §6): parses the
- * query and free text, plans the index read (planner.ts), filters, sorts (default startTime DESC),
+ * Workflow and task search over the execution store (docs/api.md "Search", docs/conductor-compat.md §6):
+ * parses the query and free text, plans the index read (planner.ts), filters, sorts (default startTime DESC),
  * counts and pages. totalHits is exact: covered queries count index rows; others count the records
  * they read (their cost grows with the candidates; see README "Search").
  * With a search index (OpenSearch, `service.search.backend=opensearch`) the same parsed query is
@@ -126,7 +126,8 @@ export class SearchService {
       const docs = rows.map(rowDoc).sort(comparator(sort));
       const page = docs.slice(params.start, params.start + params.size).map((doc) => String(doc.workflowId));
       const records = await this.executions.getWorkflowsById(page);
-      // A row whose run is gone (removed since) is dropped and the count lowered (reference §2.11).
+      // A row whose run is gone (removed since) is dropped and the count lowered (docs/conductor-compat.md
+      // §2.11).
       return { totalHits: docs.length - (page.length - records.length), results: records };
     }
     const matches: { doc: SearchDoc; record: WorkflowRecord }[] = [];

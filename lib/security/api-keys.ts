@@ -2,8 +2,8 @@
  * Application keys: the keyId/keySecret pairs the Conductor SDKs send to POST /api/token. Given as
  * `service.security.keys[n].id` / `.secret` locally (as the file-signing keys are), or as one AWS
  * Secrets Manager secret on AWS (lib/security/refreshing-keys.ts). Every configured key may obtain
- * tokens; rotation is as for file-signing keys (docs/api.md "File storage configuration" rule 2): add the new key first, move
- * the clients to it, then remove the old one, whose tokens stop verifying at once.
+ * tokens; rotation is as for file-signing keys (docs/api.md "File storage configuration" rule 2): add the new
+ * key first, move the clients to it, then remove the old one, whose tokens stop verifying at once.
  */
 import type { ServiceConfig } from '../config/service-config.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The worker-facing task service behind /api/tasks (reference/conductor.md §1.1, §4.4): poll
+ * The worker-facing task service behind /api/tasks (docs/conductor-compat.md §1.1, §4.4): poll
  * (claiming a task with a conditional write on its row), updates, logs, queue introspection.
  * Updates to a task or run that is already over are accepted and ignored, as Conductor does.
  */
@@ -390,7 +390,7 @@ export class TaskService {
 
   /**
    * POST /api/tasks/queue/requeue/{taskType}: re-pushes every non-terminal worker task of the type
-   * into its queue, as Conductor does (reference/conductor.md §1.1), found through the task-type
+   * into its queue, as Conductor does (docs/conductor-compat.md §1.1), found through the task-type
    * index rather than the queue, so a task whose entry was lost is queued again. A SCHEDULED task
    * gets exactly the entry its row names (what remains of its callback delay), so requeueing twice
    * writes one entry; an IN_PROGRESS one (its worker may be gone) goes back to SCHEDULED, visible

@@ -1,5 +1,5 @@
 /**
- * What a worker sends (TaskResult, reference/conductor.md §2.7): its body schema, the one shape
+ * What a worker sends (TaskResult, docs/conductor-compat.md §2.7): its body schema, the one shape
  * check, and the typed update read from a body that passed it.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Idempotent start (StartWorkflowRequest.idempotencyKey, reference/conductor.md §2.16; Conductor
+ * Idempotent start (StartWorkflowRequest.idempotencyKey, docs/conductor-compat.md §2.16; Conductor
  * OSS accepts the key and ignores it, here it works). A key, scoped to the workflow name, points at
  * one run through the store's conditional claim, so of any number of concurrent starts with one key
  * exactly one creates a run. The strategy says what the others get:

@@ -1,6 +1,7 @@
 /**
- * The search routes over HTTP (docs/api.md "Search", docs/conductor-compat.md §6): workflow search (summaries, v2),
- * search by tasks, task search; the official UI's executions query; paging, sorting, bad input.
+ * The search routes over HTTP (docs/api.md "Search", docs/conductor-compat.md §6): workflow search
+ * (summaries, v2), search by tasks, task search; the official UI's executions query; paging, sorting, bad
+ * input.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { uniqueName } from '../helpers/fixtures.ts';

@@ -1,7 +1,7 @@
 /**
- * Synchronous execution that runs out of time (docs/api.md "Wait rules"): the answer is the state so
- * far with signalTimeout, while the run goes on. The server's clock is a ManualClock: the test moves
- * it past the deadline and a commit of the run wakes the waiting request, so no test time passes.
+ * Synchronous execution that runs out of time (docs/api.md "Workflow start API", waitForSeconds): the answer
+ * is the state so far with signalTimeout, while the run goes on. The server's clock is a ManualClock: the
+ * test moves it past the deadline and a commit of the run wakes the waiting request, so no test time passes.
  */
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/model/clock.ts';

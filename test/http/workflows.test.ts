@@ -2,7 +2,7 @@
  * Starting runs over both transports (docs/conductor-compat.md §1.6, §2.16): POST /api/workflow with a
  * StartWorkflowRequest and POST /api/workflow/{name} with the input as body, both answering the new
  * id as text/plain; bad requests answered 400 with validation paths, unknown definitions 404. Also
- * the SDK's auth probe, POST /api/token, which must get a 404 (sdk-map.md §1).
+ * the SDK's auth probe, POST /api/token, which must get a 404.
  */
 import { describe, expect, it } from 'vitest';
 import { uniqueName } from '../helpers/fixtures.ts';

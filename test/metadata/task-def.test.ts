@@ -1,5 +1,5 @@
 /**
- * Task definition validation and defaults (lib/metadata/task-def.ts, reference/conductor.md §0.3).
+ * Task definition validation and defaults (lib/metadata/task-def.ts, docs/conductor-compat.md §0.3).
  */
 import { describe, expect, it } from 'vitest';
 import {

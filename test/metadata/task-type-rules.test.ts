@@ -1,6 +1,6 @@
 /**
  * Per-type registration checks (lib/metadata/task-type-rules.ts; Conductor's
- * WorkflowTaskTypeConstraint, reference/conductor.md §0.3).
+ * WorkflowTaskTypeConstraint, docs/conductor-compat.md §0.3).
  */
 import { describe, expect, it } from 'vitest';
 import { TASK_TYPE_RULES } from '../../lib/metadata/task-type-rules.ts';

@@ -1,7 +1,7 @@
 /**
  * The payload store adapters against one contract (put, get, a missing key), and the S3 adapter's
  * presigned URLs against an in-process S3-compatible server (s3rver: it checks the access key and
- * expiry, not SigV4 signatures; reference toolchain.md §2).
+ * expiry, not SigV4 signatures).
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,6 @@
 /**
  * A stand-in for the SQS client at the adapter edge (there is no usable SQS emulator for the JSON
- * protocol; reference/toolchain.md §3): records every SendMessage and answers like SQS, or fails
+ * protocol): records every SendMessage and answers like SQS, or fails
  * for the messages a test picks.
  */
 import type {

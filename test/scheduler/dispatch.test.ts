@@ -2,7 +2,8 @@
  * Firing on a manual clock: seconds precision, zones, start/end bounds, catch-up after downtime and
  * after a pause, exactly-once under duplicated messages and two tickers, and the execution records.
  */
-// biome-ignore-all lint/suspicious/noTemplateCurlyInString: a correlation id that looks like a template is copied literally.
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: a correlation id that looks like a template is
+// copied literally.
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../lib/log/logger.ts';
 import { executionIdOf, ScheduleDispatcher } from '../../lib/scheduler/dispatcher.ts';

@@ -3,7 +3,8 @@
  * records what is sent: `deliver()` hands every message whose delay has passed on the manual clock
  * to the fire handler, so tests move time by hand and never sleep.
  */
-// biome-ignore-all lint/suspicious/noTemplateCurlyInString: a correlation id that looks like a template is copied literally.
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: a correlation id that looks like a template is
+// copied literally.
 import { silentLogger } from '../../lib/log/logger.ts';
 import type { WorkflowRecord } from '../../lib/model/execution.ts';
 import type { SendOptions, WorkQueue } from '../../lib/queue/ports.ts';

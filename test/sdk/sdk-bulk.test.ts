@@ -1,5 +1,5 @@
 /**
- * The official JavaScript SDK's bulk calls (reference/sdk-map.md §9: the legacy
+ * The official JavaScript SDK's bulk calls (the legacy
  * `client.workflowBulkResource`, the SDK's only route to bulk operations), unmodified, against a
  * real local server: pause, resume, terminate, retry and restart over a mix of ids, each answered
  * with the BulkResponse the SDK types.

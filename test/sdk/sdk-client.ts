@@ -2,7 +2,7 @@
  * The official JavaScript SDK (`@io-orkes/conductor-javascript`), used unmodified against a local
  * server. The client is built the way an application builds it; the only extra is a fetch that
  * records each request on its way through, which the SDK accepts as its second argument, so tests
- * can say which routes the SDK called and what it was answered (reference/sdk-map.md).
+ * can say which routes the SDK called and what it was answered.
  */
 import {
   type ConductorLogger,
@@ -66,7 +66,7 @@ export function collectingLogger(): { logger: ConductorLogger; errors: string[] 
 }
 
 /**
- * The SDK lets CONDUCTOR_* environment variables beat the config object (sdk-map.md §1), so a
+ * The SDK lets CONDUCTOR_* environment variables beat the config object, so a
  * machine with leftovers would point the tests elsewhere or turn auth on. Clear them first.
  */
 export function clearConductorEnv(): void {

@@ -1,5 +1,5 @@
 /**
- * Synchronous execution through the official JavaScript SDK, unmodified (reference/sdk-map.md §2):
+ * Synchronous execution through the official JavaScript SDK, unmodified:
  * WorkflowExecutor.executeWorkflow in its old form (a WorkflowRun) and with a return strategy (an
  * EnhancedSignalResponse whose helpers read the answer), startWorkflow with an idempotency key, and
  * getByCorrelationIds (Orkes' correlated/batch).

@@ -1,6 +1,6 @@
 /**
  * The official JavaScript SDK's WorkflowExecutor.retry, restart and reRun against a real local
- * server (reference/sdk-map.md): each runs an ended run again, and a refusal surfaces as the SDK's
+ * server: each runs an ended run again, and a refusal surfaces as the SDK's
  * error carrying the server's message. Tasks are worked over plain HTTP (ExecutionApi).
  */
 import { MetadataClient, WorkflowExecutor } from '@io-orkes/conductor-javascript';

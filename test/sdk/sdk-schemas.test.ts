@@ -1,5 +1,5 @@
 /**
- * The schema registry through the official JavaScript SDK, unmodified (reference/sdk-map.md §8):
+ * The schema registry through the official JavaScript SDK, unmodified:
  * SchemaClient registering (in place and as a new version), reading and deleting, and enforcement
  * as an SDK application meets it: a start whose input breaks its schema is refused, and a worker's
  * update whose output breaks its schema is refused and can be sent again with a valid output.

@@ -1,6 +1,6 @@
 /**
  * The official JavaScript SDK's WorkflowExecutor.search against a real local server
- * (reference/sdk-map.md): the IN form and the = form with quoted values, as the SDK sends them.
+ *: the IN form and the = form with quoted values, as the SDK sends them.
  */
 import { WorkflowExecutor } from '@io-orkes/conductor-javascript';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The official JavaScript SDK, unmodified, against a real local server (reference/sdk-map.md):
+ * The official JavaScript SDK, unmodified, against a real local server:
  * definitions registered with MetadataClient, runs started with WorkflowExecutor, and real workers
  * on the SDK's worker runtime (TaskHandler; the legacy TaskManager for the auth case) that poll with
  * batch polls and report through update-v2. Also the auth probe: with dummy credentials the SDK asks

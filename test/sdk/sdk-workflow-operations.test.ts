@@ -1,6 +1,6 @@
 /**
  * The official JavaScript SDK's run operations, unmodified, against a real local server
- * (reference/sdk-map.md §2): WorkflowExecutor.pause, resume, terminate, skipTasksFromWorkflow,
+ *: WorkflowExecutor.pause, resume, terminate, skipTasksFromWorkflow,
  * deleteWorkflow and updateVariables, with their conflicts surfacing as the SDK's errors carrying
  * the server's message. Tasks are completed through the SDK's updateTaskByRefName (no workers).
  */

@@ -1,5 +1,5 @@
 /**
- * WorkflowExecutor.testWorkflow of the official SDK (reference/sdk-map.md: POST /api/workflow/test)
+ * WorkflowExecutor.testWorkflow of the official SDK (POST /api/workflow/test)
  * against a real local server: a definition built with the SDK's builders, run against mocks,
  * answered with the simulated Workflow; an unknown workflow surfaces as the SDK's error.
  */

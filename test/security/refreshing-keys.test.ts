@@ -1,7 +1,7 @@
 /**
  * The Secrets Manager key source (lib/security/refreshing-keys.ts over lib/runtime/aws.ts's
- * secretReader) against a stand-in client at the SDK edge (no Secrets Manager emulator runs here): one read per refresh period, the new value after it, the old keys while a
- * refresh fails.
+ * secretReader) against a stand-in client at the SDK edge (no Secrets Manager emulator runs here): one read
+ * per refresh period, the new value after it, the old keys while a refresh fails.
  */
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { describe, expect, it } from 'vitest';

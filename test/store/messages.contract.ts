@@ -1,7 +1,7 @@
 /**
  * The contract of the MessageStore port, run against every adapter (messages.memory.test.ts,
- * messages.dynamodb.test.ts): hidden until confirmed, oldest first, exclusive claims, an exact bound under 100
- * concurrent adds, expiry filtered on read and making room, withdraw and queue deletion.
+ * messages.dynamodb.test.ts): hidden until confirmed, oldest first, exclusive claims, an exact bound under
+ * 100 concurrent adds, expiry filtered on read and making room, withdraw and queue deletion.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MessageStore, QueuedMessage } from '../../lib/messages/ports.ts';

@@ -1,6 +1,7 @@
 /**
- * The EventBridge adapter of EVENT sinks `eventbridge:<bus>[:<detail-type>]` (lib/engine/event-sinks/sinks.ts):
- * one PutEvents entry, Source `conductor`, DetailType the sink's (default `conductor.event`),
+ * The EventBridge adapter of EVENT sinks `eventbridge:<bus>[:<detail-type>]`
+ * (lib/engine/event-sinks/sinks.ts): one PutEvents entry, Source `conductor`, DetailType the
+ * sink's (default `conductor.event`),
  * Detail the payload as JSON. PutEvents answers 200 with per-entry failures, so a failed entry is
  * thrown here as the failure it is.
  */

@@ -4,8 +4,8 @@
  * `conductor:<workflowName>:<name>`, the event names handlers match; those messages reach the event
  * handlers of this service (in process locally, through the `events` SQS queue on AWS).
  * `sqs:<queue>` (a name or a queue URL) and `eventbridge:<bus>[:<detail-type>]` leave the service
- * through their adapters (eventbridge.ts, sqs.ts beside this file). Other queue types (kafka, amqp, nats) are not
- * available here: such a task fails saying so.
+ * through their adapters (eventbridge.ts, sqs.ts beside this file). Other queue types (kafka, amqp, nats) are
+ * not available here: such a task fails saying so.
  */
 import type { WorkQueue } from '../../queue/ports.ts';
 import type { EventMessage } from '../../queue/work-queues.ts';

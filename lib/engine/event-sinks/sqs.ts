@@ -1,6 +1,6 @@
 /**
- * The SQS adapter of EVENT sinks `sqs:<queue>` (lib/engine/event-sinks/sinks.ts). The queue is a name (its URL
- * is looked up once, in the account and region of the credentials) or a full queue URL. The body
+ * The SQS adapter of EVENT sinks `sqs:<queue>` (lib/engine/event-sinks/sinks.ts). The queue is a name (its
+ * URL is looked up once, in the account and region of the credentials) or a full queue URL. The body
  * is the payload as JSON; the message id rides as a message attribute, and on a FIFO queue it is
  * the deduplication id (a task's second publish within five minutes is dropped by SQS) with the
  * workflow id as the message group.

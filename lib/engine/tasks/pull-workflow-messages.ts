@@ -1,5 +1,5 @@
 /**
- * PULL_WORKFLOW_MESSAGES (reference/conductor.md §5.23, SPEC.md "Events"): completes with up to
+ * PULL_WORKFLOW_MESSAGES (docs/conductor-compat.md §5.23, docs/api.md "Events"): completes with up to
  * `batchSize` messages of the run's queue (`{messages, count}`, oldest first). With none queued a
  * blocking pull (the default) stays IN_PROGRESS without polling: `start` runs again on every decide
  * of the run while the task is open, and a push asks for a decide.

@@ -1,5 +1,5 @@
 /**
- * /api/files (SPEC.md "File API"; the routes it leaves unshown follow reference/conductor.md §7.2:
+ * /api/files (docs/api.md "File API"; the routes it leaves unshown follow docs/conductor-compat.md §7.2:
  * upload-URL refresh, metadata, download URL, multipart initiate / part URL / complete / abort).
  * Path variables carry the bare file id; the workflow id in the path is the caller, checked
  * against the file's owner.

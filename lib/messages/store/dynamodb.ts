@@ -9,8 +9,8 @@
  *     pushes serialize on the count item, so the bound is exact. A refused count first drops the
  *     queue's expired messages (DeleteItem returning the old item, so each is uncounted once) and
  *     tries again; still refused, the message is deleted and the push is 'full'.
- *   - confirm: UpdateItem REMOVE unconfirmed.  - withdraw: DeleteItem (ALL_OLD), then ADD n -1 if it was there.
- *   - peek: Query pk, begins_with "M#", oldest first; expired and hidden messages are filtered here
+ *   - confirm: UpdateItem REMOVE unconfirmed.  - withdraw: DeleteItem (ALL_OLD), then ADD n -1 if it was
+ * there.   - peek: Query pk, begins_with "M#", oldest first; expired and hidden messages are filtered here
  *     (DynamoDB deletes expired items lazily, dynalite never).
  *   - claim: UpdateItem SET claimedBy conditional on attribute_not_exists(claimedBy), for the whole
  *     batch at once, then one ADD n -k for the k it won; settle: BatchWriteItem deletes the

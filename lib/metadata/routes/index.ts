@@ -1,5 +1,5 @@
 /**
- * /api/metadata: workflow and task definitions (reference/conductor.md §1.2), one file per
+ * /api/metadata: workflow and task definitions (docs/conductor-compat.md §1.2), one file per
  * sub-resource in this folder.
  */
 

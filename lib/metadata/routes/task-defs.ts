@@ -1,4 +1,4 @@
-/** /api/metadata/taskdefs: task definitions (reference/conductor.md §1.2). */
+/** /api/metadata/taskdefs: task definitions (docs/conductor-compat.md §1.2). */
 
 import { pathParams, stringValue } from '../../http/contract.ts';
 import { emptyOk, json } from '../../http/responses.ts';

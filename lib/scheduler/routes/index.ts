@@ -1,6 +1,6 @@
 /**
- * /api/scheduler (SPEC.md "Scheduler API", reference/conductor.md §7.4). Pause and resume answer
- * PUT and GET: the SDK 4.x sends PUT and falls back to GET, 3.x sends GET (reference/sdk-map.md §6).
+ * /api/scheduler (docs/api.md "Scheduler API", docs/conductor-compat.md §7.4). Pause and resume answer
+ * PUT and GET: the SDK 4.x sends PUT and falls back to GET, 3.x sends GET (docs/conductor-compat.md §7.4).
  * The admin routes act on the scheduler itself and answer 403 unless the request carries
  * `service.scheduler.admin.token` (X-Authorization, or Authorization: Bearer); unset, they are closed.
  *

@@ -1,8 +1,8 @@
 /**
  * DynamoDB adapter of the poll-time limits (lib/store/ports.ts PollLimitStore), in the queues table
  * (key design: tables.ts):
- *   slots of a definition  pk = "L#<name>"  sk = "SLOTS"   holders (string set of [workflowId, taskId] as JSON)
- *   a rate window          pk = "R#<name>"  sk = "<windowStart, 13 digits>"   n (N), ttl
+ *   slots of a definition  pk = "L#<name>"  sk = "SLOTS"   holders (string set of [workflowId, taskId] as
+ * JSON)   a rate window          pk = "R#<name>"  sk = "<windowStart, 13 digits>"   n (N), ttl
  * A slot is taken by one conditional UpdateItem that adds the holder only while the set holds fewer
  * than the limit, so concurrent polls in any number of processes never exceed it; a window's count
  * grows the same way. One item per limited definition: it takes ~1,000 writes/s (two per task), far

@@ -4,10 +4,10 @@
  * lists it); lib/capabilities.ts gathers every capability's tables into TABLES.
  *
  * definitions (one table, two item kinds; on-demand; point-in-time recovery):
- *   workflow def  pk = "WF#<name>"    sk = "V#<version, 10 digits>"   gsi1pk = "WF"    gsi1sk = "<name>#<version>"
- *   task def      pk = "TASK#<name>"  sk = "TASK"                      gsi1pk = "TASK"  gsi1sk = "<name>"
- *   attributes: name, version, body (the definition as a JSON string: no 32-level nesting limit,
- *   no number/set marshalling surprises, one attribute to read).
+ *   workflow def  pk = "WF#<name>"    sk = "V#<version, 10 digits>"   gsi1pk = "WF"    gsi1sk =
+ * "<name>#<version>"   task def      pk = "TASK#<name>"  sk = "TASK"                      gsi1pk = "TASK" 
+ * gsi1sk = "<name>"   attributes: name, version, body (the definition as a JSON string: no 32-level nesting
+ * limit,   no number/set marshalling surprises, one attribute to read).
  *   - latest version of a name: Query pk, ScanIndexForward=false, Limit=1 (one read).
  *   - all versions of a name: Query pk.  - list everything of a kind: Query gsi1 on gsi1pk.
  *   Definitions are few (thousands) and written rarely, so one gsi1 partition per kind is fine.
@@ -20,9 +20,9 @@
               startDay = "<yyyy-mm-dd of createTime, UTC>#<0..3, hash of the workflow id>",
  *              wakeShard = "W0".."W7" (hash of the workflow id) and wakeAt (N) only while wakeAt > 0
  *   task row   pk = "<workflowId>"       sk = "T#<taskId>"
- *              body (bodyZ, deflated, when over 1 KB), wt? (the hash of its workflow task's snapshot), rev (N), taskId, seq (N),
- *              taskType = "<taskType>#<0..3, hash of the task id>" (rows written before: the bare type),
- *              scheduledTime (N)
+ *              body (bodyZ, deflated, when over 1 KB), wt? (the hash of its workflow task's snapshot), rev
+ * (N), taskId, seq (N),              taskType = "<taskType>#<0..3, hash of the task id>" (rows written
+ * before: the bare type),              scheduledTime (N)
  *   snapshot   pk = "SNAP#<sha256 of body, base64url>"   sk = "SNAP"
  *              body: a run's definition or a row's workflow task (without its reference name), stored
  *              once by content before any item names it, never changed (snapshots.ts); in no index

@@ -1,5 +1,5 @@
 /**
- * /api/tasks: the worker task API (reference/conductor.md §1.1, search excepted), one file per
+ * /api/tasks: the worker task API (docs/conductor-compat.md §1.1, search excepted), one file per
  * sub-resource in this folder. Polls answer 204 (single) or [] (batch) when nothing is ready;
  * updates answer the task id as text/plain.
  */

@@ -1,6 +1,6 @@
 /**
- * Orkes' batch correlation lookup (POST /api/workflow/correlated/batch; reference/sdk-map.md
- * `getByCorrelationIds`, called by the official SDK and UI): the runs of any of the named
+ * Orkes' batch correlation lookup (POST /api/workflow/correlated/batch; docs/conductor-compat.md
+ * §1.6, the SDK's `getByCorrelationIds`, also called by the official UI): the runs of any of the named
  * workflows for each correlation id, as a map of correlation id to runs.
  */
 

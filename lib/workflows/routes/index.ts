@@ -1,6 +1,6 @@
 /**
  * /api/workflow: starting runs (ids answered as text/plain) and reading them back
- * (reference/conductor.md §1.6, SPEC.md "Workflow start API" and "Retrieval"), one file per
+ * (docs/conductor-compat.md §1.6, docs/api.md "Workflow start API" and "Retrieval"), one file per
  * sub-resource in this folder.
  */
 

@@ -149,7 +149,8 @@ const correlatedMany = (reader: WorkflowReader) =>
     request: {
       params: pathParams({ name: stringValue('The workflow name') }),
       query: correlatedQuery,
-      // Items are checked by the handler, whose answer ("Correlation ids must be strings") predates the schema.
+      // Items are checked by the handler, whose answer ("Correlation ids must be strings") predates the
+      // schema.
       body: {
         title: 'correlation ids',
         required: true,

@@ -1,5 +1,5 @@
 /**
- * WorkflowTestRequest (reference/conductor.md §2.16): a StartWorkflowRequest plus
+ * WorkflowTestRequest (docs/conductor-compat.md §2.16): a StartWorkflowRequest plus
  * `taskRefToMockOutput` ({ref: [TaskMock]}) and `subWorkflowTestRequest` ({ref: WorkflowTestRequest}),
  * parsed into a TestPlan tree. Every problem of the mocks, the nested requests and their inline
  * definitions is listed in one 400, as definition checks do.

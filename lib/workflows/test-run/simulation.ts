@@ -41,7 +41,7 @@ export interface SimulationEngine {
   queue: TaskQueue;
 }
 
-/** Conductor's bound on a test run's loop (reference/conductor.md §1.6, POST /workflow/test). */
+/** Conductor's bound on a test run's loop (docs/conductor-compat.md §1.6, POST /workflow/test). */
 export const MAX_STEPS = 20_000;
 
 /**

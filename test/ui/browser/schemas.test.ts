@@ -1,4 +1,4 @@
-// The schemas screen in a real browser (docs/api.md "What the service does" 9): create, clone, edit,
+// The schemas screen in a real browser (docs/api.md "Overview" 9): create, clone, edit,
 // save, save as new version, delete version, reset, download and delete, the AVRO read-only note,
 // and invalid JSON refused where it is wrong. Every test ends with a screenshot in test-results/.
 import { readFileSync } from 'node:fs';
