@@ -1,4 +1,4 @@
-// Lambda entry for the configured event sources: SQS queues and EventBridge rules (lib/events/sources.ts).
-import { eventSourceHandler } from '../lib/runtime/aws.ts';
+// Lambda entry for the events capability's outside sources (lib/events/sources.ts EVENT_SOURCES).
+import { outsideSourceHandler } from '../lib/runtime/aws.ts';
 
-export const handler = eventSourceHandler();
+export const handler = outsideSourceHandler('events');

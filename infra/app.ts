@@ -8,8 +8,8 @@
  * Authentication is on unless `-c auth=none`.
  */
 import { App } from 'aws-cdk-lib';
+import { capabilities } from '../lib/capabilities.ts';
 import { GATES, type GateName, PROPERTIES } from '../lib/config/properties.ts';
-import { parseEventSource } from '../lib/events/sources.ts';
 import { DEFAULT_API_LIMITS } from './constructs/api-stage.ts';
 import type { TableCapacity } from './constructs/data.ts';
 import { parseEventSinkTarget } from './constructs/event-sources.ts';
@@ -39,11 +39,17 @@ new ConductorStack(app, typeof stackName === 'string' ? stackName : 'ConductorSe
     reserveConcurrency: booleanFromContext(app, 'reserveConcurrency'),
     tableCapacity: tableCapacityFromContext(app),
   },
-  // e.g. -c eventSources=sqs:orders,eventbridge:default:OrderPlaced -c eventSinks=sqs:shipments
-  events: {
-    sources: listFromContext(app, 'eventSources').map((value) => parsed(value, parseEventSource(value))),
-    sinks: listFromContext(app, 'eventSinks').map((value) => parsed(value, parseEventSinkTarget(value))),
-  },
+  // Each capability's outside sources from its context key, e.g.
+  // -c eventSources=sqs:orders,eventbridge:default:OrderPlaced
+  outsideSources: Object.fromEntries(
+    capabilities().flatMap(({ name, outsideSources: spec }) =>
+      spec
+        ? [[name, listFromContext(app, spec.context).map((value) => parsed(value, spec.parse(value)))]]
+        : [],
+    ),
+  ),
+  // e.g. -c eventSinks=sqs:shipments,eventbridge:audit
+  eventSinks: listFromContext(app, 'eventSinks').map((value) => parsed(value, parseEventSinkTarget(value))),
 });
 
 /** A comma-separated string (`-c`) or a list (cdk.json). */

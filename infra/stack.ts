@@ -28,9 +28,7 @@ import {
 import type { Capability } from '../lib/capability-contract.ts';
 import { envNameOf, findSpec } from '../lib/config/load.ts';
 import { GATES, type GateName, PROPERTIES } from '../lib/config/properties.ts';
-import type { AwsDeployment, FunctionGrants } from '../lib/deployment.ts';
-import { EVENT_HANDLING_GRANTS } from '../lib/events/consumer.ts';
-import type { EventSource } from '../lib/events/sources.ts';
+import type { AwsDeployment, FunctionGrants, OutsideSource } from '../lib/deployment.ts';
 
 import { type Consumer, type PeriodicJob, rateMs, type StreamConsumer } from '../lib/jobs/types.ts';
 import { tablePropertyName } from '../lib/store/dynamodb/tables.ts';
@@ -60,10 +58,13 @@ export interface ConductorStackProps extends StackProps {
    */
   searchBackend?: SearchBackend;
   /**
-   * Outside event sources feeding the event handlers, and outside sinks EVENT tasks may publish to
-   * (context `eventSources`, `eventSinks`; infra/constructs/event-sources.ts).
+   * Outside sources a deployment routes into capabilities, by capability name (each capability
+   * names its context key, e.g. `eventSources`: Capability.outsideSources;
+   * infra/constructs/event-sources.ts).
    */
-  events?: { sources?: readonly EventSource[]; sinks?: readonly EventSinkTarget[] };
+  outsideSources?: Readonly<Record<string, readonly OutsideSource[]>>;
+  /** Outside sinks EVENT tasks may publish to (context `eventSinks`; infra/constructs/event-sources.ts). */
+  eventSinks?: readonly EventSinkTarget[];
   /**
    * `service.*` properties every function gets (infra/app.ts reads them from `-c service.x=y`);
    * each must exist in properties.ts, and a capability may refuse one (AwsDeployment.properties).
@@ -87,10 +88,6 @@ export type SearchBackend = 'store' | 'opensearch';
 
 /** The indexes' name prefix (service.search.opensearch.index-prefix keeps its default). */
 const SEARCH_INDEX_PREFIX = 'conductor';
-
-/** The description of the function fed by the configured event sources. */
-export const EVENT_SOURCES_DESCRIPTION =
-  'Conductor event-sources: turns SQS and EventBridge events into event handler runs';
 
 export interface OperationsOptions {
   /** Subscribed to the alarm topic by email (`-c alarmEmail=ops@example.com`). */
@@ -142,7 +139,7 @@ export class ConductorStack extends Stack {
   constructor(scope: Construct, id: string, props: ConductorStackProps) {
     super(scope, id, props);
     this.gates = props.gates;
-    this.eventSinks = props.events?.sinks ?? [];
+    this.eventSinks = props.eventSinks ?? [];
     this.properties = props.properties ?? {};
     this.operations = props.operations ?? {};
     this.alarms = new ServiceAlarms(this, 'Alarms', { email: this.operations.alarmEmail });
@@ -199,16 +196,19 @@ export class ConductorStack extends Stack {
         description: 'OpenSearch Serverless collection search answers from',
       });
     }
-    const sources = props.events?.sources ?? [];
-    if (sources.length > 0) {
-      const target = this.serviceFunction('EventSourcesFunction', {
-        entry: 'functions/event-sources.ts',
-        description: EVENT_SOURCES_DESCRIPTION,
-        timeout: Duration.seconds(60),
-        scriptWorker: true,
-        grants: EVENT_HANDLING_GRANTS,
+    for (const capability of enabledGroups(props.capabilities ?? CAPABILITIES, props.gates)) {
+      const spec = capability.outsideSources;
+      const sources = props.outsideSources?.[capability.name] ?? [];
+      if (spec === undefined || sources.length === 0) continue;
+      const name = pascalCase(spec.function.name);
+      const target = this.serviceFunction(`${name}Function`, {
+        entry: `functions/${spec.function.name}.ts`,
+        description: spec.function.description,
+        timeout: Duration.seconds(spec.function.timeoutSeconds),
+        scriptWorker: spec.function.scriptWorker,
+        grants: spec.function.grants,
       });
-      new EventSources(this, 'EventSources', { sources, target });
+      new EventSources(this, name, { sources, target, nameOf: (source) => spec.nameOf(source) });
     }
 
     new CfnOutput(this, 'AlarmTopicArn', {

@@ -12,11 +12,18 @@
  */
 import type { GateName } from './config/properties.ts';
 import type { ServiceConfig } from './config/service-config.ts';
-import type { AwsDeployment, EngineGrants, FunctionAssets, FunctionGrants } from './deployment.ts';
+import type {
+  AwsDeployment,
+  EngineGrants,
+  FunctionAssets,
+  FunctionGrants,
+  OutsideSourcesDeployment,
+} from './deployment.ts';
 import type { SchemaEnforcer } from './engine/schema-enforcer.ts';
 import type { ScriptEvaluator } from './engine/script/evaluator.ts';
 import type { PullDeps } from './engine/tasks/pull-workflow-messages.ts';
 import type { RouteDef } from './http/router.ts';
+import type { BatchRecord } from './jobs/batch.ts';
 import type { Consumer, PeriodicJob, StreamConsumer } from './jobs/types.ts';
 import type { Logger } from './log/logger.ts';
 import type { MetadataService } from './metadata/service.ts';
@@ -134,6 +141,22 @@ export interface Capability<S extends object = object, P extends object = object
   readonly aws?: AwsDeployment;
   /** Package files its function reads at run time (Swagger UI's, for the system capability). */
   readonly assets?: FunctionAssets;
+  /** Outside sources a deployment may route into one of its consumers (AWS only). */
+  // biome-ignore lint/suspicious/noExplicitAny: the consumer's message type is its own.
+  readonly outsideSources?: OutsideSources<any, P>;
+}
+
+/**
+ * A capability's outside sources: how the stack deploys them, the consumer their messages go to,
+ * and how what they deliver becomes that consumer's messages (lib/runtime/aws.ts
+ * outsideSourceHandler).
+ */
+export interface OutsideSources<M, P extends object = object> extends OutsideSourcesDeployment {
+  consumer: Consumer<M, P>;
+  /** An SQS source's record (its queue's ARN says which) as a record of the consumer's queue. */
+  recordOf(record: BatchRecord & { eventSourceARN: string }): BatchRecord;
+  /** What an EventBridge rule hands the function, as a message; undefined when it is not that. */
+  messageOf(input: unknown): M | undefined;
 }
 
 /** The stores one capability contributes (its `S`), `{}` when it has none of its own. */

@@ -79,3 +79,30 @@ export interface AwsDeployment {
   readonly objects?: { prefix: string; actions: readonly string[] };
   properties(context: DeployContext): Record<string, string>;
 }
+
+/**
+ * An outside source a deployment routes into a capability on AWS: an existing SQS queue feeding its
+ * function (partial batch failures), or an EventBridge rule on a bus matching a detail type and
+ * targeting the function with `{source: 'eventbridge', event: <the source's name>, id, detail}`.
+ */
+export type OutsideSource =
+  | { type: 'sqs'; queue: string }
+  | { type: 'eventbridge'; bus: string; detailType: string };
+
+/** What the stack needs to deploy a capability's outside sources. */
+export interface OutsideSourcesDeployment {
+  /** The stack context key that lists them (`-c eventSources=sqs:orders,eventbridge:bus:Type`). */
+  context: string;
+  /** One entry of the list, or why it is not one (the synth stops, naming it). */
+  parse(value: string): OutsideSource | string;
+  /** The name the function is told a message came from (the EventBridge rule's input names it). */
+  nameOf(source: OutsideSource): string;
+  /** The function they feed (`functions/<name>.ts`). */
+  function: {
+    name: string;
+    description: string;
+    timeoutSeconds: number;
+    scriptWorker?: boolean;
+    grants: FunctionGrants;
+  };
+}

@@ -1,12 +1,14 @@
 /**
- * The outside event sources and sinks of the event handlers (lib/events/sources.ts, sinks.ts), as
- * the `eventSources` and `eventSinks` stack context lists them:
- * - `sqs:<queue>` source: the queue (an existing one in this account and region) feeds the
- *   event-sources function, with partial batch failures;
- * - `eventbridge:<bus>:<detail-type>` source: a rule on the bus matching that detail type targets
- *   the same function, with an input naming the event (an EventBridge event does not name its bus);
- * - `sqs:<queue>` and `eventbridge:<bus>` sinks: the functions that run EVENT tasks may send to them.
- * A sink not listed is refused by IAM, and the EVENT task fails with that reason.
+ * Outside sources and sinks (lib/deployment.ts OutsideSource; lib/engine/event-sinks/sinks.ts):
+ * - a capability's `sqs:<queue>` source (its context list, e.g. `eventSources`): the queue (an
+ *   existing one in this account and region) feeds the capability's source function, with partial
+ *   batch failures;
+ * - an `eventbridge:<bus>:<detail-type>` source: a rule on the bus matching that detail type
+ *   targets the same function, with an input naming the source (an EventBridge event does not name
+ *   its bus);
+ * - `sqs:<queue>` and `eventbridge:<bus>` sinks (context `eventSinks`): the functions that run EVENT
+ *   tasks may send to them. A sink not listed is refused by IAM, and the EVENT task fails with that
+ *   reason.
  */
 import { Arn, Stack } from 'aws-cdk-lib';
 import { EventBus, EventField, Rule, RuleTargetInput } from 'aws-cdk-lib/aws-events';
@@ -16,16 +18,18 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { type EventSource, eventNameOf } from '../../lib/events/sources.ts';
+import type { OutsideSource } from '../../lib/deployment.ts';
 import { pascalCase } from './names.ts';
 
 /** An outside sink EVENT tasks may publish to. */
 export type EventSinkTarget = { type: 'sqs'; queue: string } | { type: 'eventbridge'; bus: string };
 
 export interface EventSourcesProps {
-  sources: readonly EventSource[];
+  sources: readonly OutsideSource[];
   /** The function the sources feed. */
   target: IFunction;
+  /** The name the function is told a message came from. */
+  nameOf(source: OutsideSource): string;
 }
 
 const idOf = (text: string) => pascalCase(text.replace(/[^A-Za-z0-9]+/g, '-'));
@@ -47,14 +51,14 @@ export class EventSources extends Construct {
         source.bus,
       );
       new Rule(this, `Rule${idOf(source.bus)}${idOf(source.detailType)}`, {
-        description: `Conductor event source ${eventNameOf(source)}`,
+        description: `Conductor event source ${props.nameOf(source)}`,
         eventBus: bus,
         eventPattern: { detailType: [source.detailType] },
         targets: [
           new LambdaFunction(props.target, {
             event: RuleTargetInput.fromObject({
               source: 'eventbridge',
-              event: eventNameOf(source),
+              event: props.nameOf(source),
               id: EventField.eventId,
               detail: EventField.fromPath('$.detail'),
             }),

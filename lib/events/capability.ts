@@ -13,6 +13,7 @@ import { type EventDeps, eventHandlers } from './consumer.ts';
 import type { EventStores } from './ports.ts';
 import { EventProcessor } from './processor.ts';
 import { eventRoutes } from './routes.ts';
+import { EVENT_SOURCES } from './sources.ts';
 import { DynamoEventExecutionStore } from './store/dynamodb-executions.ts';
 import { DynamoEventHandlerStore } from './store/dynamodb-handlers.ts';
 import { MemoryEventExecutionStore } from './store/memory-executions.ts';
@@ -70,6 +71,8 @@ export const eventsCapability: Capability<EventStores, EventDeps> = {
   },
   // conductor: events of EVENT tasks (in process locally, the events queue on AWS).
   consumers: [eventHandlers],
+  // Outside SQS queues and EventBridge rules a deployment lists (`-c eventSources=...`).
+  outsideSources: EVENT_SOURCES,
   routes: (services) => eventRoutes(services.stores, services.clock),
   apiRoutes: ['ANY /api/event', 'ANY /api/event/{proxy+}'],
   grants: { tables: [{ table: EVENT_HANDLERS_TABLE, access: 'readWrite' }], sends: [] },

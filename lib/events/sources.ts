@@ -9,12 +9,13 @@
  *   the event, since an EventBridge event does not carry its bus), its payload the detail.
  * A handler's event names its source; the stack creates what the configured sources need.
  */
+import type { OutsideSources } from '../capability-contract.ts';
+import type { OutsideSource } from '../deployment.ts';
 import type { BatchRecord } from '../jobs/batch.ts';
 import type { EventMessage } from '../queue/work-queues.ts';
+import { EVENT_HANDLING_GRANTS, type EventDeps, eventHandlers } from './consumer.ts';
 
-export type EventSource =
-  | { type: 'sqs'; queue: string }
-  | { type: 'eventbridge'; bus: string; detailType: string };
+export type EventSource = OutsideSource;
 
 /** A configured source, or why it is not one. */
 export function parseEventSource(value: string): EventSource | string {
@@ -64,3 +65,24 @@ export const eventOfBridgeInput = (input: BridgeInput): EventMessage => ({
   event: input.event,
   payload: input.detail,
 });
+
+/** The description of the function fed by the configured event sources. */
+export const EVENT_SOURCES_DESCRIPTION =
+  'Conductor event-sources: turns SQS and EventBridge events into event handler runs';
+
+/** The events capability's outside sources: they feed the event handlers as `conductor:` events do. */
+export const EVENT_SOURCES: OutsideSources<EventMessage, EventDeps> = {
+  context: 'eventSources',
+  parse: parseEventSource,
+  nameOf: eventNameOf,
+  function: {
+    name: 'event-sources',
+    description: EVENT_SOURCES_DESCRIPTION,
+    timeoutSeconds: 60,
+    scriptWorker: true,
+    grants: EVENT_HANDLING_GRANTS,
+  },
+  consumer: eventHandlers,
+  recordOf: eventRecordOf,
+  messageOf: (input) => (isBridgeInput(input) ? eventOfBridgeInput(input) : undefined),
+};

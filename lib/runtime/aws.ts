@@ -19,6 +19,7 @@ import type {
 } from 'aws-lambda';
 import {
   CONSUMERS,
+  capabilities,
   consumerNamed,
   jobNamed,
   queueUrlProperty,
@@ -29,9 +30,8 @@ import type { ServiceConfig } from '../config/service-config.ts';
 import { EventBridgePublisher } from '../engine/event-sinks/eventbridge.ts';
 import { SqsEventPublisher } from '../engine/event-sinks/sqs.ts';
 import { createQuickJsEvaluator } from '../engine/script/evaluator.ts';
-import { eventOfBridgeInput, eventRecordOf, isBridgeInput, type SourceRecord } from '../events/sources.ts';
 import { type LambdaAdapterOptions, lambdaHttpHandler } from '../http/lambda-adapter.ts';
-import { type BatchResponse, runConsumer } from '../jobs/batch.ts';
+import { type BatchRecord, type BatchResponse, runConsumer } from '../jobs/batch.ts';
 import type { ConsumerName, JobName, StreamConsumerDeps, StreamConsumerName } from '../jobs/types.ts';
 import { beginInvocation, invocationContext } from '../log/invocation.ts';
 import { createLogger, LOG_LEVELS } from '../log/logger.ts';
@@ -294,19 +294,28 @@ function dynamoClientFrom(config: ServiceConfig): DynamoDBClient {
 }
 
 /**
- * The Lambda handler of the configured event sources (lib/events/sources.ts): records of the
- * `sqs:<queue>` sources (a partial batch response names the records to deliver again), or the
- * input an `eventbridge:<bus>:<detail-type>` rule sends (a throw makes EventBridge retry).
+ * The Lambda handler of a capability's outside sources (Capability.outsideSources): records of its
+ * SQS sources (a partial batch response names the records to deliver again), or the input one of
+ * its EventBridge rules sends (a throw makes EventBridge retry), handed to the consumer they feed.
  */
-export function eventSourceHandler(): (event: unknown) => Promise<BatchResponse | undefined> {
-  const consumer = consumerNamed('event-handlers');
+export function outsideSourceHandler(
+  capability: string,
+): (event: unknown) => Promise<BatchResponse | undefined> {
+  const sources = capabilities().find((c) => c.name === capability)?.outsideSources;
+  if (sources === undefined) throw new Error(`Capability '${capability}' declares no outside sources`);
+  const { consumer } = sources;
   return async (event) => {
     const deps = jobDepsOf(await awsServices(), consumer);
-    if (isBridgeInput(event)) {
-      await consumer.handle(eventOfBridgeInput(event), deps);
+    const message = sources.messageOf(event);
+    if (message !== undefined) {
+      await consumer.handle(message, deps);
       return undefined;
     }
-    const records = (event as { Records?: SourceRecord[] }).Records ?? [];
-    return runConsumer(consumer, records.map(eventRecordOf), deps);
+    const records = (event as { Records?: (BatchRecord & { eventSourceARN: string })[] }).Records ?? [];
+    return runConsumer(
+      consumer,
+      records.map((record) => sources.recordOf(record)),
+      deps,
+    );
   };
 }

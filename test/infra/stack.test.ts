@@ -11,7 +11,6 @@ import {
   backgroundDescription,
   ConductorStack,
   type ConductorStackProps,
-  EVENT_SOURCES_DESCRIPTION,
   enabledGroups,
   type Gates,
   JOB_MAX_EVENT_AGE,
@@ -28,6 +27,7 @@ import {
 } from '../../lib/capabilities.ts';
 import type { Capability } from '../../lib/capability-contract.ts';
 import { envNameOf } from '../../lib/config/load.ts';
+import { EVENT_SOURCES_DESCRIPTION } from '../../lib/events/sources.ts';
 import { MAX_RECEIVE_COUNT, timer } from '../../lib/jobs/decision-consumers.ts';
 import { metadataCapability } from '../../lib/metadata/capability.ts';
 import { scheduleFire } from '../../lib/scheduler/schedule-fire.ts';
@@ -1185,8 +1185,8 @@ describe('ConductorStack event handlers', () => {
 
   it('feeds the configured SQS sources and EventBridge rules to one function, which carries out handlers', () => {
     const configured = synth({
-      events: {
-        sources: [
+      outsideSources: {
+        events: [
           { type: 'sqs', queue: 'orders' },
           { type: 'eventbridge', bus: 'commerce', detailType: 'OrderPlaced' },
         ],
@@ -1233,12 +1233,10 @@ describe('ConductorStack event handlers', () => {
 
   it('lets the EVENT task runners publish to the configured sinks only', () => {
     const configured = synth({
-      events: {
-        sinks: [
-          { type: 'sqs', queue: 'shipments' },
-          { type: 'eventbridge', bus: 'audit' },
-        ],
-      },
+      eventSinks: [
+        { type: 'sqs', queue: 'shipments' },
+        { type: 'eventbridge', bus: 'audit' },
+      ],
     });
     for (const runner of ['decider', 'workflows']) {
       const statements = statementsOf(configured, runner);
