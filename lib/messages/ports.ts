@@ -5,25 +5,14 @@
  * 429, a crash) never shows a message; reads drop expired messages themselves.
  */
 
-/** One message as the API and PULL_WORKFLOW_MESSAGES show it. */
-export interface WorkflowMessage {
-  id: string;
-  workflowId: string;
-  payload: Record<string, unknown>;
-  /** ISO 8601, stamped at ingestion. */
-  receivedAt: string;
-}
+import type { MessageClaims, QueuedMessage } from '../engine/workflow-messages.ts';
 
-/** A message as stored: its order key and its expiry (epoch ms). */
-export interface QueuedMessage extends WorkflowMessage {
-  /** Orders the queue: receivedAt's milliseconds, then a per-process counter. */
-  seq: string;
-  expiresAt: number;
-}
+export type { MessageClaims, QueuedMessage, WorkflowMessage } from '../engine/workflow-messages.ts';
 
 export type AddOutcome = 'added' | 'full';
 
-export interface MessageStore {
+/** The store; what pull tasks read of it is the engine's port (MessageClaims). */
+export interface MessageStore extends MessageClaims {
   /**
    * Adds a hidden message when the queue holds fewer than `limit` live messages (expired ones are
    * dropped to make room), counted exactly under concurrent adds; 'full' stores nothing.
@@ -35,19 +24,6 @@ export interface MessageStore {
   withdraw(workflowId: string, seq: string): Promise<void>;
   /** Visible, unexpired messages, oldest first, at most `limit`. */
   peek(workflowId: string, now: number, limit: number): Promise<QueuedMessage[]>;
-  /**
-   * Hands up to `limit` messages to one pull task, oldest first: those it claimed already (a re-run
-   * of its start) first, then visible unclaimed ones, each claimed by one task only (a conditional
-   * write). A claimed message no longer counts toward the queue's bound.
-   */
-  claim(workflowId: string, taskId: string, now: number, limit: number): Promise<QueuedMessage[]>;
-  /** The claimed messages, by the task that claimed them. */
-  claims(workflowId: string): Promise<Map<string, QueuedMessage[]>>;
-  /**
-   * After a claiming task is over: its delivered messages leave the queue, the others (claimed by a
-   * start whose answer lost the race) return to it unclaimed.
-   */
-  settle(workflowId: string, taskId: string, delivered: readonly string[]): Promise<void>;
   /** Deletes the whole queue (the workflow ended). */
   deleteQueue(workflowId: string): Promise<void>;
 }

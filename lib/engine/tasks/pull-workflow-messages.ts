@@ -12,14 +12,14 @@
  * trim) counts as having delivered everything it claimed: never twice, at worst a lost extra.
  */
 
-import type { MessageStore, QueuedMessage, WorkflowMessage } from '../../messages/ports.ts';
 import { isTerminalTask } from '../../model/execution.ts';
 import { pullWorkflowMessagesSpec } from '../../model/task-types/pull-workflow-messages.ts';
 import type { TaskRows } from '../../store/ports.ts';
 import type { AsyncTaskResult, TaskType } from '../task-type.ts';
+import type { MessageClaims, QueuedMessage, WorkflowMessage } from '../workflow-messages.ts';
 
 export interface PullDeps {
-  messages: MessageStore;
+  messages: MessageClaims;
   executions: Pick<TaskRows, 'getTask'>;
   maxBatchSize: number;
 }
