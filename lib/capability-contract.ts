@@ -39,6 +39,7 @@ import type { TableNames, TableSpec } from './store/dynamodb/tables.ts';
 import type { EmbeddedSource } from './store/embedded/index.ts';
 import type { Stores } from './store/ports.ts';
 import type { Engine } from './workflows/engine-api.ts';
+import type { RunWatcher } from './workflows/progress.ts';
 
 /** The capability's own stores, built by whichever store backend the host chose. */
 export interface StoreFactories<S extends object> {
@@ -49,11 +50,15 @@ export interface StoreFactories<S extends object> {
   dynamodb(doc: DocumentClient, tables: TableNames): S;
 }
 
-/** What a store decorator reads: the configuration, the clock, and where large payloads go. */
+/**
+ * What a store decorator reads: the configuration, the clock, where large payloads go, and where
+ * writes to runs are published (the requests waiting on a run).
+ */
 export interface DecorateContext {
   config: ServiceConfig;
   clock: Clock;
   payloads: PayloadStore;
+  watcher: RunWatcher;
 }
 
 /** What the engine is built with besides its own stores: read by `engine(context)`. */

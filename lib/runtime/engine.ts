@@ -54,7 +54,11 @@ export interface EngineDeps {
   logger: Logger;
   /** Engine metrics (EMF on AWS); none when absent. */
   metrics?: Metrics;
-  /** Commit notifications for waiting requests; default in-process only (lib/workflows/progress.ts). */
+  /**
+   * Commit notifications for waiting requests; default in-process only (lib/workflows/progress.ts).
+   * The host's `stores.executions` publishes its writes here (its stack, built by the workflows
+   * capability's decorator, lib/workflows/execution-stack.ts).
+   */
   watcher?: RunWatcher;
   /**
    * Queue notifications for long polls, keyed by queue name; default in-process only. The AWS host
@@ -80,8 +84,9 @@ export function createEngine(deps: EngineDeps): Engine {
   const runEndHooks = contributions.flatMap((c) => (c.onRunEnded ? [c.onRunEnded] : []));
   const runRemovedHooks = contributions.flatMap((c) => (c.onRunRemoved ? [c.onRunRemoved] : []));
   const watcher = deps.watcher ?? new LocalRunWatcher();
-  // Every write the engine makes to a run is published to the requests waiting on it.
-  const executions = executionStoreStack(stores.executions, { publishTo: watcher });
+  // The host's execution store is its whole stack already (the workflows capability's decorator):
+  // every write the engine makes to a run is published to `watcher`.
+  const { executions } = stores;
   // Every push to a worker queue wakes the long polls waiting on it.
   const queueWatcher = deps.queueWatcher ?? new LocalNotifier();
   const queue = publishingQueue(stores.queue, queueWatcher, clock);
@@ -174,7 +179,8 @@ export function createEngine(deps: EngineDeps): Engine {
     testRuns: new WorkflowTestRunner({
       findWorkflowDef: (name, version) => deps.metadata.findWorkflowDef(name, version),
       parseStart: (body) => starter.parseRequest(body),
-      simulationEngine: (simClock, simDecisions) => simulationEngine(deps, simClock, simDecisions),
+      simulationEngine: (simClock, simDecisions) =>
+        simulationEngine({ ...deps, watcher }, simClock, simDecisions),
       clock,
     }),
     execution: new SyncExecution({
@@ -200,12 +206,18 @@ export function createEngine(deps: EngineDeps): Engine {
  * decision queue. Registered definitions are read through (metadata; task definitions read-only).
  */
 function simulationEngine(deps: EngineDeps, clock: Clock, decisions: DecisionQueue): SimulationEngine {
-  const stores = { ...deps.simulationStores(), taskDefs: readOnlyTaskDefs(deps.stores.taskDefs) };
+  const fresh = deps.simulationStores();
+  const stores = {
+    ...fresh,
+    // Its runs' writes are published as the host's are (lib/workflows/execution-stack.ts).
+    executions: executionStoreStack(fresh.executions, { publishTo: deps.watcher }),
+    taskDefs: readOnlyTaskDefs(deps.stores.taskDefs),
+  };
   // Its HTTP tasks are made in the test run itself, not handed to this host's system-task queue.
   const http = deps.http && { allowPrivateNetworks: deps.http.allowPrivateNetworks };
   // Its queues are its own: their pushes wake no poll of the host. Its EVENT tasks publish
   // nowhere: a test run must not start this host's event handlers.
   const events: EventSinks = { conductor: { send: async () => {} } };
   const engine = createEngine({ ...deps, stores, decisions, clock, http, events, queueWatcher: undefined });
-  return { ...engine, executions: stores.executions, queue: stores.queue };
+  return { ...engine, executions: fresh.executions, queue: stores.queue };
 }

@@ -35,7 +35,7 @@ import {
 import type { SearchIndex } from '../search/ports.ts';
 import { apiAuthOf } from '../security/api-auth.ts';
 import type { KeySource } from '../security/api-keys.ts';
-import type { RunWatcher } from '../workflows/progress.ts';
+import { LocalRunWatcher, type RunWatcher } from '../workflows/progress.ts';
 import { createEngine } from './engine.ts';
 import { createMemoryStores, type ServiceStores } from './stores.ts';
 import { SERVICE_VERSION } from './version.ts';
@@ -85,7 +85,9 @@ export function createServices(deps: ServiceDeps): Services {
   const all = capabilities();
   for (const capability of all) capability.checkConfig?.(config);
   const payloads = deps.payloads ?? new MemoryPayloadStore();
-  const stores = decorated(all, deps.stores, { config, clock, payloads });
+  // Writes to runs are published here, to the requests waiting on them (lib/workflows/progress.ts).
+  const watcher = deps.watcher ?? new LocalRunWatcher();
+  const stores = decorated(all, deps.stores, { config, clock, payloads, watcher });
   const workQueues = workQueuesOf(deps.workQueues ?? {}, queueUrlProperties());
   const metadata = new MetadataService(stores.workflowDefs, stores.taskDefs, clock);
   const engine = createEngine({
@@ -102,7 +104,7 @@ export function createServices(deps: ServiceDeps): Services {
     ids: deps.ids ?? randomIds,
     logger: deps.logger,
     metrics: deps.metrics,
-    watcher: deps.watcher,
+    watcher,
     queueWatcher: deps.queueWatcher,
     contributions: all.flatMap((capability) =>
       capability.engine ? [capability.engine({ config, clock, stores })] : [],

@@ -33,8 +33,9 @@ export const workflowsCapability: Capability<WorkflowStores> = {
     }),
   },
   // Every reader and writer of runs goes through one stack (lib/workflows/execution-stack.ts):
-  // records stay small, readers see whole payloads, ended runs past their retention are hidden.
-  decorate: ({ executions }, { config, clock, payloads }) => ({
+  // records stay small, readers see whole payloads, ended runs past their retention are hidden,
+  // and every write is published to the requests waiting on the run.
+  decorate: ({ executions }, { config, clock, payloads, watcher }) => ({
     executions: executionStoreStack(executions, {
       externalize: {
         payloads,
@@ -46,6 +47,7 @@ export const workflowsCapability: Capability<WorkflowStores> = {
         logsMs: config.number('service.task.log-retention'),
         clock,
       },
+      publishTo: watcher,
     }),
   }),
   // The engine's background work: decides, wake-ups, HTTP tasks off the decider, the sweeper, and

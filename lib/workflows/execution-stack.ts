@@ -6,9 +6,9 @@
  * retention reads and filters whole runs, and a waiter woken by a publish reads the run through
  * every layer below.
  *
- * A layer left out of the options is not applied. The host's services build the stack without
- * the watcher (its readers: search, events, jobs); the engine adds the publishing layer over that,
- * or over a test run's bare memory store.
+ * A layer left out of the options is not applied. The host's whole stack is built once, by the
+ * workflows capability's store decorator, and every reader and writer (the engine, search, events,
+ * jobs) uses it; a test run's throwaway engine builds the publishing layer over its memory store.
  */
 import type { Clock } from '../model/clock.ts';
 import { type ExternalizeOptions, externalizingExecutions } from '../payloads/externalizing-store.ts';
