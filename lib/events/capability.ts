@@ -2,7 +2,7 @@
  * The event handlers capability (`/api/event`, docs/conductor-compat.md §1.3 and §2.8): handler
  * definitions and their executions over one table, and the processor that carries out handlers
  * for incoming events (lib/events/processor.ts). Events reach it from EVENT tasks' `conductor:`
- * sinks (in process locally, the `events` queue and its consumer on AWS; lib/jobs/event-handlers.ts)
+ * sinks (in process locally, the `events` queue and its consumer on AWS; consumer.ts)
  * and from the configured SQS and EventBridge sources (lib/events/sources.ts).
  */
 import type { Capability, ServiceContext } from '../capability-contract.ts';

@@ -2,8 +2,8 @@
  * The system-task consumer: carries out the async system tasks a decide handed off (HTTP), one
  * message per task, each on its own (a slow endpoint holds back no other task), and reports the
  * result to the task row and asks for a decide (lib/engine/system-tasks.ts). A message handled
- * twice finds its task over and does nothing. Locally the same runner is fed by an in-process
- * pool (lib/runtime/system-task-pool.ts).
+ * twice finds its task over and does nothing. Locally the local consumer host runs it over an
+ * in-process queue, at most `service.http-task.concurrency` at once (lib/jobs/local-consumers.ts).
  */
 import { decodeSystemTaskMessage, type SystemTaskMessage } from '../queue/work-queues.ts';
 import { EXECUTIONS_TABLE } from '../store/dynamodb/tables.ts';

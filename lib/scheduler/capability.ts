@@ -1,8 +1,8 @@
 /**
  * The scheduler capability (docs/api.md "Scheduler API"), behind `service.scheduler.enabled`: the
  * schedules API over its own table (schedules, execution records, the next run time indexed). A
- * save or resume dispatches the schedule's first fires at once; the tick (lib/jobs/schedule-tick.ts)
- * dispatches the rest and the fire consumer (lib/jobs/schedule-fire.ts) starts the workflows.
+ * save or resume dispatches the schedule's first fires at once; the tick (schedule-tick.ts)
+ * dispatches the rest and the fire consumer (schedule-fire.ts) starts the workflows.
  */
 import type { Capability, ServiceContext } from '../capability-contract.ts';
 import { DEFINITIONS_TABLE, tableName } from '../store/dynamodb/tables.ts';

@@ -14,7 +14,7 @@
 import { fireTimesBefore, fireTimesBetween, nextAtOrAfter, walk } from './cron.ts';
 import { cronEntriesOf, type WorkflowSchedule } from './model.ts';
 
-/** The tick's rate (lib/jobs/schedule-tick.ts). */
+/** The tick's rate (schedule-tick.ts). */
 export const TICK_MS = 60_000;
 /** How far ahead one dispatch sends fires: a tick plus 30 s for a late one (SQS takes up to 900 s). */
 export const DISPATCH_HORIZON_MS = TICK_MS + 30_000;

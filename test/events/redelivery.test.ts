@@ -1,5 +1,5 @@
 // Exactly once per message, handler and action: the event handlers' consumer on the AWS host
-// (lib/jobs/event-handlers.ts through the batch loop), over memory stores, the real engine and a
+// (lib/events/consumer.ts through the batch loop), over memory stores, the real engine and a
 // fake SQS client. A message delivered again (in one batch, in a later batch, concurrently) starts
 // one run; a delivery that died mid-action is taken over once its lease ran out and converges on
 // the run it started; an action another delivery holds sends the message back to the queue.
