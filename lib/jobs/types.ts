@@ -2,8 +2,8 @@
  * Background work as data. A periodic job runs on a rate (locally on an interval, on AWS from an
  * EventBridge rule); a consumer handles the messages of one work queue (locally in process, on
  * AWS from an SQS event source with its dead-letter queue). Both hosts and the CDK stack read the
- * same descriptors (each capability's, folded in lib/capabilities.ts), so a job behaves the same locally and on AWS. Descriptors
- * are data plus functions over ports: no AWS SDK here.
+ * same descriptors (each capability's, folded in lib/capabilities.ts), so a job behaves the same locally and
+ * on AWS. Descriptors are data plus functions over ports: no AWS SDK here.
  */
 import type { GateName, PropertyName } from '../config/properties.ts';
 import type { FunctionGrants } from '../deployment.ts';
