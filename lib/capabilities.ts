@@ -36,7 +36,7 @@ export const CAPABILITIES = [
 /** A capability of the list, its own types forgotten: what the folds work with. */
 export type AnyCapability = Capability<object, object>;
 
-const ALL: readonly AnyCapability[] = CAPABILITIES as readonly Capability<never, never>[] as never;
+const ALL: readonly AnyCapability[] = CAPABILITIES;
 
 export type CapabilityName = (typeof CAPABILITIES)[number]['name'];
 
