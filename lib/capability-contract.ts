@@ -7,8 +7,11 @@
  * - what it gives the engine: task-type ports, run-end and run-removed hooks, the schema enforcer;
  * - the services it builds over the host's (`provides`), which its routes, jobs and consumers use;
  * - its periodic jobs, queue consumers and stream consumers (lib/jobs/types.ts), with their queues;
- * - its routes, its API Gateway routes, its grants and its AWS deployment.
- * The contract depends on narrow ports and plain types only, never on lib/runtime.
+ * - its routes, its API Gateway routes, its grants (and what it asks of every function that starts
+ *   or decides runs), its AWS deployment and its outside sources;
+ * - a check of the configuration at start.
+ * docs/adding-a-capability.md walks through one. The contract depends on narrow ports and plain
+ * types only, never on lib/runtime.
  */
 import type { GateName } from './config/properties.ts';
 import type { ServiceConfig } from './config/service-config.ts';
