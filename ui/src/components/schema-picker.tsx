@@ -1,7 +1,7 @@
 /**
  * An input- or output-schema picker: a schema name from the registry, then one of its versions
  * (or the latest). With `flagUnregistered`, a reference the registry cannot resolve is flagged in
- * words; the Task Definition form leaves it unflagged (SPEC.md "What the service does" 9). No
+ * words; the Task Definition form leaves it unflagged (docs/api.md "Overview" 9). No
  * inline edit or preview buttons: no UI plugin supplies them.
  */
 import { useId } from 'react';

@@ -1,5 +1,5 @@
 /**
- * The schema editor (SPEC.md "What the service does" 9): a JSON editor on the schema body and a
+ * The schema editor (docs/api.md "Overview" 9): a JSON editor on the schema body and a
  * version selector, with Save (overwrites the shown version, after confirmation), Save as new
  * version (the server allocates the number), Delete version, Reset (discard edits, reload) and
  * Download. New schema starts from a template with a `$schema` line; saving registers version 1.

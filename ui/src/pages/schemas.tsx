@@ -1,5 +1,5 @@
 /**
- * Schemas (SPEC.md "What the service does" 9): one row per schema with its name (a link to the
+ * Schemas (docs/api.md "Overview" 9): one row per schema with its name (a link to the
  * editor), type, latest version, version count and creation time; Clone copies the latest version
  * under a new name at version 1, Delete removes every version after confirmation.
  */

@@ -1,6 +1,6 @@
 /**
  * The Task Definition form: the fields workers care about, the input- and output-schema pickers
- * (which do not flag an unregistered schema on this form, SPEC.md "What the service does" 9) and
+ * (which do not flag an unregistered schema on this form, docs/api.md "Overview" 9) and
  * whether the schemas are enforced. New definitions are registered, existing ones replaced.
  */
 import { type FormEvent, useState } from 'react';
