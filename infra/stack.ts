@@ -1,13 +1,13 @@
 /**
  * The whole service on AWS in one stack: the data (tables, files bucket), the HTTP API with one
- * function per route group whose gate is on, and the decision pipeline (lib/engine/ARCHITECTURE.md
- * , "Durable timers"): the FIFO decision queue and its decider, the timer queue and its
- * consumer, and the one-minute wake-up sweeper. Route groups, their tables and grants come from
- * the capability list (lib/capabilities.ts), background work from lib/jobs (JOBS, one function
- * and EventBridge rule each; CONSUMERS, one function, queue and dead-letter queue each), and
- * properties from properties.ts, so a new capability, job or consumer is picked up here with no
- * edit; what each function may touch is declared in its descriptor. The management UI is served
- * by CloudFront from S3 on the same origin as the API (infra/constructs/ui.ts).
+ * function per route group whose gate is on, and the decision pipeline (lib/engine/ARCHITECTURE.md):
+ * the FIFO decision queue and its decider, the timer queue and its consumer, and the one-minute
+ * wake-up sweeper. Route groups, their tables, grants, background work (JOBS, one function and
+ * EventBridge rule each; CONSUMERS, one function, queue and dead-letter queue each) and outside
+ * sources come from the capability list (lib/capabilities.ts), and properties from properties.ts,
+ * so a new capability, job or consumer is picked up here with no edit; what each function may touch
+ * is declared in its descriptor. The management UI is served by CloudFront from S3 on the same
+ * origin as the API (infra/constructs/ui.ts).
  */
 import { Annotations, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
@@ -27,9 +27,8 @@ import {
 } from '../lib/capabilities.ts';
 import type { Capability } from '../lib/capability-contract.ts';
 import { envNameOf, findSpec } from '../lib/config/load.ts';
-import { GATES, type GateName, PROPERTIES } from '../lib/config/properties.ts';
+import { GATES, type GateName, gatedOn, PROPERTIES } from '../lib/config/properties.ts';
 import type { AwsDeployment, FunctionGrants, OutsideSource } from '../lib/deployment.ts';
-
 import { type Consumer, type PeriodicJob, rateMs, type StreamConsumer } from '../lib/jobs/types.ts';
 import { tablePropertyName } from '../lib/store/dynamodb/tables.ts';
 import { ALARM_DEFAULTS, ServiceAlarms } from './constructs/alarms.ts';
@@ -173,7 +172,8 @@ export class ConductorStack extends Stack {
       );
     }
 
-    for (const capability of enabledGroups(props.capabilities ?? CAPABILITIES, props.gates)) {
+    const groups = enabledGroups(props.capabilities ?? CAPABILITIES, props.gates);
+    for (const capability of groups) {
       const fn = this.serviceFunction(`${pascalCase(capability.name)}Function`, {
         entry: `functions/${capability.name}.ts`,
         description: `Conductor route group '${capability.name}'`,
@@ -196,7 +196,7 @@ export class ConductorStack extends Stack {
         description: 'OpenSearch Serverless collection search answers from',
       });
     }
-    for (const capability of enabledGroups(props.capabilities ?? CAPABILITIES, props.gates)) {
+    for (const capability of groups) {
       const spec = capability.outsideSources;
       const sources = props.outsideSources?.[capability.name] ?? [];
       if (spec === undefined || sources.length === 0) continue;
@@ -424,7 +424,7 @@ export class ConductorStack extends Stack {
 
 /** Whether a job or consumer is deployed with these gates: ungated ones always. */
 function gateOn(work: { gate?: GateName }, gates: Gates): boolean {
-  return work.gate === undefined || gates[work.gate];
+  return gatedOn(work, (gate) => gates[gate]);
 }
 
 /** The capabilities that exist with these gates: ungated ones always, gated ones when their gate is on. */

@@ -6,7 +6,7 @@
  * (lib/capability-contract.ts).
  */
 import type { Capability, Intersection, StoresOf } from './capability-contract.ts';
-import type { PropertyName } from './config/properties.ts';
+import { gatedOn, type PropertyName } from './config/properties.ts';
 import type { ServiceConfig } from './config/service-config.ts';
 import type { FunctionGrants, TableGrant } from './deployment.ts';
 import { eventsCapability } from './events/capability.ts';
@@ -62,9 +62,16 @@ export function capabilities(): readonly AnyCapability[] {
   return ALL;
 }
 
+/** A capability by name. */
+export function capabilityNamed(name: string): AnyCapability {
+  const capability = ALL.find((c) => c.name === name);
+  if (capability === undefined) throw new Error(`No capability '${name}'`);
+  return capability;
+}
+
 /** The capabilities that exist with this configuration: ungated ones, and gated ones whose gate is on. */
 export function enabledCapabilities(config: ServiceConfig): AnyCapability[] {
-  return ALL.filter((capability) => !capability.gate || config.gate(capability.gate));
+  return ALL.filter((capability) => gatedOn(capability, (gate) => config.gate(gate)));
 }
 
 /** Every periodic job (locally on intervals, on AWS from EventBridge rules). */
@@ -80,13 +87,18 @@ export const STREAM_CONSUMERS: readonly StreamConsumer[] = ALL.flatMap(
   (capability) => capability.streamConsumers ?? [],
 );
 
+/** Each job's and consumer's capability, by the work's name. */
+const OWNERS: ReadonlyMap<string, AnyCapability> = new Map(
+  ALL.flatMap((capability) =>
+    [...(capability.jobs ?? []), ...(capability.consumers ?? [])].map(
+      (work) => [work.name, capability] as const,
+    ),
+  ),
+);
+
 /** The capability a job or consumer belongs to: its deps include what that capability provides. */
 export function ownerOf(work: { name: string }): AnyCapability {
-  const owner = ALL.find(
-    (capability) =>
-      capability.jobs?.some((job) => job.name === work.name) ||
-      capability.consumers?.some((consumer) => consumer.name === work.name),
-  );
+  const owner = OWNERS.get(work.name);
   if (owner === undefined) throw new Error(`No capability declares '${work.name}'`);
   return owner;
 }

@@ -22,16 +22,16 @@ import type {
   FunctionGrants,
   OutsideSourcesDeployment,
 } from './deployment.ts';
+import type { RunEndedHook, RunRemovedHook } from './engine/run-end.ts';
 import type { SchemaEnforcer } from './engine/schema-enforcer.ts';
 import type { ScriptEvaluator } from './engine/script/evaluator.ts';
 import type { PullDeps } from './engine/tasks/pull-workflow-messages.ts';
 import type { RouteDef } from './http/router.ts';
-import type { BatchRecord } from './jobs/batch.ts';
+import type { BatchRecord, SourceRecord } from './jobs/batch.ts';
 import type { Consumer, PeriodicJob, StreamConsumer } from './jobs/types.ts';
 import type { Logger } from './log/logger.ts';
 import type { MetadataService } from './metadata/service.ts';
 import type { Clock } from './model/clock.ts';
-import type { WorkflowRecord } from './model/execution.ts';
 import type { PayloadStore } from './payloads/ports.ts';
 import type { DecisionQueue } from './queue/ports.ts';
 import type { WorkQueues } from './queue/work-queues.ts';
@@ -76,9 +76,9 @@ export interface EngineContribution {
   /** Ports of the task types the capability backs (PULL_WORKFLOW_MESSAGES reads its message store). */
   taskPorts?: { messages?: Omit<PullDeps, 'executions'> };
   /** Runs after a run ended (completed, failed, terminated, timed out), once it is committed. */
-  onRunEnded?(run: WorkflowRecord): Promise<void>;
+  onRunEnded?: RunEndedHook;
   /** Runs after a run was removed (remove, terminate-remove). */
-  onRunRemoved?(workflowId: string): Promise<void>;
+  onRunRemoved?: RunRemovedHook;
   /** Checks payloads against their schemas; at most one capability gives one. */
   enforcer?: SchemaEnforcer;
 }
@@ -162,7 +162,7 @@ export interface Capability<S extends object = object, P extends object = object
 export interface OutsideSources<M, P extends object = object> extends OutsideSourcesDeployment {
   consumer: Consumer<M, P>;
   /** An SQS source's record (its queue's ARN says which) as a record of the consumer's queue. */
-  recordOf(record: BatchRecord & { eventSourceARN: string }): BatchRecord;
+  recordOf(record: SourceRecord): BatchRecord;
   /** What an EventBridge rule hands the function, as a message; undefined when it is not that. */
   messageOf(input: unknown): M | undefined;
 }

@@ -311,3 +311,8 @@ export const GATES = {
 } as const;
 
 export type GateName = keyof typeof GATES;
+
+/** Whether something behind an optional gate is on: ungated always, gated when its gate is on. */
+export function gatedOn(item: { readonly gate?: GateName }, gateOn: (gate: GateName) => boolean): boolean {
+  return item.gate === undefined || gateOn(item.gate);
+}

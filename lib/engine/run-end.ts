@@ -53,7 +53,7 @@ export class RunEnd {
   async follow(run: WorkflowRecord): Promise<void> {
     for (const task of run.tasks) {
       // A type that follows a child run owns it: the child ends with the canceled task.
-      const ownsChild = this.deps.registry.get(task.workflowTask.type).onChildEnded !== undefined;
+      const ownsChild = this.deps.registry.get(task.workflowTask.type).childWorkflow === true;
       if (ownsChild && task.status === 'CANCELED' && task.subWorkflowId) {
         await this.terminateChild(
           task.subWorkflowId,

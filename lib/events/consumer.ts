@@ -2,8 +2,8 @@
  * The event handlers' consumer: carries out the handlers of each event an EVENT task published to
  * a `conductor:` sink (lib/events/processor.ts), one message at a time (a slow action holds back
  * no other event). Each action is claimed by an id derived from the message, handler and action,
- * so a message delivered again runs nothing twice. Locally the same processor is fed by an
- * in-process work queue (lib/runtime/services.ts).
+ * so a message delivered again runs nothing twice. Locally the local consumer host runs it over an
+ * in-process work queue (lib/jobs/local-consumers.ts).
  */
 
 import { MAX_RECEIVE_COUNT } from '../jobs/decision-consumers.ts';

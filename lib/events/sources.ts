@@ -11,14 +11,12 @@
  */
 import type { OutsideSources } from '../capability-contract.ts';
 import type { OutsideSource } from '../deployment.ts';
-import type { BatchRecord } from '../jobs/batch.ts';
+import type { BatchRecord, SourceRecord } from '../jobs/batch.ts';
 import type { EventMessage } from '../queue/work-queues.ts';
 import { EVENT_HANDLING_GRANTS, type EventDeps, eventHandlers } from './consumer.ts';
 
-export type EventSource = OutsideSource;
-
 /** A configured source, or why it is not one. */
-export function parseEventSource(value: string): EventSource | string {
+export function parseEventSource(value: string): OutsideSource | string {
   const [type, ...rest] = value.split(':');
   if (type === 'sqs' && rest.length === 1 && rest[0]) return { type: 'sqs', queue: rest[0] };
   if (type === 'eventbridge' && rest.length >= 2 && rest[0] && rest.slice(1).join(':'))
@@ -27,12 +25,8 @@ export function parseEventSource(value: string): EventSource | string {
 }
 
 /** The event name handlers match for a source. */
-export const eventNameOf = (source: EventSource): string =>
+export const eventNameOf = (source: OutsideSource): string =>
   source.type === 'sqs' ? `sqs:${source.queue}` : `eventbridge:${source.bus}:${source.detailType}`;
-
-export interface SourceRecord extends BatchRecord {
-  eventSourceARN: string;
-}
 
 /** An SQS source's record as an event-message record (the body the events consumer decodes). */
 export function eventRecordOf(record: SourceRecord): BatchRecord {

@@ -44,7 +44,7 @@ function objectStore<const S extends string>(store: S, what: string) {
 export const FILE_STORAGE_GATE = { fileStorage: 'service.file-storage.enabled' } as const;
 
 export const FILE_STORAGE_PROPERTIES = [
-  { name: 'service.file-storage.enabled', type: bool, default: false, description: 'File API and storage' },
+  { name: FILE_STORAGE_GATE.fileStorage, type: bool, default: false, description: 'File API and storage' },
   {
     name: 'service.file-storage.type',
     type: { kind: 'enum', values: ['service', 'store-a', 'store-b', 'store-c'] },

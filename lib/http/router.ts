@@ -199,7 +199,8 @@ export class Router {
       if (!endpoint.route.open) await this.options.auth?.authenticate(request);
       checkPath(endpoint, params);
       const declared = endpoint.route.request?.body;
-      let checked: unknown;
+      // Parsed once: the router's check and the handler read the same value.
+      let parsed: Promise<unknown> | undefined;
       const ctx: RouteContext = {
         request,
         url,
@@ -212,18 +213,20 @@ export class Router {
         query: checkedQuery(endpoint, url.searchParams),
         text: readText,
         body: () => bodyStream(request),
-        json: async () => boundedList(parseJsonBody(await readText(), this.options.maxJsonDepth), declared),
+        json: () => {
+          parsed ??= readText().then((text) =>
+            boundedList(parseJsonBody(text, this.options.maxJsonDepth), declared),
+          );
+          return parsed;
+        },
         checkedBody: async <T>(contract: BodyContract<T>) => {
           if (contract !== declared) {
             throw new Error(`Route ${endpoint.route.path} does not declare the body ${contract.title}`);
           }
-          return checked as T;
+          return (await ctx.json()) as T;
         },
       };
-      if (declared && endpoint.contract.body) {
-        checked = await ctx.json();
-        checkBody(declared, endpoint.contract.body, checked);
-      }
+      if (declared && endpoint.contract.body) checkBody(declared, endpoint.contract.body, await ctx.json());
       return await endpoint.route.handler(ctx);
     } catch (error) {
       return errorResponse(error, this.options.instance, this.options.logger, where());

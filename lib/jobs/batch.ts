@@ -17,6 +17,11 @@ export interface BatchRecord {
   attributes?: { ApproximateReceiveCount?: string };
 }
 
+/** A record of an SQS queue outside the service (an outside source): its queue's ARN says which. */
+export interface SourceRecord extends BatchRecord {
+  eventSourceARN: string;
+}
+
 /** Where a consumer's failures are counted (EMF on AWS): DeadLetterArrivals, MessagesDropped. */
 export interface BatchMetrics {
   metrics: Metrics;

@@ -5,8 +5,9 @@
  *   that starts after a message was sent reads everything that message announced;
  * - the timer consumer forwards due wake-ups from the standard `timers` queue to the FIFO queue (a
  *   FIFO queue has no per-message delay, and decides must go through it to stay one at a time).
- * Locally neither runs as such: the in-process decision queue decides directly and keeps its
- * wake-ups as timers (lib/queue/local.ts).
+ * Locally the local consumer host runs the decider over an in-process FIFO queue
+ * (lib/jobs/local-consumers.ts); the timer does not run there: the local decision queue keeps one
+ * in-process timer per run instead (lib/queue/local.ts).
  */
 
 import type { DecisionMessage } from '../queue/work-queues.ts';

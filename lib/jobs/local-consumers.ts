@@ -8,7 +8,7 @@
  * these queues from the host (`queues()`), so a message sent locally reaches the same handler a
  * Lambda would run on AWS.
  */
-import type { GateName, PropertyName } from '../config/properties.ts';
+import { type GateName, gatedOn, type PropertyName } from '../config/properties.ts';
 import type { Logger } from '../log/logger.ts';
 import { LocalWorkQueue, type Timers } from '../queue/local-work-queue.ts';
 import type { Consumer, JobDeps } from './types.ts';
@@ -34,7 +34,7 @@ export class LocalConsumerHost {
 
   constructor(private readonly options: LocalConsumerHostOptions) {
     for (const consumer of options.consumers) {
-      if (consumer.gate && !options.gateOn(consumer.gate)) continue;
+      if (!gatedOn(consumer, options.gateOn)) continue;
       if (consumer.local?.standIn !== undefined) continue;
       const { name, type, maxReceiveCount } = consumer.queue;
       const queue = new LocalWorkQueue<unknown>({

@@ -5,7 +5,8 @@
  * what they may have missed. A job whose gate is off does not run. A failed run is logged; the next
  * interval is its retry, as the next EventBridge tick is on AWS.
  */
-import type { GateName } from '../config/properties.ts';
+import { type GateName, gatedOn } from '../config/properties.ts';
+import { errorMessage } from '../model/errors.ts';
 import type { JobDeps, PeriodicJob } from './types.ts';
 import { rateMs } from './types.ts';
 
@@ -30,11 +31,18 @@ export class LocalJobRunner {
   /** A job's run still in flight: an interval that comes meanwhile is skipped, not stacked. */
   private readonly busy = new Set<string>();
   private stopped = false;
+  /** Each job's deps, built on its first run. */
+  private readonly deps = new Map<PeriodicJob, JobDeps>();
 
   constructor(private readonly options: LocalJobRunnerOptions) {}
 
   private depsOf(job: PeriodicJob): JobDeps {
-    return this.options.depsFor?.(job) ?? this.options.deps;
+    let deps = this.deps.get(job);
+    if (deps === undefined) {
+      deps = this.options.depsFor?.(job) ?? this.options.deps;
+      this.deps.set(job, deps);
+    }
+    return deps;
   }
 
   private get clock(): JobDeps['clock'] {
@@ -43,7 +51,7 @@ export class LocalJobRunner {
 
   get jobs(): readonly PeriodicJob[] {
     const { jobs, gateOn = () => true } = this.options;
-    return jobs.filter((job) => job.gate === undefined || gateOn(job.gate));
+    return jobs.filter((job) => gatedOn(job, gateOn));
   }
 
   /** Runs the catch-up tick, then every job on its own interval until stop(). */
@@ -78,8 +86,8 @@ export class LocalJobRunner {
     try {
       return { job: job.name, result: await run };
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      this.depsOf(job).logger.error('periodic job failed; the next tick retries', {
+      const message = errorMessage(error);
+      this.options.deps.logger.error('periodic job failed; the next tick retries', {
         job: job.name,
         error: message,
       });

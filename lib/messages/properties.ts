@@ -9,7 +9,7 @@ export const MESSAGE_QUEUE_GATE = { messageQueue: 'service.workflow-message-queu
 
 export const MESSAGE_QUEUE_PROPERTIES = [
   {
-    name: 'service.workflow-message-queue.enabled',
+    name: MESSAGE_QUEUE_GATE.messageQueue,
     type: bool,
     default: false,
     description: 'Workflow message queue route and task',

@@ -19,7 +19,7 @@ import type {
 } from 'aws-lambda';
 import {
   CONSUMERS,
-  capabilities,
+  capabilityNamed,
   consumerNamed,
   jobNamed,
   queueUrlProperty,
@@ -31,8 +31,14 @@ import { EventBridgePublisher } from '../engine/event-sinks/eventbridge.ts';
 import { SqsEventPublisher } from '../engine/event-sinks/sqs.ts';
 import { createQuickJsEvaluator } from '../engine/script/evaluator.ts';
 import { type LambdaAdapterOptions, lambdaHttpHandler } from '../http/lambda-adapter.ts';
-import { type BatchRecord, type BatchResponse, runConsumer } from '../jobs/batch.ts';
-import type { ConsumerName, JobName, StreamConsumerDeps, StreamConsumerName } from '../jobs/types.ts';
+import { type BatchResponse, runConsumer, type SourceRecord } from '../jobs/batch.ts';
+import type {
+  ConsumerName,
+  JobDeps,
+  JobName,
+  StreamConsumerDeps,
+  StreamConsumerName,
+} from '../jobs/types.ts';
 import { beginInvocation, invocationContext } from '../log/invocation.ts';
 import { createLogger, LOG_LEVELS } from '../log/logger.ts';
 import { embeddedMetrics } from '../log/metrics.ts';
@@ -79,6 +85,8 @@ export function awsServices(): Promise<Services> {
   services ??= (async () => {
     const { config, logger } = awsConfig();
     const client = dynamoClientFrom(config);
+    // One SQS client for every queue this function sends to (its connections are shared).
+    const sqs = new SQSClient({});
     const tables = tableNamesOf(config);
     return createServices({
       config,
@@ -86,12 +94,12 @@ export function awsServices(): Promise<Services> {
       metrics: embeddedMetrics(),
       clock: systemClock,
       stores: createDynamoStores(dynamoSession(client), tables),
-      decisions: decisionQueueFrom(config, systemClock),
-      workQueues: workQueuesFrom(config),
+      decisions: decisionQueueFrom(config, systemClock, sqs),
+      workQueues: workQueuesFrom(config, sqs),
       payloads: payloadStoreFrom(config),
       // Sinks outside the service; the role limits which queues and buses (the eventSinks context).
       eventPublishers: {
-        sqs: new SqsEventPublisher(new SQSClient({})),
+        sqs: new SqsEventPublisher(sqs),
         eventbridge: new EventBridgePublisher(new EventBridgeClient({})),
       },
       // Cheap to build: its worker thread starts on the first script, which only the decider runs.
@@ -138,7 +146,7 @@ export function openSearchIndexFrom(config: ServiceConfig): OpenSearchIndex {
  * queue (infra/stack.ts). Elsewhere a request is a wiring bug, reported as such rather than as an
  * SQS error.
  */
-function decisionQueueFrom(config: ServiceConfig, clock: Clock): DecisionQueue {
+function decisionQueueFrom(config: ServiceConfig, clock: Clock, sqs: SQSClient): DecisionQueue {
   const properties = { decisions: queueUrlProperty('decisions'), timers: queueUrlProperty('timers') };
   const decisions = config.string(properties.decisions);
   const timers = config.string(properties.timers);
@@ -149,7 +157,7 @@ function decisionQueueFrom(config: ServiceConfig, clock: Clock): DecisionQueue {
       );
     return { request: unwired, requestForTasks: unwired, wakeAt: unwired, settled: () => Promise.resolve() };
   }
-  return new SqsDecisionQueue(new SQSClient({}), { decisions, timers }, clock, randomIds);
+  return new SqsDecisionQueue(sqs, { decisions, timers }, clock, randomIds);
 }
 
 /** The queues the decision queue is made of (it has its own port, DecisionQueue). */
@@ -161,14 +169,17 @@ const DECISION_QUEUES: readonly WorkQueueName[] = ['decisions', 'timers'];
  * which would hold a decide on a slow endpoint), `conductor:` events. A queue without its URL stays
  * unwired: a send fails naming the property (the executor fails such a task with that reason).
  */
-export function workQueuesFrom(config: ServiceConfig): Record<WorkQueueName, SqsWorkQueue<unknown>> {
+export function workQueuesFrom(
+  config: ServiceConfig,
+  sqs: SQSClient = new SQSClient({}),
+): Record<WorkQueueName, SqsWorkQueue<unknown>> {
   const queues: Record<string, SqsWorkQueue<unknown>> = {};
   for (const { queue } of CONSUMERS) {
     if (DECISION_QUEUES.includes(queue.name)) continue;
     const url = config.string(queue.urlProperty);
     if (url === undefined) continue;
     const address = { name: queue.name, url, type: queue.type };
-    queues[queue.name] = new SqsWorkQueue(new SQSClient({}), address, randomIds, queue.what);
+    queues[queue.name] = new SqsWorkQueue(sqs, address, randomIds, queue.what);
   }
   return queues;
 }
@@ -228,9 +239,11 @@ export function consumerHandler(
   name: ConsumerName,
 ): (event: SQSEvent, context?: Pick<Context, 'awsRequestId'>) => Promise<SQSBatchResponse> {
   const consumer = consumerNamed(name);
+  let deps: JobDeps | undefined;
   return async (event, context) => {
     beginInvocation(context?.awsRequestId);
-    return runConsumer(consumer, event.Records, jobDepsOf(await awsServices(), consumer));
+    deps ??= jobDepsOf(await awsServices(), consumer);
+    return runConsumer(consumer, event.Records, deps);
   };
 }
 
@@ -242,10 +255,11 @@ export function jobHandler(
   name: JobName,
 ): (event?: unknown, context?: Pick<Context, 'awsRequestId'>) => Promise<unknown> {
   const job = jobNamed(name);
+  let deps: JobDeps | undefined;
   return async (_event, context) => {
     beginInvocation(context?.awsRequestId);
-    const s = await awsServices();
-    return job.run(jobDepsOf(s, job), s.clock.now(), { catchUp: false });
+    deps ??= jobDepsOf(await awsServices(), job);
+    return job.run(deps, deps.clock.now(), { catchUp: false });
   };
 }
 
@@ -301,17 +315,18 @@ function dynamoClientFrom(config: ServiceConfig): DynamoDBClient {
 export function outsideSourceHandler(
   capability: string,
 ): (event: unknown) => Promise<BatchResponse | undefined> {
-  const sources = capabilities().find((c) => c.name === capability)?.outsideSources;
+  const sources = capabilityNamed(capability).outsideSources;
   if (sources === undefined) throw new Error(`Capability '${capability}' declares no outside sources`);
   const { consumer } = sources;
+  let deps: JobDeps | undefined;
   return async (event) => {
-    const deps = jobDepsOf(await awsServices(), consumer);
+    deps ??= jobDepsOf(await awsServices(), consumer);
     const message = sources.messageOf(event);
     if (message !== undefined) {
       await consumer.handle(message, deps);
       return undefined;
     }
-    const records = (event as { Records?: (BatchRecord & { eventSourceARN: string })[] }).Records ?? [];
+    const records = (event as { Records?: SourceRecord[] }).Records ?? [];
     return runConsumer(
       consumer,
       records.map((record) => sources.recordOf(record)),

@@ -32,14 +32,12 @@ import { startFailureWorkflow } from '../workflows/failure-workflow.ts';
 import { WorkflowOperations } from '../workflows/operations/index.ts';
 import { RunMutator } from '../workflows/operations/run-mutator.ts';
 import { terminateRunning } from '../workflows/operations/terminate.ts';
-import { LocalRunWatcher, type RunWatcher, waitForRevision } from '../workflows/progress.ts';
+import { type RunWatcher, waitForRevision } from '../workflows/progress.ts';
 import { WorkflowReader } from '../workflows/service.ts';
 import { WorkflowStarter } from '../workflows/start.ts';
 import { readOnlyTaskDefs } from '../workflows/test-run/read-only.ts';
 import { WorkflowTestRunner } from '../workflows/test-run/runner.ts';
 import type { SimulationEngine } from '../workflows/test-run/simulation.ts';
-
-export type { Engine };
 
 export interface EngineDeps {
   stores: Stores;
@@ -59,7 +57,7 @@ export interface EngineDeps {
    * The host's `stores.executions` publishes its writes here (its stack, built by the workflows
    * capability's decorator, lib/workflows/execution-stack.ts).
    */
-  watcher?: RunWatcher;
+  watcher: RunWatcher;
   /**
    * Queue notifications for long polls, keyed by queue name; default in-process only. The AWS host
    * adds re-reads with back-off, as pushes made by other functions are not seen there.
@@ -83,7 +81,7 @@ export function createEngine(deps: EngineDeps): Engine {
   const pull = contributions.find((c) => c.taskPorts?.messages)?.taskPorts?.messages;
   const runEndHooks = contributions.flatMap((c) => (c.onRunEnded ? [c.onRunEnded] : []));
   const runRemovedHooks = contributions.flatMap((c) => (c.onRunRemoved ? [c.onRunRemoved] : []));
-  const watcher = deps.watcher ?? new LocalRunWatcher();
+  const { watcher } = deps;
   // The host's execution store is its whole stack already (the workflows capability's decorator):
   // every write the engine makes to a run is published to `watcher`.
   const { executions } = stores;
@@ -179,8 +177,7 @@ export function createEngine(deps: EngineDeps): Engine {
     testRuns: new WorkflowTestRunner({
       findWorkflowDef: (name, version) => deps.metadata.findWorkflowDef(name, version),
       parseStart: (body) => starter.parseRequest(body),
-      simulationEngine: (simClock, simDecisions) =>
-        simulationEngine({ ...deps, watcher }, simClock, simDecisions),
+      simulationEngine: (simClock, simDecisions) => simulationEngine(deps, simClock, simDecisions),
       clock,
     }),
     execution: new SyncExecution({

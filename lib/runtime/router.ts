@@ -15,10 +15,14 @@ export function createRouter(services: Services, only?: readonly string[]): Rout
     maxJsonDepth: services.config.number('service.server.max-json-depth'),
     auth: services.auth,
   });
-  const serving = enabledCapabilities(services.config).filter(
-    (capability) => !only || only.includes(capability.name),
-  );
   // The local host serves every group: the OpenAPI document's table is the same routes, built once.
-  router.addAll(only ? routesOf(services, serving) : services.routeTable());
+  router.addAll(
+    only
+      ? routesOf(
+          services,
+          enabledCapabilities(services.config).filter((capability) => only.includes(capability.name)),
+        )
+      : services.routeTable(),
+  );
   return router;
 }

@@ -19,7 +19,7 @@ import { MemoryScheduleStore } from './store/memory.ts';
 import { SCHEDULES_TABLE } from './tables.ts';
 
 /** The dispatcher over a host's services: the same for the routes, the tick and the consumer. */
-export function dispatcherOf(services: ServiceContext<SchedulerStores>): ScheduleDispatcher {
+function dispatcherOf(services: ServiceContext<SchedulerStores>): ScheduleDispatcher {
   return new ScheduleDispatcher({
     schedules: services.stores.schedules,
     queue: services.workQueues.of<ScheduleFireMessage>('schedules'),

@@ -9,7 +9,7 @@ export const SCHEDULER_GATE = { scheduler: 'service.scheduler.enabled' } as cons
 
 export const SCHEDULER_PROPERTIES = [
   {
-    name: 'service.scheduler.enabled',
+    name: SCHEDULER_GATE.scheduler,
     type: bool,
     default: true,
     description: 'Scheduler routes and ticks (on by default, as in Conductor)',

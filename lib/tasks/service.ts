@@ -195,8 +195,8 @@ export class TaskService {
           throw new NotFoundError(`No such workflow found by id: ${quote(result.workflowInstanceId)}`);
         throw new NotFoundError(`Task not found for taskId: ${quote(result.taskId)}`);
       }
-      // A run that ends cancels its open tasks before its status changes (the decider and
-      // Executor.terminate both do), so a task row that is still open belongs to a running run:
+      // A run that ends cancels its open tasks before its status changes (the decider and the
+      // terminate operation both do), so a task row that is still open belongs to a running run:
       // the row alone tells whether this update comes too late (§4.4 "Already finished").
       if (isTerminalTask(task.status)) {
         // Already over: accepted and ignored. Still nudge the decider: the run may be waiting on it.
@@ -318,7 +318,7 @@ export class TaskService {
     const run = await this.deps.executions.getWorkflow(workflowId);
     for (const sub of run?.tasks ?? []) {
       // A type that follows a child run (SUB_WORKFLOW) passes the signal on into the child.
-      const followsChild = registry.get(sub.workflowTask.type).onChildEnded !== undefined;
+      const followsChild = registry.get(sub.workflowTask.type).childWorkflow === true;
       if (followsChild && !isTerminalTask(sub.status) && sub.subWorkflowId) {
         const found = await this.signal(sub.subWorkflowId, status, output);
         if (found) return found;

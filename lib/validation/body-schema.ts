@@ -111,16 +111,9 @@ export type FromSchema<S> = S extends { readonly enum: readonly (infer E)[] }
             : TypeNamed<T>
           : unknown;
 
-const compiled = new WeakMap<JsonSchema, ValidateFunction>();
-
-/** The schema's validator, compiled on first use; throws on an invalid schema. */
+/** The schema's validator, compiled on first use (Ajv keeps it by schema object); throws on an invalid schema. */
 export function validatorOf(schema: JsonSchema): ValidateFunction {
-  let validate = compiled.get(schema);
-  if (!validate) {
-    validate = ajv.compile(schema);
-    compiled.set(schema, validate);
-  }
-  return validate;
+  return ajv.compile(schema);
 }
 
 /**

@@ -155,7 +155,7 @@ export class SyncExecution {
     if (blocking) return { task: blocking, run, runTasks: tasks };
     if (depth >= MAX_DEPTH) return undefined;
     for (const t of tasks) {
-      const followsChild = registry.get(t.workflowTask.type).onChildEnded !== undefined;
+      const followsChild = registry.get(t.workflowTask.type).childWorkflow === true;
       if (!followsChild || isTerminalTask(t.status) || !t.subWorkflowId) continue;
       children.push(t.subWorkflowId);
       const child = await this.deps.reader.record(t.subWorkflowId).catch(() => undefined);

@@ -66,16 +66,14 @@ export function faultyStores(inner: Stores): FaultyStores {
 
   /** The target with the named methods gated; everything else is the target's own (decorate). */
   function wrap<T extends object>(target: T, prefix: string, names: readonly (keyof T & string)[]): T {
-    const gated = names.map((name) => {
-      const method = target[name] as (...args: unknown[]) => unknown;
-      return [
-        name,
-        async (...args: unknown[]) => {
-          gate(`${prefix}.${name}`);
-          return method.apply(target, args);
-        },
-      ];
-    });
+    // The method is looked up at each call, as decorate's own pass-throughs do.
+    const gated = names.map((name) => [
+      name,
+      async (...args: unknown[]) => {
+        gate(`${prefix}.${name}`);
+        return (target[name] as (...args: unknown[]) => unknown).apply(target, args);
+      },
+    ]);
     return decorate<T>(target, Object.fromEntries(gated) as Overrides<T>);
   }
 

@@ -12,10 +12,10 @@ import { type RouteDef, Router, route } from '../../lib/http/router.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
 import { metadataRoutes } from '../../lib/metadata/routes/index.ts';
 import type { MetadataService } from '../../lib/metadata/service.ts';
-import type { Engine } from '../../lib/runtime/engine.ts';
 import { OPEN_API } from '../../lib/security/api-auth.ts';
 import { systemRoutes } from '../../lib/system/routes.ts';
 import { taskRoutes } from '../../lib/tasks/routes/index.ts';
+import type { Engine } from '../../lib/workflows/engine-api.ts';
 import { workflowRoutes } from '../../lib/workflows/routes/index.ts';
 
 const orders = route({

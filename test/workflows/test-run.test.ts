@@ -13,6 +13,7 @@ import { PayloadLocations } from '../../lib/payloads/locations.ts';
 import { MemoryPayloadStore } from '../../lib/payloads/memory.ts';
 import { createEngine } from '../../lib/runtime/engine.ts';
 import { createMemoryStores } from '../../lib/runtime/stores.ts';
+import { LocalRunWatcher } from '../../lib/workflows/progress.ts';
 import { SimulatedDecisionQueue } from '../../lib/workflows/test-run/decision-queue.ts';
 import { MockBook } from '../../lib/workflows/test-run/mock-book.ts';
 import { parseTestRequest, type TestPlan } from '../../lib/workflows/test-run/request.ts';
@@ -141,6 +142,7 @@ describe('a test run', () => {
     const engine = createEngine({
       stores,
       simulationStores: createMemoryStores,
+      watcher: new LocalRunWatcher(),
       metadata: new MetadataService(stores.workflowDefs, stores.taskDefs, new ManualClock()),
       decisions: new SimulatedDecisionQueue(new ManualClock()),
       scripts,

@@ -9,7 +9,7 @@ import type { WorkflowDef } from '../../model/definitions.ts';
 import type { ExecutionStore, TaskQueue } from '../../store/ports.ts';
 import type { RunMutator } from './run-mutator.ts';
 
-/** The latest registered definition of a name (restart's useLatestDefinitions). */
+/** The latest registered definition of a workflow, task definitions embedded (404 when there is none). */
 export type LatestDefinition = (name: string) => Promise<WorkflowDef>;
 
 export interface OperationDeps {

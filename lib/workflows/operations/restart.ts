@@ -26,9 +26,6 @@ export interface FreshStart {
   correlationId?: string;
 }
 
-/** The latest registered definition of a workflow, task definitions embedded (404 when there is none). */
-export type { LatestDefinition } from './deps.ts';
-
 export function notTerminal(run: WorkflowRecord, operation: string): ConflictError {
   return new ConflictError(
     `Workflow ${run.workflowId} is ${run.status}; only a terminal workflow can be ${operation}`,

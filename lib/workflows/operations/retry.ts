@@ -72,8 +72,8 @@ async function retryRun(deps: OperationDeps, run: WorkflowRecord, resume: boolea
   const inPlace = new Set<string>();
   if (resume) {
     for (const task of retryableTasks(run.tasks)) {
-      // Only a type that follows its child run (TaskType.onChildEnded) can wait for it again.
-      const followsChild = deps.registry.get(task.workflowTask.type).onChildEnded !== undefined;
+      // Only a type that owns a child run (its spec's childWorkflow) can wait for it again.
+      const followsChild = deps.registry.get(task.workflowTask.type).childWorkflow === true;
       if (!task.subWorkflowId || !followsChild) continue;
       if (await resumeChild(deps, task.subWorkflowId)) inPlace.add(task.taskId);
     }
