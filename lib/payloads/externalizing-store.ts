@@ -76,25 +76,24 @@ export function externalizingExecutions(
     createWorkflow: async (record) => inner.createWorkflow(await codec.slimRun(record, true)),
     getWorkflow: async (workflowId) => {
       const record = await inner.getWorkflow(workflowId);
-      return record && codec.resolveRun(record);
+      return record && resolveRun(record);
     },
     commitWorkflow: async (record, expectedRev) =>
       inner.commitWorkflow(await codec.slimRun(record, false), expectedRev),
     createTasks: async (tasks) => {
-      const slim = await Promise.all(tasks.map(async (task) => (await codec.slimTask(task)).record));
+      const slim = await Promise.all(tasks.map((task) => codec.slimTask(task)));
       return Promise.all((await inner.createTasks(slim)).map(resolveTask));
     },
-    updateTask: async (task, expectedRev) =>
-      inner.updateTask((await codec.slimTask(task)).record, expectedRev),
+    updateTask: async (task, expectedRev) => inner.updateTask(await codec.slimTask(task), expectedRev),
     getTask: async (workflowId, taskId) => {
       const row = await inner.getTask(workflowId, taskId);
-      return row && codec.resolveTask(row);
+      return row && resolveTask(row);
     },
     getTasks: async (workflowId, taskIds) =>
       Promise.all((await inner.getTasks(workflowId, taskIds)).map(resolveTask)),
     findTask: async (taskId) => {
       const row = await inner.findTask(taskId);
-      return row && codec.resolveTask(row);
+      return row && resolveTask(row);
     },
     listTasks: async (workflowId) => Promise.all((await inner.listTasks(workflowId)).map(resolveTask)),
     findWorkflows: async (query) => Promise.all((await inner.findWorkflows(query)).map(resolveRun)),
@@ -143,9 +142,9 @@ class PayloadCodec {
     return slim;
   }
 
-  async slimTask(task: TaskRecord): Promise<{ record: TaskRecord; inline: Inline[] }> {
-    if (this.plain([task], TASK_PAIRS, TASK_PAIRS)) return { record: task, inline: [] };
-    return this.slim(task, TASK_PAIRS, false);
+  async slimTask(task: TaskRecord): Promise<TaskRecord> {
+    if (this.plain([task], TASK_PAIRS, TASK_PAIRS)) return task;
+    return (await this.slim(task, TASK_PAIRS, false)).record;
   }
 
   /**

@@ -85,7 +85,7 @@ async function retryRun(deps: OperationDeps, run: WorkflowRecord, resume: boolea
 
 /** Runs a SUB_WORKFLOW's child again; false when it cannot (then the task gets a new child). */
 async function resumeChild(deps: OperationDeps, childId: string): Promise<boolean> {
-  const child = await deps.mutator.executions.getWorkflow(childId);
+  const child = await deps.executions.getWorkflow(childId);
   if (!child || child.status === 'COMPLETED') return false;
   // Running already: an earlier retry that died before its parent committed got this far.
   if (!isTerminalWorkflow(child.status)) return true;
