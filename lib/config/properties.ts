@@ -228,7 +228,8 @@ const DECLARED = [
   {
     name: 'service.security.token-ttl',
     type: { kind: 'duration' },
-    default: 3600,
+    // One hour, in ms (a default is held as the value it stands for; a set value is read as seconds).
+    default: 3_600_000,
     description:
       'Lifetime of an issued token (seconds, or with a unit); the SDKs fetch a new one every 36 minutes',
   },

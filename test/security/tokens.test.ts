@@ -110,6 +110,22 @@ describe('the token exchange', () => {
     await expect(auth.authenticate(withToken(token))).rejects.toMatchObject({ code: 'EXPIRED_TOKEN' });
   });
 
+  it('issues tokens that live one hour when token-ttl is left at its default', async () => {
+    const defaults = apiAuthOf(
+      configOf({
+        'service.security.enabled': true,
+        'service.security.keys[0].id': first.id,
+        'service.security.keys[0].secret': first.secret,
+      }),
+      clock,
+    );
+    const token = await defaults.token(first.id, first.secret);
+    clock.advance(HOUR - 1000);
+    await expect(defaults.authenticate(withToken(token))).resolves.toBeUndefined();
+    clock.advance(1000);
+    await expect(defaults.authenticate(withToken(token))).rejects.toMatchObject({ code: 'EXPIRED_TOKEN' });
+  });
+
   it('refuses a wrong secret, another key s secret and an unknown id', async () => {
     await expect(auth.token(first.id, 'wrong-secret-0123456789')).rejects.toThrow('Invalid key id or secret');
     await expect(auth.token(first.id, second.secret)).rejects.toThrow(UnauthorizedError);
