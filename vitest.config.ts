@@ -39,7 +39,7 @@ export default defineConfig({
         test: {
           name: 'node',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/ui/browser/**'],
+          exclude: ['test/ui/browser/**', 'test/deployed/**'],
           provide: { transport: 'node' },
         },
       },
@@ -51,6 +51,17 @@ export default defineConfig({
           name: 'ui',
           include: ['test/ui/browser/**/*.test.ts'],
           globalSetup: ['test/ui/global-setup.ts'],
+          provide: { transport: 'node' },
+        },
+      },
+      // The stack as deployed, run from its synthesized template (test/deployed/harness): one
+      // `cdk synth` shared by the project's suites (test/deployed/global-setup.ts).
+      {
+        extends: true,
+        test: {
+          name: 'deployed',
+          include: ['test/deployed/**/*.test.ts'],
+          globalSetup: ['test/deployed/global-setup.ts'],
           provide: { transport: 'node' },
         },
       },

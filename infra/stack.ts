@@ -180,6 +180,7 @@ export class ConductorStack extends Stack {
         grants: capability.grants,
         aws: capability.aws,
         assets: capability.assets,
+        scriptWorker: capability.scriptWorker,
         // Every route group checks tokens itself (the router), so answers keep the error body.
         properties: apiKeys?.properties(),
       });

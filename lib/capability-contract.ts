@@ -149,6 +149,11 @@ export interface Capability<S extends object = object, P extends object = object
   readonly aws?: AwsDeployment;
   /** Package files its function reads at run time (Swagger UI's, for the system capability). */
   readonly assets?: FunctionAssets;
+  /**
+   * Its function evaluates scripts (INLINE, SWITCH, DO_WHILE, JSON_JQ_TRANSFORM) in the request, so
+   * the QuickJS and jq workers ship with it (a synchronous execute's first decide, a test run).
+   */
+  readonly scriptWorker?: boolean;
   /** Outside sources a deployment may route into one of its consumers (AWS only). */
   // biome-ignore lint/suspicious/noExplicitAny: the consumer's message type is its own.
   readonly outsideSources?: OutsideSources<any, P>;

@@ -90,7 +90,7 @@ export class ServiceFunction extends NodejsFunction {
         // The Node 22 runtime ships AWS SDK v3; bundling it again only slows cold starts. The
         // local server's embedded store (classic-level, a native module) is never opened on AWS:
         // lib/store/embedded/database.ts imports it when a store is opened, so it stays out.
-        externalModules: ['@aws-sdk/*', 'classic-level'],
+        externalModules: ['classic-level'],
         commandHooks: withAssets(props.scriptWorker ? scriptWorkerHooks : undefined, props.assets),
       },
     });

@@ -46,5 +46,8 @@ export const scheduleFire: Consumer<ScheduleFireMessage, SchedulerDeps> = {
     sends: ['decisions'],
     // A large start input is stored externally.
     payloads: 'readWrite',
+    // It starts runs: what the capabilities ask of starting functions (a workflow whose input schema
+    // is enforced reads its schema at start).
+    engine: 'starts',
   },
 };

@@ -60,6 +60,8 @@ export const workflowsCapability: Capability<WorkflowStores> = {
     ...workflowRoutes(services.engine),
   ],
   apiRoutes: ['ANY /api/workflow', 'ANY /api/workflow/{proxy+}'],
+  // A synchronous execute runs the run's first decide in the request, and a test run all of them.
+  scriptWorker: true,
   grants: {
     // Starting a run reads its definition and writes the run, its first tasks and their queue entries.
     tables: [

@@ -862,9 +862,9 @@ describe('ConductorStack scheduler', () => {
     expect(template.findOutputs('ScheduleDeadLetterQueueUrl')).not.toEqual({});
   });
 
-  it('lets the fire consumer start runs and record executions', () => {
+  it('lets the fire consumer start runs (reading their input schemas) and record executions', () => {
     expect(Object.keys(tableVariables(environmentOf(template, 'schedule-fire'))).sort()).toEqual(
-      ['definitions', 'executions', 'queues', 'schedules'].map(tableVariable).sort(),
+      ['definitions', 'executions', 'queues', 'schedules', 'schemas'].map(tableVariable).sort(),
     );
     expect(dynamoActionsOf(template, 'schedule-fire')).toContain('dynamodb:PutItem');
     expect(environmentOf(template, 'schedule-fire')).toHaveProperty('SERVICE_AWS_PAYLOAD_BUCKET');
