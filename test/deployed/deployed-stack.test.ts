@@ -403,4 +403,13 @@ describe('the deployed stack', () => {
     }, 30_000);
     expect(run.tasks?.map((t) => `${t.referenceTaskName}:${t.status}`)).toEqual(['only:SCHEDULED']);
   }, 60_000);
+
+  it('logs neither the application key secret nor a presigned URL, and nothing was refused by IAM', () => {
+    const logs = stack.logs().join('\n');
+    expect(logs.length).toBeGreaterThan(0);
+    expect(logs).not.toContain(stack.key.secret);
+    expect(logs).not.toMatch(/X-Amz-Signature|X-Amz-Credential/i);
+    expect(stack.iam.denials).toEqual([]);
+    expect(stack.failures).toEqual([]);
+  });
 });

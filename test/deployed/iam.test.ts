@@ -44,14 +44,14 @@ describe('a stack whose schedule-fire role lacks the schemas table', () => {
       } as never,
       true,
     );
-    // Every second for two seconds: a few fires, sent by the save, each delayed to its second.
+    // Every second for ten seconds: a few fires, sent by the save, each delayed to its second.
     await new SchedulerClient(client).saveSchedule({
       name: 'iam_every_second',
       cronExpression: '* * * * * ?',
-      scheduleEndTime: Date.now() + 2000,
+      scheduleEndTime: Date.now() + 10_000,
       startWorkflowRequest: { name: 'iam_scheduled', version: 1, input: { order: 1 } },
     } as never);
-    await stack.advance(3000);
+    await stack.advance(11_000);
     await stack.settled();
 
     const schemas = stack.template.physical.get(
@@ -59,7 +59,10 @@ describe('a stack whose schedule-fire role lacks the schemas table', () => {
     );
     const denial = await eventually(async () => {
       const found = stack.iam.denials.find((d) => d.function.includes('ScheduleFire'));
-      if (!found) throw new Error('no denial yet');
+      if (!found) {
+        await stack.advance(1000);
+        throw new Error('no denial yet');
+      }
       return found;
     }, 20_000);
     expect(denial).toMatchObject({

@@ -222,6 +222,7 @@ export class LambdaFunction {
     const deadline = Date.now() + this.spec.timeoutSeconds * 1000;
     return new Promise<InvokeResult>((resolve) => {
       const timer = setTimeout(() => {
+        this.discard(environment);
         environment.child.kill('SIGKILL');
         settle({
           ok: false,

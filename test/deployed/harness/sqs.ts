@@ -347,7 +347,8 @@ export class Sqs {
         const message = this.byUrl(input.QueueUrl).send(entryOf(input));
         return {
           MessageId: message.messageId,
-          MD5OfMessageBody: md5(message.body),
+          // Of the body sent (a deduplicated send answers the earlier message's id).
+          MD5OfMessageBody: md5(String(input.MessageBody)),
           ...(message.groupId ? { SequenceNumber: message.sequenceNumber } : {}),
         };
       }
