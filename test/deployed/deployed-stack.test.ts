@@ -404,6 +404,51 @@ describe('the deployed stack', () => {
     expect(run.tasks?.map((t) => `${t.referenceTaskName}:${t.status}`)).toEqual(['only:SCHEDULED']);
   }, 60_000);
 
+  it('serves the API document and the Swagger UI files its bundle carries', async () => {
+    const document = await fetch(`${stack.apiUrl}/api-docs`);
+    expect(document.status).toBe(200);
+    expect(((await document.json()) as { openapi?: string }).openapi).toMatch(/^3\./);
+    const page = await fetch(`${stack.apiUrl}/swagger-ui/index.html`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('swagger');
+  }, 30_000);
+
+  it('wakes a WAIT task through the timer queue and loops with scripts in the decider', async () => {
+    await api('POST', '/api/metadata/workflow', {
+      name: 'dep_wait_loop',
+      version: 1,
+      schemaVersion: 2,
+      tasks: [
+        {
+          name: 'pause',
+          taskReferenceName: 'pause',
+          type: 'WAIT',
+          inputParameters: { duration: '30 seconds' },
+        },
+        {
+          name: 'loop',
+          taskReferenceName: 'loop',
+          type: 'DO_WHILE',
+          loopCondition: 'if ($.loop.iteration < 3) { true; } else { false; }',
+          loopOver: [
+            {
+              name: 'step',
+              taskReferenceName: 'step',
+              type: 'INLINE',
+              inputParameters: { evaluatorType: 'graaljs', expression: '(function () { return 1; })()' },
+            },
+          ],
+        },
+      ],
+    });
+    const started = await api<string>('POST', '/api/workflow/dep_wait_loop', {});
+    await stack.settled();
+    expect((await runEventually(started.body, 'RUNNING')).tasks?.[0]?.status).toBe('IN_PROGRESS');
+    await stack.advance(31_000);
+    const run = await runEventually(started.body, 'COMPLETED', 40_000);
+    expect(run.tasks?.filter((t) => t.referenceTaskName?.startsWith('step')).length).toBe(3);
+  }, 60_000);
+
   it('logs neither the application key secret nor a presigned URL, and nothing was refused by IAM', () => {
     const logs = stack.logs().join('\n');
     expect(logs.length).toBeGreaterThan(0);

@@ -6,6 +6,23 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
+// Time follows the harness clock (test/deployed/harness/clock.ts): real time plus the offset the
+// harness sends whenever a test moves it, so a function sees the time SQS and the rules see.
+let offset = Number(process.env.HARNESS_CLOCK_OFFSET ?? 0);
+const RealDate = Date;
+globalThis.Date = class extends RealDate {
+  constructor(...args) {
+    if (args.length === 0) super(RealDate.now() + offset);
+    else super(...args);
+  }
+  static now() {
+    return RealDate.now() + offset;
+  }
+};
+process.on('message', (message) => {
+  if (message?.type === 'clock') offset = message.offset;
+});
+
 const root = process.env.LAMBDA_TASK_ROOT;
 const [moduleName, exportName] = (process.env._HANDLER ?? '').split('.');
 const started = performance.now();
@@ -31,6 +48,7 @@ try {
 
 if (handler) {
   process.on('message', async (message) => {
+    if (message?.type !== 'invoke') return;
     const { id, event, deadline, requestId } = message;
     const context = {
       functionName: process.env.AWS_LAMBDA_FUNCTION_NAME,
@@ -41,7 +59,7 @@ if (handler) {
       logGroupName: process.env.AWS_LAMBDA_LOG_GROUP_NAME,
       logStreamName: process.env.AWS_LAMBDA_LOG_STREAM_NAME,
       callbackWaitsForEmptyEventLoop: true,
-      getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+      getRemainingTimeInMillis: () => Math.max(0, deadline - RealDate.now()),
     };
     const invokeStarted = performance.now();
     try {

@@ -1,7 +1,8 @@
 /**
  * The harness's clock: real time plus an offset a test moves forward. SQS delays and visibility
  * timeouts and EventBridge schedules run on it, so a test can pass a six-minute visibility timeout
- * or a one-minute rule at once. The functions keep their own clocks (real time), as on AWS.
+ * or a one-minute rule at once. The functions' processes keep the same time (bootstrap.mjs moves
+ * their Date by the same offset), so every part agrees on what time it is, as on AWS.
  */
 export class HarnessClock {
   private offset = 0;
@@ -9,6 +10,11 @@ export class HarnessClock {
 
   now(): number {
     return Date.now() + this.offset;
+  }
+
+  /** How far the clock is ahead of real time (the functions' processes are told it). */
+  get ahead(): number {
+    return this.offset;
   }
 
   /** Moves time forward; whatever waits for it is told (timers are set again from the new time). */

@@ -9,6 +9,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import type { HarnessClock } from './clock.ts';
 import { REGION } from './template.ts';
 
 export interface FunctionSpec {
@@ -84,12 +85,22 @@ export class LambdaFunction {
   private readonly environments: Environment[] = [];
   private readonly waiting: (() => void)[] = [];
   private stopped = false;
+  private readonly unsubscribe: () => void;
 
   constructor(
     readonly spec: FunctionSpec,
     private readonly access: RuntimeAccess,
     private readonly echo: boolean,
-  ) {}
+    private readonly clock?: HarnessClock,
+  ) {
+    // Every process keeps the harness clock's time (bootstrap.mjs).
+    this.unsubscribe =
+      clock?.onAdvance(() => {
+        for (const { child } of this.environments) {
+          if (child.connected) child.send({ type: 'clock', offset: clock.ahead });
+        }
+      }) ?? (() => {});
+  }
 
   async invoke(event: unknown): Promise<InvokeResult> {
     const environment = await this.acquire();
@@ -103,6 +114,7 @@ export class LambdaFunction {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.unsubscribe();
     for (const environment of this.environments) environment.child.kill('SIGKILL');
     this.environments.length = 0;
   }
@@ -153,6 +165,7 @@ export class LambdaFunction {
         AWS_SESSION_TOKEN: `session-${spec.logicalId}`,
         AWS_ENDPOINT_URL: access.endpoint,
         HARNESS_FUNCTION_ARN: spec.arn,
+        HARNESS_CLOCK_OFFSET: String(this.clock?.ahead ?? 0),
         ...spec.environment,
       },
       execPath: lambdaNode(),
@@ -241,7 +254,7 @@ export class LambdaFunction {
         resolve(result);
       };
       environment.pending = { id, settle };
-      environment.child.send({ id, event, deadline, requestId: id });
+      environment.child.send({ type: 'invoke', id, event, deadline, requestId: id });
     });
   }
 

@@ -125,6 +125,7 @@ export async function startDeployedStack(options: StartOptions): Promise<Deploye
       spec,
       { endpoint: front.endpoint, accessKeyId, secretAccessKey: `secret-${id}` },
       options.echoLogs === true,
+      clock,
     );
     functions.push(fn);
     byArn.set(spec.arn, fn);
