@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { CreateTableCommand, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import S3rver from 's3rver';
 import { type EmbeddedDynamo, startEmbeddedDynamo } from '../../../lib/store/dynamodb/embedded.ts';
+import { readBody } from './http.ts';
 import type { Iam } from './iam.ts';
 import { type Sqs, SqsError } from './sqs.ts';
 import { ACCOUNT, REGION, type ResolvedTemplate } from './template.ts';
@@ -314,15 +315,6 @@ function secretValueOf(props: Record<string, unknown>): string {
   const generated = [...bytes].map((b) => alphabet[b % alphabet.length]).join('');
   if (!spec.SecretStringTemplate || !spec.GenerateStringKey) return generated;
   return JSON.stringify({ ...JSON.parse(spec.SecretStringTemplate), [spec.GenerateStringKey]: generated });
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }
 
 function forward(

@@ -169,7 +169,6 @@ export async function startDeployedStack(options: StartOptions): Promise<Deploye
     );
   }
 
-  const created = clock.now();
   const rules: ScheduleRule[] = [];
   for (const id of template.ofType('AWS::Events::Rule')) {
     const props = template.properties(id);
@@ -220,7 +219,7 @@ export async function startDeployedStack(options: StartOptions): Promise<Deploye
     async advance(ms) {
       clock.advance(ms);
       const now = clock.now();
-      await Promise.all(rules.map((rule) => rule.catchUp(now, created)));
+      await Promise.all(rules.map((rule) => rule.catchUp(now)));
     },
     async settled() {
       await Promise.all(mappings.map((mapping) => mapping.settled()));

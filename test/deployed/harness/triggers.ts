@@ -172,6 +172,8 @@ export interface RuleTarget {
 
 export class ScheduleRule {
   private last: number;
+  /** Rate rules count their periods from the rule's creation, as EventBridge does. */
+  private readonly created: number;
 
   constructor(
     readonly name: string,
@@ -183,10 +185,12 @@ export class ScheduleRule {
     clock: HarnessClock,
   ) {
     this.last = clock.now();
+    this.created = this.last;
   }
 
   /** Fires once for every scheduled time in (last, now], each target invoked asynchronously. */
-  async catchUp(now: number, created: number): Promise<number> {
+  async catchUp(now: number): Promise<number> {
+    const created = this.created;
     let fired = 0;
     for (
       let at = nextFireTime(this.expression, this.last, created);
