@@ -29,7 +29,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two cores: keep parallelism modest so loopback servers and dynalite are not starved.
     maxWorkers: 2,
-    env: { NODE_NO_WARNINGS: '1', AWS_SDK_JS_SUPPRESS_NODE_VERSION_WARNING: '1' },
+    env: { NODE_NO_WARNINGS: '1' },
     // Every suite runs in `node`; the HTTP suites run again in `lambda`, where useTestServer()
     // (test/helpers/server.ts) sends their requests through the API Gateway Lambda adapter, and in
     // `embedded`, where its servers keep their data in the embedded store.

@@ -6,8 +6,12 @@
  * `-c alarmEmail=… -c apiRateLimit=… -c apiBurstLimit=… -c reserveConcurrency=false`, and table
  * billing: `-c tableCapacity=provisioned -c tableMaxUnits=…`.
  * Authentication is on unless `-c auth=none`.
+ *
+ * Every synth runs cdk-nag's AwsSolutions checks: a finding the stack neither fixes nor acknowledges
+ * with its reason (infra/nag-suppressions.ts) stops the synth with the validation report.
  */
-import { App } from 'aws-cdk-lib';
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { capabilities } from '../lib/capabilities.ts';
 import { GATES, type GateName, PROPERTIES } from '../lib/config/properties.ts';
 import { DEFAULT_API_LIMITS } from './constructs/api-stage.ts';
@@ -16,6 +20,7 @@ import { parseEventSinkTarget } from './constructs/event-sources.ts';
 import { type ApiAuthMode, ConductorStack, type Gates, type SearchBackend } from './stack.ts';
 
 const app = new App();
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
 
 const stackName: unknown = app.node.tryGetContext('stackName');
 

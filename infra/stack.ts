@@ -42,6 +42,7 @@ import { WorkQueues } from './constructs/queues.ts';
 import { collectionNameOf, SearchCollection } from './constructs/search-collection.ts';
 import { ServiceFunction, type ServiceFunctionProps } from './constructs/service-function.ts';
 import { ManagementUi } from './constructs/ui.ts';
+import { acknowledgeNagFindings, type NagSubjects } from './nag-suppressions.ts';
 
 /** On/off per gated feature (docs/api.md "Overview" item 7); keys match GATES in lib/config/properties.ts. */
 export type Gates = Record<GateName, boolean>;
@@ -134,6 +135,8 @@ export class ConductorStack extends Stack {
   private readonly alarms: ServiceAlarms;
   private readonly operations: OperationsOptions;
   private jobDeadLetters?: Queue;
+  private readonly functions: ServiceFunction[] = [];
+  private readonly deadLetterDestinations: NagSubjects['deadLetterDestinations'][number][] = [];
 
   constructor(scope: Construct, id: string, props: ConductorStackProps) {
     super(scope, id, props);
@@ -216,7 +219,7 @@ export class ConductorStack extends Stack {
       value: this.alarms.topic.topicArn,
       description: 'SNS topic of the Conductor alarms: subscribe to it to be told',
     });
-    new ManagementUi(this, 'Ui', { api: api.httpApi, dir: props.uiDir });
+    const ui = new ManagementUi(this, 'Ui', { api: api.httpApi, dir: props.uiDir });
 
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'Base URL of the Conductor API' });
     new CfnOutput(this, 'FilesBucketName', { value: this.data.bucket.bucketName });
@@ -230,6 +233,15 @@ export class ConductorStack extends Stack {
     for (const [tableId, table] of this.data.tables) {
       new CfnOutput(this, `${pascalCase(tableId)}TableName`, { value: table.tableName });
     }
+    // Last, once every resource exists: the cdk-nag findings kept, each with its reason.
+    acknowledgeNagFindings(this, {
+      functions: this.functions,
+      data: this.data,
+      api,
+      apiKeys,
+      ui,
+      deadLetterDestinations: this.deadLetterDestinations,
+    });
   }
 
   /** A consumer's function, fed by its queue (created in WorkQueues) in batches. */
@@ -285,6 +297,10 @@ export class ConductorStack extends Stack {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
+    });
+    this.deadLetterDestinations.push({
+      queue: deadLetters,
+      holds: `descriptions of the ${consumer.name} stream consumer's batches that failed every retry, from its event source's on-failure destination`,
     });
     // The event source grants reading the stream, and sending failure records to the queue.
     fn.addEventSource(
@@ -344,6 +360,11 @@ export class ConductorStack extends Stack {
       retentionPeriod: Duration.days(14),
     });
     this.alarms.deadLetters('Jobs', queue, 'Periodic jobs (sweeper, schedule tick) that failed every retry');
+    this.deadLetterDestinations.push({
+      queue,
+      holds:
+        "the periodic jobs' runs that failed every retry (each job function's on-failure destination) and the schedule events EventBridge could not deliver (each rule target's dead-letter queue)",
+    });
     new CfnOutput(this, 'JobDeadLetterQueueUrl', {
       value: queue.queueUrl,
       description: 'Periodic job runs (sweeper, schedule tick) that failed every retry',
@@ -367,6 +388,7 @@ export class ConductorStack extends Stack {
     // Functions that run EVENT tasks (they send to the events queue) may publish to the listed sinks.
     if (grants.sends.includes('events')) grantEventSinks(this, fn, this.eventSinks);
     this.alarms.function(id, fn);
+    this.functions.push(fn);
     return fn;
   }
 

@@ -55,6 +55,8 @@ export class ServiceData extends Construct {
   /** By table id. */
   readonly tables: ReadonlyMap<string, Table>;
   readonly bucket: Bucket;
+  /** The object prefixes of the bucket granted to any function (grantPayloads, grantObjects). */
+  private readonly prefixes = new Set<string>();
 
   constructor(scope: Construct, id: string, props: ServiceDataProps = {}) {
     super(scope, id);
@@ -76,6 +78,7 @@ export class ServiceData extends Construct {
    * allow listing the whole bucket, files included).
    */
   grantPayloads(grantee: IGrantable, access: TableAccess): void {
+    this.prefixes.add(PAYLOAD_PREFIX);
     grantee.grantPrincipal.addToPrincipalPolicy(
       new PolicyStatement({
         actions: access === 'readWrite' ? ['s3:GetObject', 's3:PutObject'] : ['s3:GetObject'],
@@ -86,9 +89,15 @@ export class ServiceData extends Construct {
 
   /** Grants the given S3 actions on objects under one prefix of the bucket, nothing else. */
   grantObjects(grantee: IGrantable, prefix: string, actions: readonly string[]): void {
+    this.prefixes.add(prefix);
     grantee.grantPrincipal.addToPrincipalPolicy(
       new PolicyStatement({ actions: [...actions], resources: [this.bucket.arnForObjects(`${prefix}*`)] }),
     );
+  }
+
+  /** Every prefix of the bucket some function was granted objects under, e.g. `payloads/`. */
+  get grantedPrefixes(): string[] {
+    return [...this.prefixes];
   }
 
   /** The table of a spec; a spec no capability lists is a bug in the capability list. */

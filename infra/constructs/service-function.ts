@@ -1,12 +1,14 @@
 /**
  * The one Lambda function shape of the service: Node 22 on arm64, bundled by the local esbuild
- * (no Docker) into a single ESM file, with its own log group. Every route group and consumer is
- * one of these; callers give the entry file, the environment and, where it differs, the timeout.
+ * (no Docker) into a single ESM file, with its own log group and a role that may write to that
+ * group only. Every route group and consumer is one of these; callers give the entry file, the
+ * environment and, where it differs, the timeout.
  */
 import { createRequire } from 'node:module';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { type ICommandHooks, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -58,6 +60,14 @@ export class ServiceFunction extends NodejsFunction {
       retention: RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
     });
+    // Lambda's default role carries the managed AWSLambdaBasicExecutionRole, which allows creating
+    // and writing any log group of the account; this one may write its own group only (the group
+    // exists, so nothing needs to create it). The grants of tables, queues and prefixes go here too.
+    const role = new Role(scope, `${id}Role`, {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: props.description,
+    });
+    logGroup.grantWrite(role);
     super(scope, id, {
       entry: resolve(PROJECT_ROOT, props.entry),
       handler: 'handler',
@@ -69,6 +79,7 @@ export class ServiceFunction extends NodejsFunction {
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? HTTP_TIMEOUT,
       logGroup,
+      role,
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       // X-Ray: one trace per invocation (Lambda's own segments; SQS passes the trace on to consumers).
       tracing: Tracing.ACTIVE,

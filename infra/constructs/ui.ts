@@ -5,12 +5,13 @@
  * control. A CloudFront Function on the bucket's behaviour answers client-side routes
  * (`/schemas/edit/x`) with index.html, so a reload works; it never sees `/api/*`, so API errors
  * are never rewritten (distribution-wide error responses would rewrite the API's 404s too).
- * Hashed assets are cached for a year, index.html revalidated on every load.
+ * Hashed assets are cached for a year, index.html revalidated on every load. The distribution's
+ * access log and the UI bucket's server access log go to a log bucket of their own, kept a month.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CfnOutput, Fn, Stack } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Fn, Stack } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   AllowedMethods,
@@ -23,7 +24,7 @@ import {
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { DIST_DIR, isStale, UI_DIR } from '../../ui/build.ts';
@@ -46,17 +47,34 @@ export const SPA_REWRITE = `function handler(event) {
   return request;
 }`;
 
+/** How long the access logs of the distribution and the UI bucket are kept, as the log groups are. */
+export const ACCESS_LOG_RETENTION = Duration.days(30);
+
 export class ManagementUi extends Construct {
   readonly bucket: Bucket;
   readonly distribution: Distribution;
+  /** The access logs: `cloudfront/` (viewer requests) and `ui-bucket/` (requests to the bucket). */
+  readonly accessLogs: Bucket;
 
   constructor(scope: Construct, id: string, props: ManagementUiProps) {
     super(scope, id);
     const dir = props.dir ?? builtUi();
+    // The distribution's log is the one record of the viewer's address: behind CloudFront the API
+    // stage's access log sees CloudFront's. CloudFront delivers its standard logs with an object
+    // ACL, so the log bucket lets the writer of an object own it (ACLs otherwise stay disabled).
+    this.accessLogs = new Bucket(this, 'AccessLogs', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.OBJECT_WRITER,
+      lifecycleRules: [{ expiration: ACCESS_LOG_RETENTION }],
+    });
     this.bucket = new Bucket(this, 'Bucket', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
+      serverAccessLogsBucket: this.accessLogs,
+      serverAccessLogsPrefix: 'ui-bucket/',
     });
     const rewrite = new CloudFrontFunction(this, 'SpaRewrite', {
       code: FunctionCode.fromInline(SPA_REWRITE),
@@ -67,6 +85,9 @@ export class ManagementUi extends Construct {
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Conductor management UI and API on one origin',
       defaultRootObject: 'index.html',
+      enableLogging: true,
+      logBucket: this.accessLogs,
+      logFilePrefix: 'cloudfront/',
       defaultBehavior: {
         origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,

@@ -85,14 +85,17 @@ export function clientErrorHandler(instance: string) {
 
 /**
  * Whether the parser overflowed inside the request line (414) rather than the headers (431). It
- * hands over only the chunk it failed in: the request line's start, its end (` HTTP/1.1`), or a
- * chunk with neither a line end nor a header separator (the middle of an overlong target).
+ * hands over only the chunk it failed in: the request line's start with no line end after it, its
+ * end (` HTTP/1.1`), or a chunk with neither a line end nor a header separator (the middle of an
+ * overlong target). A chunk that starts with a whole request line overflowed in the headers after
+ * it (Node 22 fails there on the first chunk of a long header section).
  */
 function inRequestLine(packet: Buffer | undefined): boolean {
   if (!packet) return false;
   const end = packet.indexOf('\r\n');
   const line = packet.subarray(0, end >= 0 ? end : packet.length).toString('latin1');
-  if (/^[A-Z]+ \//.test(line) || / HTTP\/\d\.\d$/.test(line)) return true;
+  if (/^[A-Z]+ \//.test(line)) return end < 0;
+  if (/ HTTP\/\d\.\d$/.test(line)) return true;
   return end < 0 && !line.includes(': ');
 }
 

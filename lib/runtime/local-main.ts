@@ -5,7 +5,7 @@
 import { ConfigError, loadConfig } from '../config/load.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { localStoreKind, startLocalServer } from './local.ts';
-import { StartError } from './start-errors.ts';
+import { nodeTooOld, StartError } from './start-errors.ts';
 
 function configFileArg(argv: string[]): string | undefined {
   const at = argv.indexOf('--config');
@@ -18,6 +18,8 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 const complain = (line: string) => process.stderr.write(`${line}\n`);
 
 async function main(): Promise<void> {
+  const tooOld = nodeTooOld(process.version);
+  if (tooOld) throw tooOld;
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig({ file: configFileArg(process.argv.slice(2)) });

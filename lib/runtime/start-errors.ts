@@ -5,6 +5,21 @@
  */
 export class StartError extends Error {}
 
+/**
+ * The oldest Node.js major the service runs on: Lambda runs every function on Node.js 22, and the
+ * tests run what Lambda runs (package.json `engines` says the same; a test keeps them in step).
+ */
+export const MINIMUM_NODE_MAJOR = 22;
+
+/** A Node.js older than MINIMUM_NODE_MAJOR (`version` as in process.version), or undefined. */
+export function nodeTooOld(version: string): StartError | undefined {
+  const major = Number.parseInt(version.replace(/^v/, ''), 10);
+  if (major >= MINIMUM_NODE_MAJOR) return undefined;
+  return new StartError(
+    `Node.js ${version} is too old: the service needs Node.js ${MINIMUM_NODE_MAJOR} or newer. Run npm ci, which installs the project's own Node.js ${MINIMUM_NODE_MAJOR} for npm's scripts, then npm start; or install Node.js ${MINIMUM_NODE_MAJOR} or newer.`,
+  );
+}
+
 export function dataDirectoryInUse(dataDir: string): StartError {
   return new StartError(
     `The data directory ${dataDir} is already in use by another server: stop that server, or set service.local.data-dir to another directory.`,

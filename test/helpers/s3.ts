@@ -1,6 +1,6 @@
 /**
  * An in-process S3-compatible server for tests: s3rver 3.7.1, the
- * maintained npm one that runs on Node 20 here. It lacks AbortMultipartUpload, so its middleware is
+ * maintained npm one that runs on Node 22 here. It lacks AbortMultipartUpload, so its middleware is
  * wrapped: `DELETE /<bucket>/<key>?uploadId=...` removes the upload's parts directory (204) or
  * answers NoSuchUpload (404), as S3 does; everything else passes through. It does not check SigV4
  * signatures (expiry and the access key it does), so tests cannot catch signing mistakes with it.

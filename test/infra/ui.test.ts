@@ -1,7 +1,8 @@
 // Template assertions for the management UI on AWS (infra/constructs/ui.ts): a private bucket
 // behind CloudFront on one origin with the API, `/api/*` routed to API Gateway uncached, client
 // routes rewritten to index.html by a viewer-request function that never sees the API, and the
-// built UI uploaded with cache headers. The SPA rewrite itself runs here on sample paths.
+// built UI uploaded with cache headers, access logs kept a month in a private bucket. The SPA
+// rewrite itself runs here on sample paths.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -114,6 +115,43 @@ describe('the management UI on AWS', () => {
           }),
         ]),
       },
+    });
+  });
+
+  it("logs the distribution's viewer requests and the UI bucket's requests to a private bucket, kept a month", () => {
+    const [logsId, logs] =
+      Object.entries(template.findResources('AWS::S3::Bucket')).find(([key]) =>
+        key.startsWith('UiAccessLogs'),
+      ) ?? [];
+    expect(logsId).toBeDefined();
+    expect((logs as Resource).Properties).toMatchObject({
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+      },
+      // CloudFront's standard logs are delivered with an object ACL.
+      OwnershipControls: { Rules: [{ ObjectOwnership: 'ObjectWriter' }] },
+      LifecycleConfiguration: { Rules: [{ ExpirationInDays: 30, Status: 'Enabled' }] },
+    });
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: logsId },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+    expect(distribution().Logging).toEqual({
+      Bucket: { 'Fn::GetAtt': [logsId, 'RegionalDomainName'] },
+      Prefix: 'cloudfront/',
+    });
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      LoggingConfiguration: { DestinationBucketName: { Ref: logsId }, LogFilePrefix: 'ui-bucket/' },
     });
   });
 

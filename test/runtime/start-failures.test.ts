@@ -1,7 +1,7 @@
 /**
  * `npm start` (lib/runtime/local-main.ts) as a person meets it, as a real process: a data directory
- * another server holds, or a port already taken, stops the start with one sentence naming the
- * directory or the port, and exit code 1 (no stack trace).
+ * another server holds, a port already taken or a Node.js older than 22 stops the start with one
+ * sentence naming the directory, the port or the version, and exit code 1 (no stack trace).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -104,6 +104,22 @@ describe('npm start', () => {
         `^The embedded store in ${join(dataDir, 'embedded')} cannot be opened \\(.*Corruption.*\\): restore it from a backup, or set service.local.data-dir to another directory to start empty\\.$`,
       ),
     );
+  });
+
+  it('refuses a Node.js older than 22 with one sentence and exit code 1', async () => {
+    // A preload that makes the process report Node 20, as a machine's own older Node would.
+    const preload = join(scratch, 'node-20.mjs');
+    writeFileSync(preload, "Object.defineProperty(process, 'version', { value: 'v20.20.2' });\n");
+    const result = await start({
+      SERVICE_STORE: 'memory',
+      SERVICE_SERVER_PORT: '0',
+      NODE_OPTIONS: `--import=${preload}`,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      "Node.js v20.20.2 is too old: the service needs Node.js 22 or newer. Run npm ci, which installs the project's own Node.js 22 for npm's scripts, then npm start; or install Node.js 22 or newer.",
+    ]);
+    expect(result.stdout).toBe('');
   });
 
   describe('on a port already taken', () => {

@@ -14,9 +14,10 @@
  *
  * Starting the worker:
  * - Dev and tests (tsx, vitest): this module is `evaluator.ts`, so the worker is the sibling
- *   `quickjs-worker.ts`. Node 20 does not apply `--import tsx` to worker threads, so a tiny eval
- *   bootstrap registers tsx's ESM hooks inside the worker (`tsx/esm/api` `register()`), then
- *   imports the worker module.
+ *   `quickjs-worker.ts`. The worker starts with no `execArgv`, so without the loader that runs
+ *   TypeScript in the thread starting it (vitest's transform is never a worker's in any case): a
+ *   tiny eval bootstrap registers tsx's ESM hooks inside the worker (`tsx/esm/api` `register()`),
+ *   then imports the worker module.
  * - Bundled (Lambda, esbuild single-file ESM): this code lives in the function's `index.mjs`, and
  *   the worker must be a SECOND bundle next to it, `quickjs-worker.mjs`, with the QuickJS wasm
  *   beside it (its loader looks for `emscripten-module.wasm` next to the importing file). With
