@@ -1,0 +1,185 @@
+/**
+ * Requests exactly as the official Conductor UI sends them, through the real local server: each
+ * fixture is the body (or query) the UI builds from its form, field for field, with the values a
+ * user leaves empty as the UI writes them (`""`, null). These are the conformance findings of
+ * driving the official UI against this server; each describe block names the UI page.
+ */
+import { describe, expect, it } from 'vitest';
+import { simpleTask, uniqueName } from '../helpers/fixtures.ts';
+import { errorBody, jsonRequest, useTestServer } from '../helpers/server.ts';
+import { ExecutionApi, eventually, expectJson, expectText } from './execution-api.ts';
+
+const server = useTestServer();
+const api = new ExecutionApi(server);
+
+/** A registered workflow of one worker task, whose definition takes no input parameters. */
+async function registeredWorkflow(prefix = 'ui_wf'): Promise<string> {
+  const name = uniqueName(prefix);
+  await api.registerWorkflow({ name, version: 1, tasks: [simpleTask('work')], schemaVersion: 2 });
+  return name;
+}
+
+// ---- Schedule editor (Scheduler > Definitions > Define schedule) ----
+
+/**
+ * The schedule form's save of a new schedule: the cron and workflow chosen, everything else left
+ * as the form starts it. The workflow's definition has no input parameters, so the input editor is
+ * empty (`input: null`), as is the task-to-domain editor; the version picker says "Latest version"
+ * (`""`); start and end times are empty (`""`). `undefined` fields (id, idempotency, external path)
+ * are dropped by JSON.stringify, as in the UI.
+ */
+const newScheduleBody = (name: string, workflow: string, cronExpression: string) => ({
+  paused: false,
+  runCatchupScheduleInstances: false,
+  name,
+  description: '',
+  cronExpression,
+  scheduleStartTime: '',
+  scheduleEndTime: '',
+  startWorkflowRequest: {
+    name: workflow,
+    version: '',
+    input: null,
+    correlationId: '',
+    taskToDomain: null,
+    workflowDef: null,
+    priority: '',
+  },
+  zoneId: 'UTC',
+});
+
+/**
+ * The same form's save after opening a stored schedule: fields the schedule does not have are left
+ * out (the form copies them as undefined), the version is `""` when the schedule names none, and the
+ * empty editors give null again.
+ */
+const editedScheduleBody = (name: string, workflow: string, cronExpression: string) => ({
+  paused: true,
+  runCatchupScheduleInstances: false,
+  name,
+  description: 'edited in the UI',
+  cronExpression,
+  scheduleStartTime: '',
+  scheduleEndTime: '',
+  startWorkflowRequest: { name: workflow, version: '', input: null, taskToDomain: null },
+  zoneId: 'UTC',
+});
+
+const saveSchedule = (body: unknown) => api.send('POST', '/api/scheduler/schedules', body);
+
+describe('schedule editor: the empty fields of its form', () => {
+  it('saves a new schedule whose start and end times, version, priority and input are left empty', async () => {
+    const workflow = await registeredWorkflow();
+    const name = uniqueName('ui_schedule');
+    const saved = await expectJson<Record<string, unknown>>(
+      await saveSchedule(newScheduleBody(name, workflow, '* * * * * *')),
+    );
+    try {
+      expect(saved).toMatchObject({ name, cronExpression: '* * * * * *', paused: false });
+      expect(saved).not.toHaveProperty('scheduleStartTime');
+      expect(saved).not.toHaveProperty('scheduleEndTime');
+      // Stored as Conductor binds it: the empty fields are absent, not "" or null.
+      expect(saved.startWorkflowRequest).toEqual({ name: workflow });
+      expect(typeof saved.nextRunTime).toBe('number');
+
+      // It fires, and the run it starts has the scheduler's input (the empty input is {}).
+      const executed = await eventually(async () => {
+        const page = await expectJson<{ results: { state: string; workflowId?: string }[] }>(
+          await api.get(
+            `/api/scheduler/search/executions?query=${encodeURIComponent(`scheduleName=${name}`)}`,
+          ),
+        );
+        const done = page.results.find((e) => e.state === 'EXECUTED');
+        if (!done) throw new Error(`no fire of ${name} yet: ${JSON.stringify(page.results)}`);
+        return done;
+      }, 5000);
+      const run = await api.workflow(executed.workflowId as string);
+      expect(run.workflowName).toBe(workflow);
+      expect(run.input).toMatchObject({ _startedByScheduler: name });
+      expect(run.correlationId).toBeUndefined();
+    } finally {
+      await api.send('DELETE', `/api/scheduler/schedules/${name}`);
+    }
+  });
+
+  it('saves an edit of that schedule, and reads back what it stored', async () => {
+    const workflow = await registeredWorkflow();
+    const name = uniqueName('ui_schedule');
+    await expectJson(
+      await saveSchedule({ ...newScheduleBody(name, workflow, '0 0 12 * * ?'), paused: true }),
+    );
+    const edited = await expectJson<Record<string, unknown>>(
+      await saveSchedule(editedScheduleBody(name, workflow, '0 30 6 * * ?')),
+    );
+    expect(edited).toMatchObject({
+      cronExpression: '0 30 6 * * ?',
+      description: 'edited in the UI',
+      paused: true,
+    });
+    const got = await expectJson<Record<string, unknown>>(await api.get(`/api/scheduler/schedules/${name}`));
+    expect(got.startWorkflowRequest).toEqual({ name: workflow });
+    expect(got).not.toHaveProperty('scheduleStartTime');
+  });
+
+  it('keeps start and end times, a chosen version and a priority the form sends as text', async () => {
+    const workflow = await registeredWorkflow();
+    const name = uniqueName('ui_schedule');
+    const body = newScheduleBody(name, workflow, '0 0 12 * * ?');
+    const saved = await expectJson<Record<string, unknown>>(
+      await saveSchedule({
+        ...body,
+        paused: true,
+        scheduleStartTime: 1893456000000,
+        scheduleEndTime: '1924992000000',
+        startWorkflowRequest: { ...body.startWorkflowRequest, version: '1', priority: '5' },
+      }),
+    );
+    expect(saved).toMatchObject({ scheduleStartTime: 1893456000000, scheduleEndTime: 1924992000000 });
+    expect(saved.startWorkflowRequest).toEqual({ name: workflow, version: 1, priority: 5 });
+  });
+
+  it.each([
+    ['a start time that is not a number', { scheduleStartTime: 'tomorrow' }, 'scheduleStartTime'],
+    ['a negative end time', { scheduleEndTime: -1 }, 'scheduleEndTime'],
+    [
+      'a version that is not a number',
+      { startWorkflowRequest: { name: 'x', version: 'latest' } },
+      'startWorkflowRequest.version',
+    ],
+    [
+      'a priority out of range',
+      { startWorkflowRequest: { name: 'x', priority: '100' } },
+      'startWorkflowRequest.priority',
+    ],
+  ])('still answers 400 naming the field for %s', async (_what, change, path) => {
+    const workflow = await registeredWorkflow();
+    const body = { ...newScheduleBody(uniqueName('ui_schedule'), workflow, '0 0 12 * * ?'), ...change };
+    const error = await errorBody(await saveSchedule(body), 400);
+    expect(error.validationErrors?.map((e) => e.path)).toContain(path);
+  });
+});
+
+// ---- Run workflow (Workbench / Run workflow form) ----
+
+describe('run workflow form: POST /api/workflow with its empty fields', () => {
+  it('starts the latest version when the version, priority and correlation id are left empty', async () => {
+    const workflow = await registeredWorkflow();
+    await api.registerWorkflow({ name: workflow, version: 2, tasks: [simpleTask('work')], schemaVersion: 2 });
+    // The form's body: its version picker on "Latest version", no input typed, no idempotency key.
+    const id = await expectText(
+      await server.fetch(
+        `${server.url}/api/workflow`,
+        jsonRequest('POST', {
+          name: workflow,
+          version: '',
+          correlationId: '',
+          priority: '',
+          idempotencyKey: '',
+        }),
+      ),
+    );
+    const run = await api.workflow(id);
+    expect(run).toMatchObject({ workflowVersion: 2, priority: 0, input: {} });
+    expect(run.correlationId).toBeUndefined();
+  });
+});
