@@ -5,9 +5,10 @@
  * driving the official UI against this server; each describe block names the UI page.
  */
 import { describe, expect, it } from 'vitest';
-import { simpleTask, uniqueName } from '../helpers/fixtures.ts';
+import { ManualClock } from '../../lib/model/clock.ts';
+import { type Json, ref, simpleTask, uniqueName } from '../helpers/fixtures.ts';
 import { errorBody, jsonRequest, useTestServer } from '../helpers/server.ts';
-import { ExecutionApi, eventually, expectJson, expectText } from './execution-api.ts';
+import { ExecutionApi, eventually, expectEmptyOk, expectJson, expectText } from './execution-api.ts';
 
 const server = useTestServer();
 const api = new ExecutionApi(server);
@@ -181,5 +182,75 @@ describe('run workflow form: POST /api/workflow with its empty fields', () => {
     const run = await api.workflow(id);
     expect(run).toMatchObject({ workflowVersion: 2, priority: 0, input: {} });
     expect(run.correlationId).toBeUndefined();
+  });
+});
+
+// ---- Event monitor (Event Handlers > Event monitor > a handler) ----
+
+describe("event monitor: a handler's executions in a time window", () => {
+  const clock = new ManualClock(Date.UTC(2026, 0, 1));
+  const events = useTestServer({}, { clock });
+  const eventsApi = new ExecutionApi(events);
+
+  /** The UI's detail page asks with its time picker's value in ms; "All time" sends no `from`. */
+  const monitor = (handler: string, from?: number) =>
+    eventsApi.get(
+      `/api/event/execution/${encodeURIComponent(handler)}${from === undefined ? '' : `?from=${from}`}`,
+    );
+
+  it('answers the executions of the last 5 minutes with the fields every row of the page reads', async () => {
+    const sink = uniqueName('sink');
+    const handler = uniqueName('monitored');
+    const sender = uniqueName('sender');
+    await expectEmptyOk(
+      await eventsApi.send('POST', '/api/event', {
+        name: handler,
+        event: `conductor:${sender}:${sink}`,
+        active: true,
+        actions: [{ action: 'terminate_workflow', terminate_workflow: { workflowId: 'no-such-run' } }],
+      }),
+    );
+    await eventsApi.registerWorkflow({
+      name: sender,
+      version: 1,
+      tasks: [
+        {
+          name: 'publish',
+          taskReferenceName: 'publish',
+          type: 'EVENT',
+          sink: `conductor:${sink}`,
+          inputParameters: { order: ref('workflow.input.order') },
+        },
+      ],
+    });
+    const id = await eventsApi.start(sender, { order: 42 });
+    await eventsApi.workflowEventually(id, 'COMPLETED');
+    const rows = await eventually(async () => {
+      const list = await expectJson<Json[]>(await monitor(handler, 300_000));
+      if (list.length === 0 || list.some((e) => e.status === 'IN_PROGRESS'))
+        throw new Error('not handled yet');
+      return list;
+    }, 20_000);
+
+    expect(rows).toHaveLength(1);
+    const [row] = rows as [Json];
+    expect(row).toMatchObject({ name: handler, action: 'terminate_workflow', status: 'FAILED' });
+    expect(typeof row.statusDescription).toBe('string');
+    expect(row.statusDescription).toContain('no-such-run');
+    expect(row.payload).toMatchObject({ order: 42 });
+    expect(row.fullMessagePayload).toEqual({
+      _headers: {},
+      name: `${sender}:${sink}`,
+      id: row.messageId,
+      message: JSON.stringify(row.payload),
+      event: `conductor:${sender}:${sink}`,
+      _receiverHost: null,
+    });
+
+    // Ten minutes on, the 5-minute window is empty; "All time" (no `from`) still has the row.
+    clock.advance(10 * 60_000);
+    expect(await expectJson<Json[]>(await monitor(handler, 300_000))).toEqual([]);
+    expect(await expectJson<Json[]>(await monitor(handler, 30 * 60_000))).toHaveLength(1);
+    expect(await expectJson<Json[]>(await monitor(handler))).toEqual([row]);
   });
 });
