@@ -254,3 +254,58 @@ describe("event monitor: a handler's executions in a time window", () => {
     expect(await expectJson<Json[]>(await monitor(handler))).toEqual([row]);
   });
 });
+
+// ---- Scheduler executions (Scheduler > Executions, its filters) ----
+
+describe('scheduler executions: the filters of the search page', () => {
+  /** The page's request: its paging, its default sort and the query its filters build. */
+  const search = async (query: string) =>
+    expectJson<{ totalHits: number; results: Json[] }>(
+      await api.get(
+        `/api/scheduler/search/executions?${new URLSearchParams({
+          start: '0',
+          size: '15',
+          sort: 'startTime:DESC',
+          freeText: '*',
+          query,
+        })}`,
+      ),
+    );
+
+  it('answers workflowType IN, status IN and startTime > / < as the workflow name, state and scheduled time', async () => {
+    const workflow = await registeredWorkflow();
+    const name = uniqueName('ui_filtered');
+    await expectJson(await saveSchedule(newScheduleBody(name, workflow, '* * * * * *')));
+    try {
+      await eventually(async () => {
+        const page = await search(`scheduleName IN (${name}) AND status IN (EXECUTED)`);
+        if (page.totalHits < 2) throw new Error(`${page.totalHits} fires so far`);
+      }, 6000);
+    } finally {
+      await api.send('PUT', `/api/scheduler/schedules/${name}/pause`);
+    }
+    const now = Date.now();
+    const day = 86_400_000;
+    // "Last 1 day", one workflow and one status picked: the page's query, clause for clause.
+    const page = await search(
+      `workflowType IN (${workflow}) AND status IN (EXECUTED,FAILED) AND startTime>${now - day} AND startTime<${now}`,
+    );
+    expect(page.totalHits).toBeGreaterThanOrEqual(2);
+    expect(page.results.every((e) => e.workflowName === workflow && e.state === 'EXECUTED')).toBe(true);
+    const times = page.results.map((e) => e.scheduledTime as number);
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+
+    expect((await search(`workflowType IN (${uniqueName('other')})`)).totalHits).toBe(0);
+    expect((await search(`workflowType IN (${workflow}) AND status IN (FAILED)`)).totalHits).toBe(0);
+    expect((await search(`workflowType IN (${workflow}) AND startTime>${now + day}`)).totalHits).toBe(0);
+    const [newest] = page.results as [Json];
+    const byId = await search(`executionId='${newest.executionId as string}'`);
+    expect(byId.results).toEqual([newest]);
+  });
+
+  it('still answers 400 naming a field it does not know', async () => {
+    const error = await errorBody(await api.get('/api/scheduler/search/executions?query=color%3Dred'), 400);
+    expect(error.message).toContain("unknown field 'color'");
+    expect(error.message).toContain('workflowType');
+  });
+});
