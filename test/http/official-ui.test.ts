@@ -309,3 +309,60 @@ describe('scheduler executions: the filters of the search page', () => {
     expect(error.message).toContain('workflowType');
   });
 });
+
+// ---- Queue monitor and task definition page, after the execution page's terminate ----
+
+describe('queue monitor: tasks of ended runs leave their queue when the run ends', () => {
+  /** The queue monitor page reads every queue; a task definition's page its own type's size. */
+  const allQueues = async () => expectJson<Record<string, number>>(await api.get('/api/tasks/queue/all'));
+  const sizeOf = async (taskType: string) =>
+    (await expectJson<Record<string, number>>(await api.get(`/api/tasks/queue/sizes?taskType=${taskType}`)))[
+      taskType
+    ];
+
+  it('counts a terminated, bulk-terminated or removed run’s waiting task no more, at once', async () => {
+    const taskType = uniqueName('ui_queued');
+    const workflow = uniqueName('ui_queue_wf');
+    await api.registerWorkflow({
+      name: workflow,
+      version: 1,
+      tasks: [{ name: taskType, taskReferenceName: 'wait_for_worker' }],
+      schemaVersion: 2,
+    });
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push(await api.start(workflow));
+    await eventually(async () => {
+      if ((await sizeOf(taskType)) !== 4) throw new Error('not queued yet');
+    });
+    const [terminated, bulkTerminated, removed, last] = ids as [string, string, string, string];
+
+    // The execution page's Terminate: DELETE /api/workflow/{id}, JSON content type, no body.
+    const terminate = await server.fetch(`${server.url}/api/workflow/${terminated}`, {
+      method: 'DELETE',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(terminate.status).toBe(200);
+    expect(await sizeOf(taskType)).toBe(3);
+    expect((await allQueues())[taskType]).toBe(3);
+
+    // The executions list's bulk Terminate: the selected ids as the body.
+    const bulk = await expectJson<{ bulkSuccessfulResults: string[] }>(
+      await api.send('POST', '/api/workflow/bulk/terminate', [bulkTerminated]),
+    );
+    expect(bulk.bulkSuccessfulResults).toEqual([bulkTerminated]);
+    expect(await sizeOf(taskType)).toBe(2);
+
+    expect((await api.send('DELETE', `/api/workflow/${removed}/remove?archiveWorkflow=false`)).status).toBe(
+      200,
+    );
+    expect(await sizeOf(taskType)).toBe(1);
+
+    // What is left is still served: the last run's task is the one a worker gets.
+    const task = await api.poll(taskType);
+    expect(task?.workflowInstanceId).toBe(last);
+    expect(await allQueues()).not.toHaveProperty(taskType);
+    for (const id of [terminated, bulkTerminated]) {
+      expect((await api.workflowEventually(id, 'TERMINATED')).tasks[0]?.status).toBe('CANCELED');
+    }
+  });
+});
