@@ -366,3 +366,61 @@ describe('queue monitor: tasks of ended runs leave their queue when the run ends
     }
   });
 });
+
+// ---- Workflow editor's "Save as new version", and the execution page's size ----
+
+describe('workflow editor: save as a new version', () => {
+  /** The editor's save: its JSON text wrapped in an array, `?newVersion=true` for a new version. */
+  const save = (editorText: string, newVersion: boolean) =>
+    server.fetch(
+      `${server.url}/api/metadata/workflow${newVersion ? '?newVersion=true' : ''}`,
+      jsonRequest('PUT', `[${editorText}]`),
+    );
+  const versions = async (name: string) =>
+    (await expectJson<Json[]>(await api.get(`/api/metadata/workflow?name=${name}`))).map((d) => [
+      d.version,
+      d.description,
+    ]);
+
+  it('stores the edited definition as the next version, leaving the one it was opened from as it was', async () => {
+    const name = uniqueName('ui_versions');
+    const def = { name, version: 1, description: 'first', tasks: [simpleTask('work')], schemaVersion: 2 };
+    await api.registerWorkflow(def);
+
+    const edited = JSON.stringify({ ...def, description: 'second' }, null, 2);
+    const saved = await expectJson<{ bulkSuccessfulResults: string[] }>(await save(edited, true));
+    expect(saved.bulkSuccessfulResults).toEqual([name]);
+    expect(await versions(name)).toEqual([
+      [1, 'first'],
+      [2, 'second'],
+    ]);
+    // Opened at version 1 again and saved as new once more: version 3, the latest plus one.
+    await expectJson(await save(JSON.stringify({ ...def, description: 'third' }), true));
+    // A plain save replaces the version it names.
+    await expectJson(await save(JSON.stringify({ ...def, version: 2, description: 'second, fixed' }), false));
+    expect(await versions(name)).toEqual([
+      [1, 'first'],
+      [2, 'second, fixed'],
+      [3, 'third'],
+    ]);
+  });
+
+  it('still answers 400 for an invalid definition, storing nothing', async () => {
+    const name = uniqueName('ui_versions');
+    const error = await errorBody(await save(JSON.stringify({ name, version: 1, tasks: [] }), true), 400);
+    expect(error.message).toContain('not valid');
+    expect((await api.get(`/api/metadata/workflow/${name}`)).status).toBe(404);
+  });
+});
+
+describe('execution page: GET /api/workflow/{id}/size', () => {
+  it('answers the run’s size in bytes of its JSON with its tasks, and no limit', async () => {
+    const workflow = await registeredWorkflow();
+    const id = await api.start(workflow, { note: 'héllo' });
+    await api.workflowUntil(id, (run) => (run.tasks.length > 0 ? run : undefined));
+    const size = await expectJson<Json>(await api.get(`/api/workflow/${id}/size`));
+    const read = await (await api.get(`/api/workflow/${id}`)).arrayBuffer();
+    expect(size).toEqual({ sizeBytes: read.byteLength, limitBytes: 0, ratio: 0 });
+    await errorBody(await api.get(`/api/workflow/${uniqueName('missing')}/size`), 404);
+  });
+});
