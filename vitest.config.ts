@@ -8,7 +8,8 @@ import { defineConfig } from 'vitest/config';
  * - persistence, restart-mid-workflow: they restart the local server on its on-disk store;
  * - http-edge: raw sockets reach node's own parser; it builds its Lambda events by hand;
  * - router, lambda-adapter, api-gateway-transport, responses: they start no server (they call the
- *   router, the adapter, the test-side API Gateway emulation and the web object builders directly).
+ *   router, the adapter, the test-side API Gateway emulation and the web object builders directly);
+ * - static-ui: the management UI is served by the node host only (CloudFront on AWS).
  * The SDK suite is node only too: it lives outside test/http and talks to a real URL.
  */
 const NODE_ONLY_HTTP = [
@@ -21,6 +22,7 @@ const NODE_ONLY_HTTP = [
   'test/http/lambda-adapter.test.ts',
   'test/http/api-gateway-transport.test.ts',
   'test/http/responses.test.ts',
+  'test/http/static-ui.test.ts',
 ];
 
 export default defineConfig({

@@ -225,6 +225,15 @@ export function meteredQueue(m: StoreMeter, inner: TaskQueue): TaskQueue {
       await inner.remove(entry);
       m.store(t, 'queues', group(entry.queueName), id, undefined);
     },
+    removeAll: async (entries) => {
+      if (entries.length === 0) return;
+      const t = m.call('queue.removeAll');
+      // BatchWriteItem: a write per entry, present or not, 25 to a call.
+      const ids = entries.map((entry) => ({ group: group(entry.queueName), id: keyOf(entry) }));
+      m.deleted(t, ids.length, () => ids.flatMap(({ group: g, id }) => m.storedBytes('queues', g, [id])));
+      await inner.removeAll(entries);
+      for (const { group: g, id } of ids) m.store(t, 'queues', g, id, undefined);
+    },
     size: async (queueName) => {
       const t = m.call('queue.size');
       t.reads += QUEUE_SHARDS;

@@ -4,10 +4,11 @@
  * operations (a terminated run reopened or removed before its decide did this). It exists so the
  * two need not hold each other: each calls RunEnd, and RunEnd reaches what it needs through ports.
  *
- * After an end: the children of the run's canceled tasks are terminated, its parent is told, the
- * failure workflow of a run the engine ended unsuccessfully is started, and the run-end hooks run
- * (a capability's cleanup: the run's message queue is deleted). Every step is idempotent, so a
- * decide that died after its commit gets them done on its re-run (lib/engine/ARCHITECTURE.md).
+ * After an end: the queue entries of the run's canceled (and timed-out) worker tasks are removed, the
+ * children of its canceled tasks are terminated, its parent is told, the failure workflow of a run
+ * the engine ended unsuccessfully is started, and the run-end hooks run (a capability's cleanup: the
+ * run's message queue is deleted). Every step is idempotent, so a decide that died after its commit
+ * gets them done on its re-run (lib/engine/ARCHITECTURE.md).
  */
 import type { Logger } from '../log/logger.ts';
 import type { Clock } from '../model/clock.ts';
@@ -15,7 +16,8 @@ import { errorMessage, VersionConflictError } from '../model/errors.ts';
 import { endPending, isTerminalTask, type WorkflowRecord } from '../model/execution.ts';
 import { retryOnConflict } from '../model/retry-on-conflict.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
-import type { ExecutionStore } from '../store/ports.ts';
+import type { ExecutionStore, TaskQueue } from '../store/ports.ts';
+import { queueEntryOf } from './queues.ts';
 import type { TaskTypeRegistry } from './registry.ts';
 
 /** Something else that follows a run's end (a capability's cleanup); idempotent. */
@@ -25,6 +27,8 @@ export type RunRemovedHook = (workflowId: string) => Promise<void>;
 
 export interface RunEndDeps {
   executions: ExecutionStore;
+  /** The worker task queues: an ended run's canceled tasks leave them (RunEnd.unqueue). */
+  queue: TaskQueue;
   decisions: DecisionQueue;
   registry: TaskTypeRegistry;
   clock: Clock;
@@ -51,6 +55,7 @@ export class RunEnd {
    * re-run; removal runs it too, for a run whose decide will find it gone.
    */
   async follow(run: WorkflowRecord): Promise<void> {
+    await this.unqueue(run);
     for (const task of run.tasks) {
       // A type that follows a child run owns it: the child ends with the canceled task.
       const ownsChild = this.deps.registry.get(task.workflowTask.type).childWorkflow === true;
@@ -65,6 +70,27 @@ export class RunEnd {
     // The failure workflow's id derives from the run, so starting it again is a no-op.
     if (run.endedByEngine) await this.startFailureWorkflow(run);
     for (const hook of this.deps.onRunEnded ?? []) await hook(run);
+  }
+
+  /**
+   * Takes the queue entries of an ended run's worker tasks that ended without a worker off their
+   * queues, as Conductor removes a canceled task's entry when its run ends: a task canceled by the
+   * end (terminate, a failure, a timeout, remove) or timed out waiting for a poll. Their entries
+   * would otherwise count in the queue sizes until a poll met and dropped them. A task a worker
+   * claimed has no entry left; removing an absent entry does nothing, so this is idempotent. The
+   * run's tasks are its working set (every open task when it ended); an entry left behind by a crash
+   * before this ran is removed by the next decide of the run, or dropped by the next poll that meets
+   * it (the claim finds its row over).
+   */
+  async unqueue(run: WorkflowRecord): Promise<void> {
+    const entries = run.tasks
+      .filter(
+        (task) =>
+          (task.status === 'CANCELED' || task.status === 'TIMED_OUT') &&
+          this.deps.registry.get(task.workflowTask.type).kind === 'worker',
+      )
+      .map(queueEntryOf);
+    if (entries.length > 0) await this.deps.queue.removeAll(entries);
   }
 
   /**

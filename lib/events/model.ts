@@ -82,3 +82,46 @@ export interface EventExecution {
   payload?: unknown;
   statusDescription?: string;
 }
+
+/** What a SKIPPED execution's statusDescription says when it recorded none. */
+export const SKIPPED_DESCRIPTION = "The handler's condition did not match the message";
+
+/**
+ * The message an execution handled, as the official UI's event monitor shows it (Orkes'
+ * `fullMessagePayload`): its id, its event and queue name, its payload as text, no headers, and no
+ * receiving host (events reach this service through queues, not a listener of its own).
+ */
+export interface FullMessagePayload {
+  _headers: Record<string, unknown>;
+  name: string;
+  id: string;
+  message: string;
+  event: string;
+  _receiverHost: string | null;
+}
+
+/** An execution as the API answers it (Orkes' ExtendedEventExecution): every field the UI reads is present. */
+export type EventExecutionView = EventExecution & {
+  payload: unknown;
+  statusDescription: string;
+  fullMessagePayload: FullMessagePayload;
+};
+
+export function executionView(execution: EventExecution): EventExecutionView {
+  const payload = execution.payload ?? null;
+  const colon = execution.event.indexOf(':');
+  return {
+    ...execution,
+    payload,
+    statusDescription:
+      execution.statusDescription ?? (execution.status === 'SKIPPED' ? SKIPPED_DESCRIPTION : ''),
+    fullMessagePayload: {
+      _headers: {},
+      name: colon < 0 ? execution.event : execution.event.slice(colon + 1),
+      id: execution.messageId,
+      message: typeof payload === 'string' ? payload : JSON.stringify(payload),
+      event: execution.event,
+      _receiverHost: null,
+    },
+  };
+}

@@ -7,8 +7,11 @@
  * Executions (Orkes routes the official UI's event monitor and the SDK call):
  * `GET /api/event/execution` answers `{results: [{name, event, active, numberOfActions,
  * numberOfMessages}], totalHits}` (the SDK's getAllActiveEventHandlers), and
- * `GET /api/event/execution/{name}?from=` the handler's executions, newest first, a page of
- * EXECUTION_PAGE from offset `from` (getEventExecutions).
+ * `GET /api/event/execution/{name}?from=` the handler's executions, newest first: with `from` (ms,
+ * the UI's 5, 15 or 30 minutes) those created within the last `from` milliseconds, without it (or
+ * with 0 or less: the UI's "All time" is -1) every unexpired one, at most EXECUTION_LIMIT. Each
+ * carries `payload`, `statusDescription` and `fullMessagePayload` (executionView), which the UI's
+ * event monitor reads on every row.
  *
  * One const per route; the list at the end keeps the order the routes always had (the execution
  * routes before `/api/event/{event}`).
@@ -18,13 +21,13 @@ import { emptyOk, json } from '../http/responses.ts';
 import { type RouteDef, route } from '../http/router.ts';
 import type { Clock } from '../model/clock.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../model/errors.ts';
-import { type EventHandler, parseHandler } from './model.ts';
+import { type EventHandler, executionView, parseHandler } from './model.ts';
 import type { EventExecutionStore, EventHandlerStore, EventStores } from './ports.ts';
 
 const HANDLER_BODY = { title: 'EventHandler', required: true, schema: { description: 'An EventHandler' } };
 const MAX_HANDLERS_PER_CREATE = 100;
-/** Executions per page of GET /api/event/execution/{name}. */
-const EXECUTION_PAGE = 100;
+/** Executions GET /api/event/execution/{name} answers at most, newest first. */
+const EXECUTION_LIMIT = 1000;
 /** Executions one handler's message count reads at most (records expire with their TTL). */
 const COUNT_LIMIT = 10_000;
 
@@ -63,15 +66,24 @@ const handlerExecutions = (handlers: EventHandlerStore, executions: EventExecuti
     summary: 'The executions of one event handler, newest first',
     request: {
       params: NAME_PARAMS,
-      query: paramsOf({ from: integerValue({ minimum: 0 }, 'Offset of the first execution (default 0)') }),
+      query: paramsOf({
+        from: integerValue(
+          {},
+          'Only executions created within the last this many milliseconds (absent, 0 or less: all)',
+        ),
+      }),
     },
     responds: 'application/json',
     handler: async (ctx) => {
       const name = ctx.param('name');
       if (!(await handlers.get(name))) throw notFound(name);
-      const from = ctx.query.int('from', 0);
-      const page = await executions.list(name, clock.now(), { limit: from + EXECUTION_PAGE });
-      return json(page.slice(from));
+      const now = clock.now();
+      const within = ctx.query.int('from', 0);
+      const found = await executions.list(name, now, {
+        ...(within > 0 ? { from: now - within } : {}),
+        limit: EXECUTION_LIMIT,
+      });
+      return json(found.map(executionView));
     },
   });
 

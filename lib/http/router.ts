@@ -152,6 +152,21 @@ export class Router {
     return this.all;
   }
 
+  /**
+   * Whether a path is the API's to answer, whatever the method: a route's template matches it, or
+   * it lies under the first segment of a route (`/api/...`, `/health`, `/api-docs/...`,
+   * `/swagger-ui/...`), where the router answers even a path it has no route for (with its 404 error
+   * body). What else serves paths beside the router (the local host's UI) asks this, so it never
+   * shadows a route, templated ones included. `pathname` is the decoded path.
+   */
+  claims(pathname: string): boolean {
+    const segments = splitPath(pathname);
+    const first = segments[0];
+    if (first === undefined) return this.root.handlers.size > 0;
+    if (this.root.statics.has(first)) return true;
+    return match(this.root, segments, 0, [], undefined) !== undefined;
+  }
+
   addAll(routes: Iterable<RouteDef>): this {
     for (const route of routes) this.add(route);
     return this;

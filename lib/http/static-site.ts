@@ -1,9 +1,11 @@
 /**
  * Serves the built management UI (ui/dist) from the local host at `/`, beside the API: a GET or
  * HEAD for a file under the directory answers that file; any other path without a file extension
- * answers index.html, so the UI's client-side routes survive a reload (SPA fallback). Paths under
- * `/api` and the paths of every other route (`/health`) are never answered here, so the UI cannot
- * shadow the API. On AWS, CloudFront and S3 do this job (infra/constructs/ui.ts).
+ * answers index.html, so the UI's client-side routes survive a reload (SPA fallback). A path the
+ * router claims (Router.claims: under `/api`, a path any route's template matches, or under the
+ * first segment of a route, such as `/swagger-ui/index.html` or `/api-docs/swagger-config`) is never
+ * answered here, so the UI cannot shadow the API. On AWS, CloudFront and S3 do this job
+ * (infra/constructs/ui.ts).
  */
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -25,15 +27,16 @@ const TYPES: Record<string, string> = {
 export interface StaticSiteOptions {
   /** The built UI; nothing is served when it has no index.html. */
   dir: string;
-  /** Paths of routes outside `/api` that must reach the router (e.g. `/health`). */
-  routePaths: readonly string[];
+  /** Whether the router answers a (decoded) path: the router's own route table decides (Router.claims). */
+  claims: (pathname: string) => boolean;
 }
 
 /** `(req, res) => handled`: true when the UI answers the request, false when the API should. */
 export type StaticSite = (req: IncomingMessage, res: ServerResponse) => boolean;
 
-export function isApiPath(pathname: string, routePaths: readonly string[]): boolean {
-  return pathname === '/api' || pathname.startsWith('/api/') || routePaths.includes(pathname);
+/** Whether a decoded path is the API's: under `/api`, or claimed by the router. */
+export function isApiPath(pathname: string, claims: (pathname: string) => boolean = () => false): boolean {
+  return pathname === '/api' || pathname.startsWith('/api/') || claims(pathname);
 }
 
 /**
@@ -62,7 +65,7 @@ export function staticSite(options: StaticSiteOptions): StaticSite | undefined {
     } catch {
       return false;
     }
-    if (isApiPath(pathname, options.routePaths) || pathname.includes('\0')) return false;
+    if (isApiPath(pathname, options.claims) || pathname.includes('\0')) return false;
     const file = resolve(root, `.${pathname}`);
     // `..` segments are resolved away by URL parsing; this also refuses anything that escapes.
     if (file !== root && !file.startsWith(root + sep)) return false;

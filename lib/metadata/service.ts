@@ -4,12 +4,15 @@
  */
 import type { Clock } from '../model/clock.ts';
 import type { TaskDef, WorkflowDef, WorkflowDefSummary } from '../model/definitions.ts';
-import { errorMessage, NotFoundError, quote } from '../model/errors.ts';
+import { ConflictError, errorMessage, NotFoundError, quote } from '../model/errors.ts';
 import { isKnownTaskType } from '../model/task-types/index.ts';
 import type { TaskDefStore, WorkflowDefStore } from '../store/ports.ts';
 import { Issues, isObject } from '../validation/issues.ts';
 import { validateTaskDef, validateTaskDefs } from './task-def.ts';
 import { checkWorkflowDef, INVALID_WORKFLOW, normalizeWorkflowDef, rawTasksOf } from './workflow-def.ts';
+
+/** Tries of a next-version save that keeps losing its version to concurrent saves. */
+const NEXT_VERSION_ATTEMPTS = 5;
 
 export interface BulkResponse<T> {
   bulkErrorResults: Record<string, string>;
@@ -44,20 +47,48 @@ export class MetadataService {
     return stored;
   }
 
-  /** PUT /metadata/workflow: upsert many; any invalid definition rejects the whole request. */
-  async upsertWorkflowDefs(body: unknown): Promise<BulkResponse<string>> {
+  /**
+   * PUT /metadata/workflow: upsert many; any invalid definition rejects the whole request. With
+   * `newVersion` (Orkes; the UI's "Save as new version") each definition is stored as the version
+   * after the highest one stored under its name, whatever version it names (the one it names when
+   * none is stored), and never overwrites one.
+   */
+  async upsertWorkflowDefs(
+    body: unknown,
+    options: { newVersion?: boolean } = {},
+  ): Promise<BulkResponse<string>> {
     const defs = await this.validateWorkflowDefs(body, true);
     const result: BulkResponse<string> = { bulkErrorResults: {}, bulkSuccessfulResults: [] };
     for (const def of defs) {
       try {
-        const existing = await this.workflowDefs.get(def.name, def.version);
-        await this.workflowDefs.put(this.stamp(def, existing), { overwrite: true });
+        if (options.newVersion) await this.putNextVersion(def);
+        else {
+          const existing = await this.workflowDefs.get(def.name, def.version);
+          await this.workflowDefs.put(this.stamp(def, existing), { overwrite: true });
+        }
         result.bulkSuccessfulResults.push(def.name);
       } catch (error) {
         result.bulkErrorResults[def.name] = errorMessage(error);
       }
     }
     return result;
+  }
+
+  /**
+   * Stores a definition as its name's next version; a concurrent save that took that version first
+   * makes it try the one after (a few times, then the conflict is reported).
+   */
+  private async putNextVersion(def: WorkflowDef): Promise<WorkflowDef> {
+    for (let attempt = 1; ; attempt++) {
+      const latest = await this.workflowDefs.get(def.name);
+      const stored = this.stamp({ ...def, version: latest ? latest.version + 1 : def.version }, undefined);
+      try {
+        await this.workflowDefs.put(stored, { overwrite: false });
+        return stored;
+      } catch (error) {
+        if (!(error instanceof ConflictError) || attempt >= NEXT_VERSION_ATTEMPTS) throw error;
+      }
+    }
   }
 
   /** POST /metadata/workflow/validate. */

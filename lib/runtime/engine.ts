@@ -112,6 +112,7 @@ export function createEngine(deps: EngineDeps): Engine {
   // What follows a run's end, for the executor and the operations alike (neither holds the other).
   const runEnd = new RunEnd({
     executions,
+    queue,
     decisions,
     registry,
     clock,

@@ -217,7 +217,7 @@ export async function startLocalServer(
     maxBodyBytes: config.number('service.server.max-body-bytes'),
   });
   const uiDir = config.string('service.ui.dir');
-  const ui = uiDir && staticSite({ dir: uiDir, routePaths: router.routes().map((r) => r.path) });
+  const ui = uiDir && staticSite({ dir: uiDir, claims: (pathname) => router.claims(pathname) });
   const server = createServer(
     { keepAliveTimeout: 5000, maxHeaderSize: PARSER_MAX_HEADER_BYTES },
     ui ? (req, res) => ui(req, res) || apiHandler(req, res) : apiHandler,

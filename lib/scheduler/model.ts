@@ -184,8 +184,14 @@ function optional<K extends Kind>(
   field: string,
   kind: K,
 ): KindOf<K> | undefined {
-  const value = body[field];
+  let value = body[field];
   if (value === undefined || value === null) return undefined;
+  if (kind === 'integer' && typeof value === 'string') {
+    // As Conductor's reader binds a Long: "" is absent (the UI's schedule form sends it for an
+    // empty start or end time), a numeric string is its number.
+    if (value.trim() === '') return undefined;
+    if (/^\s*\d+\s*$/.test(value)) value = Number(value);
+  }
   const ok =
     kind === 'integer' ? Number.isSafeInteger(value) && (value as number) >= 0 : typeof value === kind;
   if (!ok) {

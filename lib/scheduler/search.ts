@@ -6,7 +6,10 @@
  * substring of the name, workflow name or description), start, size, sort (`field[:ASC|DESC]`,
  * comma-separated). Executions: `query` of clauses joined by AND, each `field = value`,
  * `field IN (a, b)`, or for the times `field > n` / `field < n` (quotes optional); fields
- * executionId, scheduleName, workflowName, workflowId, state, scheduledTime, executionTime.
+ * executionId, scheduleName, workflowName, workflowId, state, scheduledTime, executionTime, and the
+ * names the official UI's execution filters send for three of them (EXECUTION_ALIASES):
+ * `workflowType` (the workflow name), `status` (the state) and `startTime` (the scheduled time, which
+ * Conductor also sorts by when asked for a field it does not know). Sort fields take the same names.
  */
 import { ValidationError } from '../model/errors.ts';
 import type { ScheduleExecution, WorkflowSchedule } from './model.ts';
@@ -59,6 +62,16 @@ const EXECUTION_FIELDS = [
   'executionTime',
 ] as const;
 type ExecutionField = (typeof EXECUTION_FIELDS)[number];
+/**
+ * What the official UI's scheduler executions page sends (`workflowType IN (...)`, `status IN
+ * (...)`, `startTime>...`, and `sort=startTime:DESC`), as the record fields they mean.
+ */
+export const EXECUTION_ALIASES: Readonly<Record<string, ExecutionField>> = {
+  workflowType: 'workflowName',
+  status: 'state',
+  startTime: 'scheduledTime',
+};
+const fieldOf = (name: string): string => EXECUTION_ALIASES[name] ?? name;
 const TIME_FIELDS = new Set<string>(['scheduledTime', 'executionTime']);
 
 type Clause = (e: ScheduleExecution) => boolean;
@@ -78,7 +91,7 @@ export function searchExecutions(
           v.toLowerCase().includes(text),
         )),
   );
-  return page(hits, filter);
+  return page(hits, { ...filter, sort: filter.sort?.map((s) => s.trim().replace(/^[^:]*/, fieldOf)) });
 }
 
 function parseQuery(query: string | undefined): Clause[] {
@@ -86,9 +99,11 @@ function parseQuery(query: string | undefined): Clause[] {
   return query.split(/\s+AND\s+/i).map((part) => {
     const m = /^\s*(\w+)\s*(=|>|<|\s+IN\s+)\s*(.+?)\s*$/i.exec(part);
     if (!m) throw invalid(part, 'expected field = value, field IN (a, b), field > n or field < n');
-    const [, field = '', rawOp = '', rawValue = ''] = m;
+    const [, named = '', rawOp = '', rawValue = ''] = m;
+    const field = fieldOf(named);
     if (!(EXECUTION_FIELDS as readonly string[]).includes(field)) {
-      throw invalid(part, `unknown field '${field}'; fields: ${EXECUTION_FIELDS.join(', ')}`);
+      const known = [...EXECUTION_FIELDS, ...Object.keys(EXECUTION_ALIASES)].join(', ');
+      throw invalid(part, `unknown field '${named}'; fields: ${known}`);
     }
     const key = field as ExecutionField;
     const op = rawOp.trim().toUpperCase();

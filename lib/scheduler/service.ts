@@ -10,6 +10,7 @@ import type { BulkResponse } from '../metadata/service.ts';
 import type { Clock } from '../model/clock.ts';
 import { errorMessage, NotFoundError, quote, ValidationError } from '../model/errors.ts';
 import { retryOnConflict } from '../model/retry-on-conflict.ts';
+import { storedStartRequest } from '../workflows/start-request.ts';
 import { cronProblem, fireTimesBetween, isKnownZone } from './cron.ts';
 import type { ScheduleDispatcher } from './dispatcher.ts';
 import { parseSchedule, type ScheduleRecord, type WorkflowSchedule, workflowNameOf } from './model.ts';
@@ -43,7 +44,9 @@ export class SchedulerService {
   constructor(private readonly deps: SchedulerServiceDeps) {}
 
   async save(body: unknown): Promise<WorkflowSchedule> {
-    const parsed = parseSchedule(body);
+    const schedule = parseSchedule(body);
+    // Kept as Conductor binds it: fields the UI sends empty ("version": "") are absent.
+    const parsed = { ...schedule, startWorkflowRequest: storedStartRequest(schedule.startWorkflowRequest) };
     await this.checkWorkflow(parsed);
     const { schedules, clock } = this.deps;
     const saved = await retryOnConflict(async () => {

@@ -282,6 +282,12 @@ export interface TaskQueue {
    * if any, stay. Removing what is absent does nothing.
    */
   remove(entry: QueueEntry): Promise<void>;
+  /**
+   * Removes the entries stored under these entries' keys, as `remove` does one by one, in as few
+   * store calls as the adapter can (what follows a run's end takes its ended tasks' entries off
+   * their queues together). Absent ones do nothing; an empty list does nothing.
+   */
+  removeAll(entries: readonly QueueEntry[]): Promise<void>;
   /** Entries of a queue (visible or not). */
   size(queueName: string): Promise<number>;
   /** Sizes of every non-empty queue, by name. */

@@ -30,6 +30,7 @@ export function publishingQueue(inner: TaskQueue, notifier: Notifier, clock: Clo
     },
     peek: (queueName, count, now) => inner.peek(queueName, count, now),
     remove: (entry) => inner.remove(entry),
+    removeAll: (entries) => inner.removeAll(entries),
     size: (queueName) => inner.size(queueName),
     sizes: () => inner.sizes(),
   };

@@ -120,6 +120,37 @@ export function startRequestOf(body: StartWorkflowBody): StartRequest {
   };
 }
 
+/** The optional numbers of a StartWorkflowRequest, which Jackson reads into an Integer. */
+const OPTIONAL_NUMBERS = ['version', 'priority'] as const;
+/** Optional strings and objects: `""` (strings) and null stand for absent. */
+const OPTIONAL_TEXT = [
+  'correlationId',
+  'idempotencyKey',
+  'idempotencyStrategy',
+  'externalInputPayloadStoragePath',
+];
+const OPTIONAL_OBJECTS = ['input', 'taskToDomain', 'workflowDef'];
+
+/**
+ * A StartWorkflowRequest kept for later starts (a schedule's), as Conductor's reader would have bound
+ * it: an optional number or string sent as `""` or null is left out, a numeric string is its number,
+ * and a null object is left out (a schedule's start then gets `{}` as input, as Conductor's scheduler
+ * gives it). Anything else stays as sent, for the request's own check to name (`"one"` as a version).
+ * The official UI's schedule form sends `"version": ""`, `"priority": ""`, `"correlationId": ""` and
+ * `"input": null` for fields left empty.
+ */
+export function storedStartRequest(body: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...body };
+  for (const field of OPTIONAL_NUMBERS) {
+    const value = out[field];
+    if (value === null || (typeof value === 'string' && value.trim() === '')) delete out[field];
+    else if (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value)) out[field] = Number(value) || 0;
+  }
+  for (const field of OPTIONAL_TEXT) if (out[field] === null || out[field] === '') delete out[field];
+  for (const field of OPTIONAL_OBJECTS) if (out[field] === null) delete out[field];
+  return out;
+}
+
 /** The run's name: the request's, else its inline definition's. */
 function nameOf(body: Readonly<Record<string, unknown>>): string | undefined {
   if (typeof body.name === 'string' && body.name.trim() !== '') return body.name.trim();

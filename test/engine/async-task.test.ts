@@ -69,6 +69,7 @@ describe('an async task type', () => {
       startChild: () => Promise.resolve(),
       runEnd: new RunEnd({
         executions: stores.executions,
+        queue: stores.queue,
         decisions,
         registry,
         clock,

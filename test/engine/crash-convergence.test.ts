@@ -16,7 +16,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { STORE_BACKENDS, type StoreBackend } from '../helpers/embedded.ts';
 import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
 import { type FaultyStores, faultyStores, InjectedCrash } from '../helpers/faulty-stores.ts';
-import { ref } from '../helpers/fixtures.ts';
+import { fork, join, ref } from '../helpers/fixtures.ts';
 
 /** A fixed run id, so every id derived from it (tasks, children) is the same in every drive. */
 const RUN_ID = 'crash-run';
@@ -28,6 +28,8 @@ interface Scenario {
   define(h: EngineHarness): Promise<void>;
   /** Actions, each followed by the decides it causes; the first one starts RUN_ID. */
   steps: ((h: EngineHarness) => Promise<unknown>)[];
+  /** The worker queue sizes the fault-free drive ends with, when the scenario is about them. */
+  queuesAfter?: Record<string, number>;
 }
 
 interface DecideRecord {
@@ -263,6 +265,8 @@ const scenarios: Scenario[] = [
       });
     },
     steps: [start('impatient'), (h) => h.advance(30_000)],
+    // The child's task was canceled with it, never polled: its entry went with the child's end.
+    queuesAfter: {},
   },
   {
     name: 'a parent terminated while its child runs',
@@ -289,6 +293,39 @@ const scenarios: Scenario[] = [
       (h) => h.advance(60_000),
     ],
   },
+  {
+    // The run fails with `waiting` still in its queue: the decide that ends it cancels the task and
+    // takes its entry off the queue (RunEnd.unqueue), so no queue counts it afterwards.
+    name: 'a run that fails while another worker task waits in its queue',
+    workflows: ['fails_early'],
+    define: async (h) => {
+      await h.registerTaskDefs([{ name: 'doomed', retryCount: 0 }]);
+      await h.register({
+        name: 'fails_early',
+        tasks: [
+          fork('split', [
+            [{ name: 'doomed', taskReferenceName: 'doomed' }],
+            [{ name: 'waiting', taskReferenceName: 'waiting' }],
+          ]),
+          join('joined', ['doomed', 'waiting']),
+        ],
+      });
+    },
+    steps: [start('fails_early'), (h) => h.work('doomed', {}, 'FAILED', 'broken')],
+    queuesAfter: {},
+  },
+  {
+    name: 'a run terminated while its task waits in its queue',
+    workflows: ['abandoned'],
+    define: (h) =>
+      h.register({ name: 'abandoned', tasks: [{ name: 'never_polled', taskReferenceName: 'n' }] }),
+    steps: [
+      start('abandoned'),
+      (h) => h.services.engine.operations.terminate(RUN_ID, 'not needed'),
+      (h) => h.advance(60_000),
+    ],
+    queuesAfter: {},
+  },
 ];
 
 describe.each(STORE_BACKENDS)(
@@ -305,6 +342,8 @@ describe.each(STORE_BACKENDS)(
         rig = await CrashRig.create(backend);
         await rig.drive(scenario);
         const expected = await finalState(rig.h, scenario);
+        if (scenario.queuesAfter)
+          expect((expected as { queues: unknown }).queues).toEqual(scenario.queuesAfter);
         const decides = rig.decides;
         await rig.close();
         rig = undefined;

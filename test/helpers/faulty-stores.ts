@@ -41,7 +41,7 @@ const EXECUTION_WRITES = [
   'appendLogs',
   'holdRun',
 ] as const satisfies readonly (keyof ExecutionStore)[];
-const QUEUE_WRITES = ['push', 'remove'] as const satisfies readonly (keyof TaskQueue)[];
+const QUEUE_WRITES = ['push', 'remove', 'removeAll'] as const satisfies readonly (keyof TaskQueue)[];
 const POLL_DATA_WRITES = ['record'] as const satisfies readonly (keyof PollDataStore)[];
 
 export function faultyStores(inner: Stores): FaultyStores {

@@ -261,17 +261,22 @@ describe('event handler actions through an EVENT task', () => {
       numberOfMessages: 2,
     });
     expect(monitor.totalHits).toBe(monitor.results.length);
-    const page = await expectJson<EventExecution[]>(await api.get(`/api/event/execution/${handler}?from=3`));
-    expect(page).toHaveLength(1);
+    // `from` is a time window in ms (the UI's 5 minutes); -1 is the UI's "All time".
+    for (const query of ['?from=300000', '?from=-1', '']) {
+      const recent = await expectJson<EventExecution[]>(
+        await api.get(`/api/event/execution/${handler}${query}`),
+      );
+      expect(recent, query).toHaveLength(4);
+    }
   });
 
-  it('answers 404 for the executions of an unknown handler and 400 for a bad offset', async () => {
+  it('answers 404 for the executions of an unknown handler and 400 for a window that is not a number', async () => {
     await errorBody(await api.get(`/api/event/execution/${uniqueName('none')}`), 404);
     const { handler } = await wire([
       { action: 'terminate_workflow', terminate_workflow: { workflowId: 'x' } },
     ]);
-    await errorBody(await api.get(`/api/event/execution/${handler}?from=-1`), 400);
     await errorBody(await api.get(`/api/event/execution/${handler}?from=abc`), 400);
+    await errorBody(await api.get(`/api/event/execution/${handler}?from=1.5`), 400);
   });
 
   it('fails the task, saying why, for a sink the service cannot reach or does not know', async () => {

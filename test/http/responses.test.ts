@@ -105,8 +105,7 @@ describe('NodeRequest', () => {
 });
 
 describe('surelyApi', () => {
-  const parsedApi = (target: string) =>
-    isApiPath(decodeURIComponent(new URL(target, 'http://ui').pathname), []);
+  const parsedApi = (target: string) => isApiPath(decodeURIComponent(new URL(target, 'http://ui').pathname));
 
   it('says yes only for targets URL parsing also puts under /api', () => {
     const targets = [

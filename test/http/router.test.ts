@@ -107,6 +107,35 @@ describe('Router matching', () => {
   });
 });
 
+describe('Router.claims: the paths the router answers, for what serves beside it', () => {
+  const router = routerOf([
+    ...names,
+    { method: 'GET', path: '/health', summary: 'test route', handler: echo('health') },
+    { method: 'GET', path: '/swagger-ui/{file}', summary: 'test route', handler: echo('file') },
+    { method: 'POST', path: '/api-docs', summary: 'test route', handler: echo('doc') },
+  ]);
+
+  it('claims every path a route template matches, whatever the method, and every path under a route', () => {
+    for (const path of [
+      '/health',
+      '/swagger-ui/index.html',
+      '/api-docs',
+      '/api-docs/swagger-config',
+      '/api/workflow/x/versions',
+      '/api/anything/at/all',
+      '/swagger-ui',
+    ]) {
+      expect(router.claims(path), path).toBe(true);
+    }
+  });
+
+  it('leaves every other path to the host', () => {
+    for (const path of ['/', '/workflowDefs', '/executions/id', '/assets/index.js', '/healthz', '/apis']) {
+      expect(router.claims(path), path).toBe(false);
+    }
+  });
+});
+
 describe('Router answers without a handler', () => {
   it('answers 404 with the error body for an unknown path', async () => {
     const { status, body } = await call(routerOf(names), 'GET', '/api/nothing');

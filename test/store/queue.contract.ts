@@ -153,6 +153,25 @@ export function queueStoreContract(name: string, factory: () => Promise<StoresUn
         expect(taskIdsOf(await queue.peek('q2', 10, T0))).toEqual(['gone']);
       });
 
+      it('removes many entries at once, across queues, each by its key, ignoring absent and repeated ones', async () => {
+        const many = Array.from({ length: 30 }, (_, i) =>
+          entryOf(i % 2 ? 'odd' : 'even', `bulk-${i}`, { priority: i % 3, visibleAt: T0 - i }),
+        );
+        await queue.push([...many, entryOf('even', 'stays'), entryOf('odd', 'moved', { visibleAt: T0 + 5 })]);
+
+        await queue.removeAll([
+          ...many,
+          many[0] as QueueEntry,
+          entryOf('even', 'never-pushed'),
+          entryOf('odd', 'moved', { visibleAt: T0 + 1 }),
+        ]);
+        await queue.removeAll([]);
+
+        expect(await queue.sizes()).toEqual({ even: 1, odd: 1 });
+        expect(taskIdsOf(await queue.peek('even', 10, T0))).toEqual(['stays']);
+        expect(taskIdsOf(await queue.peek('odd', 10, T0 + 5))).toEqual(['moved']);
+      });
+
       it('removes an entry as peeked', async () => {
         await queue.push([entryOf('q', 'a', { priority: 7, visibleAt: T0 - 3 }), entryOf('q', 'b')]);
 

@@ -22,6 +22,7 @@ function countingStores(): { stores: Stores; peeks: Map<string, number> } {
       return inner.peek(name, count, now);
     },
     remove: (entry) => inner.remove(entry),
+    removeAll: (entries) => inner.removeAll(entries),
     size: (name) => inner.size(name),
     sizes: () => inner.sizes(),
   };

@@ -30,10 +30,22 @@ const upsert = (metadata: MetadataService) =>
   route({
     method: 'PUT',
     path: '/api/metadata/workflow',
-    summary: 'Create or replace workflow definitions',
-    request: { body: WORKFLOW_DEFS_BODY },
+    summary: 'Create or replace workflow definitions (newVersion: store each as its next version)',
+    request: {
+      query: paramsOf({
+        newVersion: booleanValue(
+          'Store each definition as the version after the highest stored (default false: as the version it names, replacing it)',
+        ),
+      }),
+      body: WORKFLOW_DEFS_BODY,
+    },
     responds: 'application/json',
-    handler: async (ctx) => json(await metadata.upsertWorkflowDefs(await ctx.json())),
+    handler: async (ctx) =>
+      json(
+        await metadata.upsertWorkflowDefs(await ctx.json(), {
+          newVersion: ctx.query.bool('newVersion', false),
+        }),
+      ),
   });
 
 const validate = (metadata: MetadataService) =>

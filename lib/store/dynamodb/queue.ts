@@ -9,7 +9,7 @@
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { PollData, PollDataStore, QueueEntry, TaskQueue } from '../ports.ts';
 import { translate } from './errors.ts';
-import { batchPut, type Item, queryAll, scanAll } from './paging.ts';
+import { batchDelete, batchPut, type Item, queryAll, scanAll } from './paging.ts';
 import { TTL_ATTRIBUTE } from './tables.ts';
 
 const QUEUE_PREFIX = 'Q#';
@@ -147,15 +147,27 @@ export class DynamoTaskQueue implements TaskQueue {
   }
 
   async remove(entry: QueueEntry): Promise<void> {
-    const pk = queuePk(entry.queueName, queueShard(entry.taskId));
     await this.client
-      .send(
-        new DeleteCommand({
-          TableName: this.table,
-          Key: { pk, sk: entry.legacy ? entry.taskId : readyKey(entry) },
-        }),
-      )
+      .send(new DeleteCommand({ TableName: this.table, Key: this.keyOf(entry) }))
       .catch((e: unknown) => translate(e, 'queue remove'));
+  }
+
+  /** One BatchWriteItem per 25 entries (a delete of an absent item costs a write all the same). */
+  async removeAll(entries: readonly QueueEntry[]): Promise<void> {
+    const keys = new Map<string, Item>();
+    for (const entry of entries) {
+      const key = this.keyOf(entry);
+      keys.set(`${key.pk}\u0000${key.sk}`, key);
+    }
+    if (keys.size > 0) await batchDelete(this.client, this.table, [...keys.values()], 'queue remove');
+  }
+
+  /** The table key of an entry: its order, or its task id for an entry of the old layout. */
+  private keyOf(entry: QueueEntry): Item {
+    return {
+      pk: queuePk(entry.queueName, queueShard(entry.taskId)),
+      sk: entry.legacy ? entry.taskId : readyKey(entry),
+    };
   }
 
   async size(queueName: string): Promise<number> {

@@ -79,6 +79,10 @@ export class MemoryTaskQueue implements TaskQueue {
     if (list.length === 0) this.queues.delete(entry.queueName);
   }
 
+  async removeAll(entries: readonly QueueEntry[]): Promise<void> {
+    for (const entry of entries) await this.remove(entry);
+  }
+
   async size(queueName: string): Promise<number> {
     return this.queues.get(queueName)?.length ?? 0;
   }

@@ -60,7 +60,7 @@ export class WorkflowOperations {
 
   /** DELETE /workflow/{id}: ends the run as TERMINATED; false when it already was. */
   terminate(workflowId: string, reason?: string, options: TerminateOptions = {}): Promise<boolean> {
-    return terminate(this.deps.mutator, workflowId, reason, options);
+    return terminate(this.deps, workflowId, reason, options);
   }
 
   /** DELETE /workflow/{id}/remove. */

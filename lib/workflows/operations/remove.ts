@@ -6,15 +6,15 @@
  *
  * A run still going (archive=false) is first terminated through RunMutator: its open task rows are
  * canceled, so a worker holding one has its update ignored, and the run's revision moves, so a
- * decide in flight loses its commit instead of carrying on. Then the queue entries of the canceled
- * worker tasks are removed, what follows an end is done (children of canceled SUB_WORKFLOW tasks
+ * decide in flight loses its commit instead of carrying on. Then what follows an end is done (the
+ * queue entries of the canceled worker tasks removed, children of canceled SUB_WORKFLOW tasks
  * ended, the parent told: RunEnd.follow), the rows deleted, and the run-removed hooks run (its
- * message queue goes). A poll that meets an entry left behind finds no row and drops the entry
- * (TaskService.claim).
+ * message queue goes). A run that was over already has its ended tasks' entries removed too
+ * (RunEnd.unqueue: one a crash left). A poll that meets an entry left behind finds no row and drops
+ * the entry (TaskService.claim).
  */
-import { queueEntryOf } from '../../engine/queues.ts';
 import { NotFoundError, ValidationError } from '../../model/errors.ts';
-import { isTerminalWorkflow, type TaskRecord, type WorkflowRecord } from '../../model/execution.ts';
+import { endPending, isTerminalWorkflow, type WorkflowRecord } from '../../model/execution.ts';
 import type { OperationDeps } from './deps.ts';
 import { terminateChange } from './terminate.ts';
 
@@ -53,31 +53,24 @@ export async function removeRun(
   reason: string | undefined,
 ): Promise<void> {
   const ended = isTerminalWorkflow(run.status) ? run : await endForRemoval(deps, run.workflowId, reason);
-  if (ended) await deps.runEnd.followPending(ended);
+  if (ended) await (endPending(ended) ? deps.runEnd.follow(ended) : deps.runEnd.unqueue(ended));
   await deps.executions.removeWorkflow(run.workflowId);
   await deps.runEnd.removed(run.workflowId);
 }
 
 /**
- * Terminates a run about to be removed, and takes its canceled worker tasks off their queues (the
- * decide that would find no run to do so). Answers the run as it ended: as terminated here, or as
- * read when it ended meanwhile.
+ * Terminates a run about to be removed (its canceled worker tasks leave their queues with what
+ * follows its end, done by removeRun: the decide would find no run to do it). Answers the run as it
+ * ended: as terminated here, or as read when it ended meanwhile.
  */
 async function endForRemoval(
   deps: OperationDeps,
   workflowId: string,
   reason: string | undefined,
 ): Promise<WorkflowRecord | undefined> {
-  let canceled: TaskRecord[] = [];
   const change = terminateChange(reason);
-  const terminated = await deps.mutator.mutate(workflowId, (run, openRows, now) => {
-    const edit = isTerminalWorkflow(run.status) ? undefined : change(run, openRows, now);
-    canceled = edit?.tasks ?? [];
-    return edit;
-  });
-  for (const task of canceled) {
-    if (deps.registry.get(task.workflowTask.type).kind === 'worker')
-      await deps.queue.remove(queueEntryOf(task));
-  }
+  const terminated = await deps.mutator.mutate(workflowId, (run, openRows, now) =>
+    isTerminalWorkflow(run.status) ? undefined : change(run, openRows, now),
+  );
   return terminated ?? (await deps.executions.getWorkflow(workflowId));
 }

@@ -39,6 +39,13 @@ export interface MutateOptions {
    * (its parent told of a terminated run's end) may have been lost with a crash after its commit.
    */
   nudge?: boolean;
+  /**
+   * Done once the change is committed, before the decide is asked for (the decide is asked for even
+   * if this fails): what the operation does beyond the run, such as terminate taking the canceled
+   * tasks off their queues. It must be something that decide, or a later one, does too, since a crash
+   * may come between the commit and this.
+   */
+  afterCommit?: (committed: WorkflowRecord) => Promise<void>;
 }
 
 /**
@@ -107,7 +114,11 @@ export class RunMutator {
     for (const row of edit.tasks ?? []) await executions.updateTask({ ...row, rev: row.rev + 1 }, row.rev);
     const committed: WorkflowRecord = { ...edit.run, rev: run.rev + 1 };
     await executions.commitWorkflow(committed, run.rev);
-    await this.deps.decisions.request(workflowId);
+    try {
+      await options.afterCommit?.(committed);
+    } finally {
+      await this.deps.decisions.request(workflowId);
+    }
     return committed;
   }
 }

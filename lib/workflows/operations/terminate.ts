@@ -6,10 +6,14 @@
  * TERMINATED anyway. The decide that follows the commit terminates the children of canceled
  * SUB_WORKFLOW tasks and tells the parent (RunEnd.follow, lib/engine/run-end.ts). The commit
  * leaves the run a wake-up due at once, which that decide clears when it is done: a crash before
- * the decide it asks for still gets it (the sweeper).
+ * the decide it asks for still gets it (the sweeper). The API's terminate also takes the canceled
+ * worker tasks' queue entries off their queues itself, right after its commit and before it asks for
+ * the decide (RunEnd.unqueue), so the queue sizes show it once the request is answered; the decide
+ * does it again (idempotent), and it is what does it after a crash in between.
  */
 import { ConflictError } from '../../model/errors.ts';
 import { isTerminalTask, isTerminalWorkflow, type TaskRecord, withRow } from '../../model/execution.ts';
+import type { OperationDeps } from './deps.ts';
 import type { RunChange, RunMutator } from './run-mutator.ts';
 
 export interface TerminateOptions {
@@ -62,13 +66,18 @@ export function terminateChange(reason: string | undefined, options: TerminateOp
  * 409 COMPLETED.
  */
 export async function terminate(
-  mutator: RunMutator,
+  deps: Pick<OperationDeps, 'mutator' | 'runEnd'>,
   workflowId: string,
   reason: string | undefined,
   options: TerminateOptions = {},
 ): Promise<boolean> {
   const change = terminateChange(reason, options);
-  return (await mutator.mutate(workflowId, change, { mustExist: true, nudge: true })) !== undefined;
+  const terminated = await deps.mutator.mutate(workflowId, change, {
+    mustExist: true,
+    nudge: true,
+    afterCommit: (run) => deps.runEnd.unqueue(run),
+  });
+  return terminated !== undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Reading runs back (docs/conductor-compat.md §1.6, docs/api.md "Retrieval"): one run, its status, its
- * tasks, the running ids of a workflow, and runs by correlation id.
+ * tasks, its size (Orkes), the running ids of a workflow, and runs by correlation id.
  */
 
 import {
@@ -67,6 +67,25 @@ const get = (reader: WorkflowReader) =>
     returns: 'Workflow',
     handler: async (ctx) =>
       json(await reader.get(ctx.param('workflowId'), ctx.query.bool('includeTasks', true))),
+  });
+
+/**
+ * Orkes' `GET /workflow/{id}/size` (the UI's execution summary shows it): `sizeBytes` is the UTF-8
+ * length of the run's JSON with all its tasks, as `GET /workflow/{id}` answers it; there is no limit
+ * on a run's size (payloads over the threshold live in the payload store), so `limitBytes` and
+ * `ratio` are 0, Orkes' way of saying that none is configured.
+ */
+const size = (reader: WorkflowReader) =>
+  route({
+    method: 'GET',
+    path: '/api/workflow/{workflowId}/size',
+    summary: 'The size of a run with its tasks, in bytes of JSON',
+    request: { params: workflowIdParam },
+    responds: 'application/json',
+    handler: async (ctx) => {
+      const run = await reader.get(ctx.param('workflowId'), true);
+      return json({ sizeBytes: Buffer.byteLength(JSON.stringify(run), 'utf8'), limitBytes: 0, ratio: 0 });
+    },
   });
 
 const status = (reader: WorkflowReader) =>
@@ -194,6 +213,7 @@ export function retrievalRoutes(reader: WorkflowReader): RouteDef[] {
   return [
     running(reader),
     get(reader),
+    size(reader),
     status(reader),
     tasks(reader),
     correlated(reader),
