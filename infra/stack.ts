@@ -219,7 +219,11 @@ export class ConductorStack extends Stack {
       value: this.alarms.topic.topicArn,
       description: 'SNS topic of the Conductor alarms: subscribe to it to be told',
     });
-    const ui = new ManagementUi(this, 'Ui', { api: api.httpApi, dir: props.uiDir });
+    const ui = new ManagementUi(this, 'Ui', {
+      api: api.httpApi,
+      routes: groups.flatMap((capability) => capability.apiRoutes),
+      dir: props.uiDir,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'Base URL of the Conductor API' });
     new CfnOutput(this, 'FilesBucketName', { value: this.data.bucket.bucketName });

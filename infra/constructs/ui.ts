@@ -1,8 +1,9 @@
 /**
  * The management UI on AWS: the built UI (ui/dist) in a private S3 bucket behind CloudFront, on
- * the same origin as the API: CloudFront sends `/api/*` to the HTTP API (nothing cached, every
- * viewer header but Host forwarded) and everything else to the bucket through origin access
- * control. A CloudFront Function on the bucket's behaviour answers client-side routes
+ * the same origin as the API: CloudFront sends `/api/*` and every other path an API route serves
+ * (`/health`, `/api-docs`, `/swagger-ui/*`) to the HTTP API (nothing cached, every viewer header
+ * but Host forwarded) and everything else to the bucket through origin access control, so the UI
+ * never shadows a route. A CloudFront Function on the bucket's behaviour answers client-side routes
  * (`/schemas/edit/x`) with index.html, so a reload works; it never sees `/api/*`, so API errors
  * are never rewritten (distribution-wide error responses would rewrite the API's 404s too).
  * Hashed assets are cached for a year, index.html revalidated on every load. The distribution's
@@ -30,13 +31,31 @@ import { Construct } from 'constructs';
 import { DIST_DIR, isStale, UI_DIR } from '../../ui/build.ts';
 
 export interface ManagementUiProps {
-  /** The HTTP API that `/api/*` goes to. */
+  /** The HTTP API that `/api/*` and the other API paths go to. */
   api: HttpApi;
+  /** The API's route keys (`GET /swagger-ui/{file}`): the paths CloudFront sends to the API. */
+  routes: readonly string[];
   /**
    * A built UI to upload as it is; by default ui/dist, first built (`ui/build.ts --if-stale`) when
    * it is missing or older than the UI sources, so synth and deploy need no separate build step.
    */
   dir?: string;
+}
+
+/**
+ * CloudFront path patterns covering every route key: a path up to its first `{parameter}`, then
+ * `/*`; `/api/*` always, and nothing it already covers.
+ */
+export function apiPathPatterns(routes: readonly string[]): string[] {
+  const patterns = new Set<string>(['/api/*']);
+  for (const route of routes) {
+    const path = route.split(' ').pop() ?? '/';
+    const segments = path.split('/');
+    const templated = segments.findIndex((segment) => segment.startsWith('{'));
+    patterns.add(templated < 0 ? path : `${segments.slice(0, templated).join('/')}/*`);
+  }
+  const wide = [...patterns].filter((p) => p.endsWith('/*')).map((p) => p.slice(0, -1));
+  return [...patterns].filter((p) => !wide.some((prefix) => p !== `${prefix}*` && p.startsWith(prefix)));
 }
 
 /** Rewrites a path without a file extension to /index.html (client-side routes of the UI). */
@@ -82,6 +101,7 @@ export class ManagementUi extends Construct {
     });
     // The API's host name: https://<id>.execute-api.<region>.amazonaws.com without the scheme.
     const apiHost = Fn.select(2, Fn.split('/', props.api.apiEndpoint));
+    const apiOrigin = new HttpOrigin(apiHost);
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Conductor management UI and API on one origin',
       defaultRootObject: 'index.html',
@@ -94,15 +114,18 @@ export class ManagementUi extends Construct {
         cachePolicy: CachePolicy.CACHING_OPTIMIZED,
         functionAssociations: [{ function: rewrite, eventType: FunctionEventType.VIEWER_REQUEST }],
       },
-      additionalBehaviors: {
-        '/api/*': {
-          origin: new HttpOrigin(apiHost),
-          viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-          allowedMethods: AllowedMethods.ALLOW_ALL,
-          cachePolicy: CachePolicy.CACHING_DISABLED,
-          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
-        },
-      },
+      additionalBehaviors: Object.fromEntries(
+        apiPathPatterns(props.routes).map((pattern) => [
+          pattern,
+          {
+            origin: apiOrigin,
+            viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+            allowedMethods: AllowedMethods.ALLOW_ALL,
+            cachePolicy: CachePolicy.CACHING_DISABLED,
+            originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          },
+        ]),
+      ),
     });
     // Two uploads: hashed assets cached for a year, then index.html, which names them, revalidated.
     const assets = new BucketDeployment(this, 'DeployAssets', {

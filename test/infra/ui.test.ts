@@ -10,7 +10,7 @@ import { runInNewContext } from 'node:vm';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SPA_REWRITE } from '../../infra/constructs/ui.ts';
+import { apiPathPatterns, SPA_REWRITE } from '../../infra/constructs/ui.ts';
 import { ConductorStack } from '../../infra/stack.ts';
 
 const dirs: string[] = [];
@@ -60,11 +60,19 @@ describe('the management UI on AWS', () => {
     expect(JSON.stringify(s3?.DomainName)).toContain('UiBucket');
   });
 
-  it('routes /api/* to the HTTP API uncached, forwarding every viewer header but Host', () => {
+  it('routes /api/* and every other API path to the HTTP API uncached, forwarding every viewer header but Host', () => {
     const config = distribution();
     const behaviors = config.CacheBehaviors as Record<string, unknown>[];
-    expect(behaviors.map((b) => b.PathPattern)).toEqual(['/api/*']);
-    const api = behaviors[0] as Record<string, unknown>;
+    // Swagger UI, the API document and the health check are API routes outside /api: the UI's
+    // bucket must not answer them.
+    expect(behaviors.map((b) => b.PathPattern).sort()).toEqual([
+      '/api-docs',
+      '/api/*',
+      '/health',
+      '/swagger-ui/*',
+    ]);
+    expect(new Set(behaviors.map((b) => b.TargetOriginId)).size).toBe(1);
+    const api = behaviors.find((b) => b.PathPattern === '/api/*') as Record<string, unknown>;
     expect(api.AllowedMethods).toEqual(['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE']);
     // Managed policies: CachingDisabled and AllViewerExceptHostHeader.
     expect(api.CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad');
@@ -74,6 +82,18 @@ describe('the management UI on AWS', () => {
     const apiOrigin = origins.find((o) => o.Id === api.TargetOriginId);
     expect(apiOrigin?.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only' });
     expect(JSON.stringify(apiOrigin?.DomainName)).toContain('ApiHttpApi');
+  });
+
+  it('derives the API paths from the route keys: up to the first parameter, nothing /api/* covers', () => {
+    expect(
+      apiPathPatterns([
+        'GET /health',
+        'ANY /api/workflow/{proxy+}',
+        'GET /swagger-ui/{file}',
+        'GET /api-docs',
+        'POST /api/token',
+      ]),
+    ).toEqual(['/api/*', '/health', '/swagger-ui/*', '/api-docs']);
   });
 
   it('rewrites client routes to index.html on the bucket behaviour only', () => {
