@@ -80,7 +80,9 @@ export class RunContext implements DecideContext, LifecycleContext {
     const taskId = taskIdOf(wf, ref, retryCount);
     const worker = this.env.registry.get(wt.type).kind === 'worker';
     const { def } = effectiveTaskDef(wt, worker);
-    const input = request.input ? { ...request.input } : this.resolveInput(wt, def, taskId);
+    const input = request.input
+      ? { ...request.input }
+      : this.resolveInput(wt, def, taskId, request.givenInput);
     wf.seq += 1;
     return {
       taskId,
@@ -256,8 +258,20 @@ export class RunContext implements DecideContext, LifecycleContext {
 
   // ---- helpers ----
 
-  private resolveInput(wt: WorkflowTask, def: TaskDef, taskId: string): Record<string, unknown> {
-    const input = (this.resolve(wt.inputParameters ?? {}, taskId) ?? {}) as Record<string, unknown>;
+  /**
+   * The task's inputParameters resolved, `given` merged over them (its keys win, as Conductor's
+   * dynamic fork `putAll`s a branch's map into the branch's inputParameters), then the task
+   * definition's inputTemplate for keys still missing.
+   */
+  private resolveInput(
+    wt: WorkflowTask,
+    def: TaskDef,
+    taskId: string,
+    given?: Record<string, unknown>,
+  ): Record<string, unknown> {
+    const resolved = (this.resolve(wt.inputParameters ?? {}, taskId) ?? {}) as Record<string, unknown>;
+    // Spread, not Object.assign: a `__proto__` key of the given map stays a plain key.
+    const input = given ? { ...resolved, ...given } : resolved;
     for (const [key, value] of Object.entries(def.inputTemplate ?? {})) {
       if (input[key] === undefined || input[key] === null) input[key] = value;
     }

@@ -9,7 +9,7 @@ import { specOf } from '../../model/task-types/index.ts';
 
 export interface Branch {
   workflowTask: WorkflowTask;
-  /** The branch task's input as given; undefined: resolved from its inputParameters. */
+  /** The map the fork gives the branch, merged over its resolved inputParameters; undefined: none. */
   input?: Record<string, unknown>;
 }
 

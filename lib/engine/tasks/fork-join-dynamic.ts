@@ -1,8 +1,10 @@
 /**
  * FORK_JOIN_DYNAMIC (docs/conductor-compat.md §5.8): branches given at run time, one task each, and
  * the JOIN that must follow, whose `joinOn` becomes the branch references. In one scheduling step:
- * the `FORK` marker (COMPLETED, input `forkedTasks`), every branch task, then the JOIN. Branch
- * lists (dynamic-fork-branches.ts) come from `forkTaskInputs` (+ `forkTaskName` / `forkTaskType` /
+ * the `FORK` marker (COMPLETED, input `forkedTasks`), every branch task, then the JOIN. A branch's
+ * input is its own inputParameters resolved with the map the fork gives it merged over them (its
+ * keys win), as Conductor's mapper `putAll`s it; a retried branch gets the map again (forkedInput).
+ * Branch lists (dynamic-fork-branches.ts) come from `forkTaskInputs` (+ `forkTaskName` / `forkTaskType` /
  * `forkTaskWorkflow`), from `dynamicForkTasksParam` + `dynamicForkTasksInputParamName`, or from the
  * legacy `dynamicForkJoinTasksParam`. A payload that is not what it must be (duplicate references,
  * a non-map input) fails the marker terminally, which fails the run.
@@ -44,7 +46,7 @@ export const forkJoinDynamicTask: TaskType = {
         workflowTask: branch.workflowTask,
         iteration: request.iteration,
         parentTaskId: marker.taskId,
-        input: branch.input,
+        givenInput: branch.input,
       });
     }
     await ctx.schedule({
@@ -56,4 +58,9 @@ export const forkJoinDynamicTask: TaskType = {
   },
   // The marker scheduled its branches and the JOIN itself; what follows the fork follows the JOIN.
   next: () => [],
+  forkedInput(fork, ref, def) {
+    const branches = dynamicBranches(fork.workflowTask, fork.inputData, def);
+    if (typeof branches === 'string') return undefined;
+    return branches.find((b) => b.workflowTask.taskReferenceName === ref)?.input;
+  },
 };

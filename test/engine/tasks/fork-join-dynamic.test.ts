@@ -92,6 +92,90 @@ describe('FORK_JOIN_DYNAMIC', () => {
     expect(run.output.joined).toEqual({ mail_1: { sent: true }, text_1: { sent: true } });
   });
 
+  it("merges a branch's map over the branch task's own resolved inputParameters (classic style)", async () => {
+    await h.register(
+      dynamicFlow('dyn_merge', {
+        dynamicForkTasksParam: 'dynamicTasks',
+        dynamicForkTasksInputParamName: 'dynamicTasksInput',
+        inputParameters: {
+          dynamicTasks: ref('workflow.input.tasks'),
+          dynamicTasksInput: ref('workflow.input.inputs'),
+        },
+      }),
+    );
+    // The INLINE's expression sits in its own inputParameters, as the SDK's inlineTask builder puts
+    // it; the fork's map gives it `n` and overrides `label`; `from` is a template of its own.
+    const calc = {
+      name: 'calc',
+      taskReferenceName: 'calc',
+      type: 'INLINE',
+      inputParameters: {
+        evaluatorType: 'javascript',
+        expression: '$.n * 2',
+        label: 'own',
+        from: ref('workflow.input.origin'),
+      },
+    };
+    const id = await h.start('dyn_merge', {
+      tasks: [calc],
+      inputs: { calc: { n: 21, label: 'given' } },
+      origin: 'wf',
+    });
+    const run = await h.run(id);
+    expect(run.status).toBe('COMPLETED');
+    expect((await h.task(id, 'calc'))?.inputData).toEqual({
+      evaluatorType: 'javascript',
+      expression: '$.n * 2',
+      label: 'given',
+      from: 'wf',
+      n: 21,
+    });
+    expect(run.output.joined).toEqual({ calc: { result: 42 } });
+  });
+
+  it('gives a retried branch the input the fork gave it, in every input style', async () => {
+    // Branches get the ad-hoc task definition: 3 retries, 60 s apart.
+    await h.register(
+      dynamicFlow('dyn_retry_modern', {
+        inputParameters: { forkTaskName: 'flaky', forkTaskInputs: [{ k: 'modern' }] },
+      }),
+    );
+    await h.register(
+      dynamicFlow('dyn_retry_classic', {
+        dynamicForkTasksParam: 'dynamicTasks',
+        dynamicForkTasksInputParamName: 'dynamicTasksInput',
+        inputParameters: {
+          dynamicTasks: [{ name: 'flaky', taskReferenceName: 'f', inputParameters: { own: 1 } }],
+          dynamicTasksInput: { f: { k: 'classic' } },
+        },
+      }),
+    );
+    await h.register(
+      dynamicFlow('dyn_retry_legacy', {
+        dynamicForkJoinTasksParam: 'dynamicTasks',
+        inputParameters: {
+          dynamicTasks: {
+            dynamicTasks: [{ taskName: 'flaky', referenceName: 'f', input: { k: 'legacy' } }],
+          },
+        },
+      }),
+    );
+    for (const [name, expected] of [
+      ['dyn_retry_modern', { k: 'modern', __index: 0 }],
+      ['dyn_retry_classic', { own: 1, k: 'classic' }],
+      ['dyn_retry_legacy', { k: 'legacy' }],
+    ] as const) {
+      const id = await h.start(name);
+      const first = await h.work('flaky', {}, 'FAILED', 'try again');
+      expect(first.inputData).toEqual(expected);
+      await h.advance(60_000);
+      const second = await h.work('flaky', { done: true });
+      expect(second.retryCount).toBe(1);
+      expect(second.inputData).toEqual(expected);
+      expect((await h.run(id)).status).toBe('COMPLETED');
+    }
+  });
+
   it('completes at once with an empty list', async () => {
     await h.register(
       dynamicFlow('dyn_empty', { inputParameters: { forkTaskName: 'x', forkTaskInputs: [] } }),
