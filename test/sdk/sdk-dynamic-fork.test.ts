@@ -2,7 +2,8 @@
  * FORK_JOIN_DYNAMIC branches built with the official JavaScript SDK's builders (`dynamicForkTask`,
  * `inlineTask`, `joinTask`), registered and run through the SDK unmodified against a real local
  * server, as the SDK's own integration suite does: a branch keeps its own inputParameters (the
- * INLINE's expression) with the fork's map for it merged over them (docs/conductor-compat.md §5.8).
+ * INLINE's expression) with the fork's map for it merged over them, and a workflow output naming a
+ * branch's reference reads that task's output (docs/conductor-compat.md §5.8).
  */
 import {
   dynamicForkTask,
@@ -55,5 +56,25 @@ describe('FORK_JOIN_DYNAMIC through the SDK', () => {
     expect(run.output).toEqual({ joined: { calc: { result: 42 } } });
     const calc = run.tasks?.find((t) => t.referenceTaskName === 'calc');
     expect(calc?.inputData).toMatchObject({ evaluatorType: 'javascript', n: 21 });
+  });
+
+  it("resolves a workflow output naming a branch's reference to that task's output", async () => {
+    const def = {
+      ...workflow(uniqueName('sdk_dyn_named'), [
+        dynamicForkTask(
+          'fan',
+          [
+            inlineTask('double', '(function () { return $.n * 2; })()'),
+            inlineTask('square', '(function () { return $.n * $.n; })()'),
+          ],
+          ref('workflow.input.forkInputs'),
+        ),
+        joinTask('gather', []),
+      ]),
+      outputParameters: { doubled: ref('double.output.result'), squared: ref('square.output.result') },
+    };
+    const run = await runToEnd(def, { forkInputs: { double: { n: 5 }, square: { n: 7 } } });
+    expect(run.status).toBe('COMPLETED');
+    expect(run.output).toEqual({ doubled: 10, squared: 49 });
   });
 });

@@ -4,10 +4,12 @@
  * of them are over, or fails as soon as one failed for good. Created IN_PROGRESS; re-evaluated on
  * every decide. Lazy decide (§4.1) is not implemented: every task update runs a decide anyway.
  */
-import { iterationRef } from '../../model/definition-graph.ts';
+import { baseRef, iterationRef } from '../../model/definition-graph.ts';
+import type { WorkflowDef } from '../../model/definitions.ts';
 import { isSuccessfulTask, isTerminalTask, type TaskRecord, type TaskStatus } from '../../model/execution.ts';
 import { joinSpec } from '../../model/task-types/fork-join.ts';
 import type { DecideContext, TaskType } from '../task-type.ts';
+import { type TemplateRefs, templateRefs } from '../templating.ts';
 
 export const joinTask: TaskType = {
   ...joinSpec,
@@ -25,12 +27,38 @@ export const joinTask: TaskType = {
     const outcome = evaluate(forked);
     if (!outcome) return outputChanged;
     ctx.setStatus(task, outcome.status, outcome.reason);
-    // Branches a dynamic fork generated (not in the definition) leave the working set with the
-    // JOIN that gathered them: their rows stay, and a 1,000-branch fork does not stay in the record.
-    ctx.retire(forked.flatMap((f) => (f.task && !ctx.graph.node(f.ref) && f.task.executed ? [f.task] : [])));
+    ctx.retire(leaving(ctx, forked));
     return true;
   },
 };
+
+/**
+ * Branches a dynamic fork generated (not in the definition) leave the working set with the JOIN
+ * that gathered them: their rows stay, and a 1,000-branch fork does not stay in the record. A
+ * branch the definition names in a template (`${branch_ref.output.result}` in a later task's input
+ * or the workflow's output) stays, so the template reads it as it reads any task; when a
+ * definition's template finds its reference only when read (`${${workflow.input.ref}.output}`),
+ * every branch stays.
+ */
+function leaving(ctx: DecideContext, forked: Forked[]): TaskRecord[] {
+  const named = namedRefs(ctx.graph.def);
+  if (named.any) return [];
+  return forked.flatMap((f) =>
+    f.task && !ctx.graph.node(f.ref) && f.task.executed && !named.names.has(baseRef(f.ref)) ? [f.task] : [],
+  );
+}
+
+const namedCache = new WeakMap<WorkflowDef, TemplateRefs>();
+
+/** The references a definition's templates read from; a definition snapshot never changes. */
+function namedRefs(def: WorkflowDef): TemplateRefs {
+  let refs = namedCache.get(def);
+  if (!refs) {
+    refs = templateRefs(def);
+    namedCache.set(def, refs);
+  }
+  return refs;
+}
 
 interface Forked {
   ref: string;

@@ -176,6 +176,82 @@ describe('FORK_JOIN_DYNAMIC', () => {
     }
   });
 
+  it("resolves a later task's input and the workflow's output naming a branch's reference", async () => {
+    await h.register({
+      name: 'dyn_named',
+      tasks: [
+        {
+          name: 'fan',
+          taskReferenceName: 'fan',
+          type: 'FORK_JOIN_DYNAMIC',
+          inputParameters: {
+            forkTaskType: 'INLINE',
+            forkTaskName: 'calc',
+            forkTaskInputs: ref('workflow.input.items'),
+          },
+        },
+        joinTask,
+        // Registration refuses a top-level task naming a reference the definition lacks (as
+        // Conductor does), so the later task sits in a SWITCH's branch.
+        {
+          name: 'route',
+          taskReferenceName: 'route',
+          type: 'SWITCH',
+          evaluatorType: 'value-param',
+          expression: 'side',
+          inputParameters: { side: 'any' },
+          decisionCases: { none: [] },
+          defaultCase: [
+            {
+              name: 'after',
+              taskReferenceName: 'after',
+              type: 'INLINE',
+              inputParameters: {
+                first: ref('_calc_0.output.result'),
+                evaluatorType: 'javascript',
+                expression: '$.first + 1',
+              },
+            },
+          ],
+        },
+      ],
+      outputParameters: {
+        second: ref('_calc_1.output.result'),
+        status: ref("['_calc_1'].status"),
+        after: ref('after.output.result'),
+      },
+    });
+    const items = [1, 2, 3].map((n) => ({ n, evaluatorType: 'javascript', expression: '$.n * 10' }));
+    const id = await h.start('dyn_named', { items });
+    const run = await h.run(id);
+    expect(run.status).toBe('COMPLETED');
+    expect(run.output).toEqual({ second: 20, status: 'COMPLETED', after: 11 });
+    // The branches the definition names stay in the run's working set; the others left it with the
+    // JOIN (their rows stay).
+    const working = run.tasks.map((t) => t.referenceTaskName);
+    expect(working).toEqual(expect.arrayContaining(['_calc_0', '_calc_1']));
+    expect(working).not.toContain('_calc_2');
+    expect((await h.task(id, '_calc_2'))?.outputData).toEqual({ result: 30 });
+  });
+
+  it('keeps every branch when a template finds its reference only when read', async () => {
+    await h.register({
+      ...dynamicFlow('dyn_named_late', {
+        inputParameters: {
+          forkTaskType: 'INLINE',
+          forkTaskName: 'calc',
+          forkTaskInputs: ref('workflow.input.items'),
+        },
+      }),
+      outputParameters: { picked: ref(`${ref('workflow.input.pick')}.output.result`) },
+    });
+    const items = [1, 2].map((n) => ({ n, evaluatorType: 'javascript', expression: '$.n * 10' }));
+    const id = await h.start('dyn_named_late', { items, pick: '_calc_1' });
+    const run = await h.run(id);
+    expect(run.output).toEqual({ picked: 20 });
+    expect(run.tasks.map((t) => t.referenceTaskName)).toEqual(expect.arrayContaining(['_calc_0', '_calc_1']));
+  });
+
   it('completes at once with an empty list', async () => {
     await h.register(
       dynamicFlow('dyn_empty', { inputParameters: { forkTaskName: 'x', forkTaskInputs: [] } }),
