@@ -49,6 +49,11 @@ export interface DecideContext {
   resolve(template: unknown, taskId?: string): unknown;
   /** Builds (does not add) a task record for a workflow task, with its input resolved. */
   createTask(request: ScheduleRequest, fields?: Partial<TaskRecord>): TaskRecord;
+  /**
+   * Places a container task a dynamic fork made (a SWITCH or DO_WHILE branch) in this decide's
+   * graph, so what runs inside it follows on as in the definition; other tasks need no place.
+   */
+  placeForked(workflowTask: WorkflowTask): void;
   /** Schedules a workflow task through its type (containers recurse); skips references already present. */
   schedule(request: ScheduleRequest): Promise<TaskRecord[]>;
   /** Marks a task changed so the executor persists it. */

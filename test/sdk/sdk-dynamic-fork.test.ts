@@ -1,15 +1,19 @@
 /**
  * FORK_JOIN_DYNAMIC branches built with the official JavaScript SDK's builders (`dynamicForkTask`,
- * `inlineTask`, `joinTask`), registered and run through the SDK unmodified against a real local
- * server, as the SDK's own integration suite does: a branch keeps its own inputParameters (the
- * INLINE's expression) with the fork's map for it merged over them, and a workflow output naming a
- * branch's reference reads that task's output (docs/conductor-compat.md §5.8).
+ * `inlineTask`, `switchTask`, `doWhileTask`, `forkTask`, `joinTask`), registered and run through the
+ * SDK unmodified against a real local server, as the SDK's own integration suite does: a branch
+ * keeps its own inputParameters (the INLINE's expression) with the fork's map for it merged over
+ * them, a workflow output naming a branch's reference reads that task's output, and SWITCH and
+ * DO_WHILE branches run with the tasks inside them (docs/conductor-compat.md §5.8).
  */
 import {
+  doWhileTask,
   dynamicForkTask,
+  forkTask,
   inlineTask,
   joinTask,
   MetadataClient,
+  switchTask,
   WorkflowExecutor,
   workflow,
 } from '@io-orkes/conductor-javascript';
@@ -76,5 +80,58 @@ describe('FORK_JOIN_DYNAMIC through the SDK', () => {
     const run = await runToEnd(def, { forkInputs: { double: { n: 5 }, square: { n: 7 } } });
     expect(run.status).toBe('COMPLETED');
     expect(run.output).toEqual({ doubled: 10, squared: 49 });
+  });
+
+  it('runs SWITCH and DO_WHILE branches with the tasks inside them, and the JOIN waits for them', async () => {
+    const def = {
+      ...workflow(uniqueName('sdk_dyn_containers'), [
+        dynamicForkTask(
+          'fan',
+          [
+            switchTask('route', ref('workflow.input.side'), {
+              left: [inlineTask('l1', '(function () { return "L1"; })()')],
+              right: [
+                inlineTask('r1', '(function () { return "R1"; })()'),
+                inlineTask('r2', '(function () { return "R2"; })()'),
+              ],
+            }),
+            doWhileTask('loop', "if ($.loop['iteration'] < 3) { true; } else { false; }", [
+              inlineTask('tick', '(function () { return 7; })()'),
+            ]),
+          ],
+          ref('workflow.input.forkInputs'),
+        ),
+        joinTask('gather', []),
+      ]),
+      outputParameters: {
+        joined: ref('gather.output'),
+        last: ref('r2.output.result'),
+        ticks: ref('loop.output.iteration'),
+      },
+    };
+    const run = await runToEnd(def, { side: 'right', forkInputs: {} });
+    expect(run.status).toBe('COMPLETED');
+    expect(run.output).toMatchObject({
+      last: 'R2',
+      ticks: 3,
+      joined: { route: { selectedCase: 'right' }, loop: { iteration: 3 } },
+    });
+    const refs = run.tasks?.map((t) => t.referenceTaskName);
+    expect(refs).toEqual(
+      expect.arrayContaining(['route', 'r1', 'r2', 'loop', 'tick__1', 'tick__2', 'tick__3']),
+    );
+    expect(refs).not.toContain('l1');
+  });
+
+  it('fails a FORK_JOIN branch, saying why and what to do instead', async () => {
+    const def = workflow(uniqueName('sdk_dyn_fork_branch'), [
+      dynamicForkTask('fan', [forkTask('inner', [inlineTask('a', '1')])], ref('workflow.input.forkInputs')),
+      joinTask('gather', []),
+    ]);
+    const run = await runToEnd(def, { forkInputs: {} });
+    expect(run.status).toBe('FAILED');
+    const fan = run.tasks?.find((t) => t.referenceTaskName === 'fan');
+    expect(fan?.reasonForIncompletion).toContain('branch inner is a FORK_JOIN');
+    expect(fan?.reasonForIncompletion).toContain('inside a SWITCH case or a DO_WHILE');
   });
 });
