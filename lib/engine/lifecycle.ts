@@ -73,8 +73,18 @@ async function retryTask(run: LifecycleContext, task: TaskRecord): Promise<boole
     parentTaskId: task.parentTaskId,
     retryOf: task,
     delaySeconds,
+    givenInput: forkedInput(run, task),
   });
   return true;
+}
+
+/** The map a dynamic fork gave this task when it forked it, read again from the fork's marker. */
+function forkedInput(run: LifecycleContext, task: TaskRecord): Record<string, unknown> | undefined {
+  if (task.parentTaskId === undefined) return undefined;
+  const fork = run.workflow.tasks.find((t) => t.taskId === task.parentTaskId);
+  if (!fork) return undefined;
+  const type = run.env.registry.get(fork.workflowTask.type);
+  return type.forkedInput?.(fork, task.workflowTask.taskReferenceName, run.workflow.workflowDefinition);
 }
 
 /** Schedules the task a rerun starts again from (workflows/operations/rerun.ts), once. */

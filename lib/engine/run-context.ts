@@ -4,7 +4,7 @@
  * rules for what a task's end leads to and how the run ends work on it from lib/engine/lifecycle.ts,
  * so this module keeps to scheduling and bookkeeping. § numbers are docs/conductor-compat.md's.
  */
-import { type DefinitionGraph, graphOf, iterationRef } from '../model/definition-graph.ts';
+import { childLists, DefinitionGraph, graphOf, iterationRef } from '../model/definition-graph.ts';
 import type { TaskDef, WorkflowTask } from '../model/definitions.ts';
 import { isTerminalTask, type TaskRecord, type TaskStatus, type WorkflowRecord } from '../model/execution.ts';
 import { taskIdOf } from '../model/ids.ts';
@@ -37,7 +37,10 @@ export interface DecideResult {
 }
 
 export class RunContext implements DecideContext, LifecycleContext {
-  readonly graph: DefinitionGraph;
+  /** The definition's graph, plus the containers dynamic forks made (placeForked). */
+  graph: DefinitionGraph;
+  /** Whether `graph` is this decide's own (it places forked containers), not the shared one. */
+  private ownGraph = false;
   readonly now: number;
   ended = false;
   unfinished = false;
@@ -53,6 +56,16 @@ export class RunContext implements DecideContext, LifecycleContext {
   ) {
     this.graph = graphOf(workflow.workflowDefinition);
     this.now = env.now;
+    for (const task of forkedContainers(workflow, this.graph)) this.placeForked(task);
+  }
+
+  placeForked(workflowTask: WorkflowTask): void {
+    if (childLists(workflowTask).length === 0) return;
+    if (!this.ownGraph) {
+      this.graph = new DefinitionGraph(this.workflow.workflowDefinition);
+      this.ownGraph = true;
+    }
+    this.graph.place(workflowTask);
   }
 
   // ---- DecideContext ----
@@ -80,7 +93,9 @@ export class RunContext implements DecideContext, LifecycleContext {
     const taskId = taskIdOf(wf, ref, retryCount);
     const worker = this.env.registry.get(wt.type).kind === 'worker';
     const { def } = effectiveTaskDef(wt, worker);
-    const input = request.input ? { ...request.input } : this.resolveInput(wt, def, taskId);
+    const input = request.input
+      ? { ...request.input }
+      : this.resolveInput(wt, def, taskId, request.givenInput);
     wf.seq += 1;
     return {
       taskId,
@@ -256,8 +271,20 @@ export class RunContext implements DecideContext, LifecycleContext {
 
   // ---- helpers ----
 
-  private resolveInput(wt: WorkflowTask, def: TaskDef, taskId: string): Record<string, unknown> {
-    const input = (this.resolve(wt.inputParameters ?? {}, taskId) ?? {}) as Record<string, unknown>;
+  /**
+   * The task's inputParameters resolved, `given` merged over them (its keys win, as Conductor's
+   * dynamic fork `putAll`s a branch's map into the branch's inputParameters), then the task
+   * definition's inputTemplate for keys still missing.
+   */
+  private resolveInput(
+    wt: WorkflowTask,
+    def: TaskDef,
+    taskId: string,
+    given?: Record<string, unknown>,
+  ): Record<string, unknown> {
+    const resolved = (this.resolve(wt.inputParameters ?? {}, taskId) ?? {}) as Record<string, unknown>;
+    // Spread, not Object.assign: a `__proto__` key of the given map stays a plain key.
+    const input = given ? { ...resolved, ...given } : resolved;
     for (const [key, value] of Object.entries(def.inputTemplate ?? {})) {
       if (input[key] === undefined || input[key] === null) input[key] = value;
     }
@@ -272,6 +299,20 @@ export class RunContext implements DecideContext, LifecycleContext {
   templateContext(taskId?: string): TemplateContext {
     return templateContextOf(this.workflow, taskId);
   }
+}
+
+/**
+ * The containers dynamic forks made that the run still holds (each outermost one: those inside it
+ * are placed with it), for a decide's graph to place again.
+ */
+function forkedContainers(wf: WorkflowRecord, graph: DefinitionGraph): WorkflowTask[] {
+  const candidates = wf.tasks
+    .map((t) => t.workflowTask)
+    .filter((wt) => !graph.node(wt.taskReferenceName) && childLists(wt).length > 0);
+  if (candidates.length === 0) return [];
+  const inside = new Set<string>();
+  for (const wt of candidates) for (const t of graph.descendants(wt)) inside.add(t.taskReferenceName);
+  return candidates.filter((wt) => !inside.has(wt.taskReferenceName));
 }
 
 /**

@@ -19,6 +19,11 @@ export interface ScheduleRequest {
   delaySeconds?: number;
   /** The task's input as given (a rerun's taskInput) instead of resolved from inputParameters. */
   input?: Record<string, unknown>;
+  /**
+   * Input merged over the task's resolved inputParameters, its keys winning: a dynamic fork
+   * branch's own map (docs/conductor-compat.md §5.8), as Conductor's mapper `putAll`s it.
+   */
+  givenInput?: Record<string, unknown>;
 }
 
 /** A child workflow to start (SUB_WORKFLOW), decided purely and carried out by the executor. */
@@ -44,6 +49,11 @@ export interface DecideContext {
   resolve(template: unknown, taskId?: string): unknown;
   /** Builds (does not add) a task record for a workflow task, with its input resolved. */
   createTask(request: ScheduleRequest, fields?: Partial<TaskRecord>): TaskRecord;
+  /**
+   * Places a container task a dynamic fork made (a SWITCH or DO_WHILE branch) in this decide's
+   * graph, so what runs inside it follows on as in the definition; other tasks need no place.
+   */
+  placeForked(workflowTask: WorkflowTask): void;
   /** Schedules a workflow task through its type (containers recurse); skips references already present. */
   schedule(request: ScheduleRequest): Promise<TaskRecord[]>;
   /** Marks a task changed so the executor persists it. */
@@ -106,6 +116,12 @@ export interface TaskType extends TaskTypeSpec {
   cancel?(ctx: DecideContext, task: TaskRecord): void;
   /** When the decider must look at this task again without any event (WAIT deadline); 0 for never. */
   wakeAt?(task: TaskRecord): number;
+  /**
+   * The input a fork of this type gave one of the tasks it forked (FORK_JOIN_DYNAMIC: the branch's
+   * map), read again from the fork's own task; undefined when it gave none. A retried branch gets it
+   * again (lifecycle.ts), as Conductor's retry keeps a task's input.
+   */
+  forkedInput?(fork: TaskRecord, ref: string, def: WorkflowDef): Record<string, unknown> | undefined;
   /**
    * The task runs a child workflow (SUB_WORKFLOW): the task as it should be once `child` is over,
    * undefined while the child runs. RunEnd (lib/engine/run-end.ts) calls it when a child ends, for

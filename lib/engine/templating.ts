@@ -230,6 +230,58 @@ export function resolveInput(
   return inputParameters ? resolveMap(inputParameters, new ContextRoot(ctx)) : {};
 }
 
+/** Which task references a value's templates read from (TemplateRefs). */
+export interface TemplateRefs {
+  /** The first names of the paths (`x` of `${x.output.y}`; `workflow` too). */
+  names: Set<string>;
+  /** Some path's first name is known only when it is read (`${${workflow.input.ref}.output}`, `${$..x}`). */
+  any: boolean;
+}
+
+/** A `${...}` path's first name, or undefined when only reading the path can tell (`cut`: text follows). */
+function rootName(text: string, cut: boolean): string | undefined {
+  let path = text.trimStart();
+  if (path.startsWith('$.')) path = path.slice(2);
+  else if (path.startsWith('$[')) path = path.slice(1);
+  if (path.startsWith('[')) {
+    const quoted = /^\[\s*(?:'([^'\\]*)'|"([^"\\]*)")\s*\]/.exec(path);
+    return quoted ? (quoted[1] ?? quoted[2]) : undefined;
+  }
+  const end = path.search(/[.[]/);
+  if (end < 0 && cut) return undefined;
+  const name = (end < 0 ? path : path.slice(0, end)).trim();
+  return name === '' || /[*()?@'"\s\]$,:]/.test(name) ? undefined : name;
+}
+
+function collectRefs(value: unknown, refs: TemplateRefs): void {
+  if (typeof value === 'string') {
+    if (!value.includes('$')) return;
+    const visit = (parts: Part[]): void => {
+      for (const part of parts) {
+        if (typeof part === 'string') continue;
+        const first = part.parts.findIndex((p) => typeof p !== 'string');
+        const literal = (first < 0 ? part.parts : part.parts.slice(0, first)).join('');
+        const name = rootName(literal, first >= 0);
+        if (name === undefined) refs.any = true;
+        else refs.names.add(name);
+        visit(part.parts);
+      }
+    };
+    visit(parseTemplate(value).parts);
+  } else if (Array.isArray(value)) {
+    for (const item of value) collectRefs(item, refs);
+  } else if (typeof value === 'object' && value !== null) {
+    for (const item of Object.values(value)) collectRefs(item, refs);
+  }
+}
+
+/** The task references the `${...}` templates anywhere in a value (a definition) read from. */
+export function templateRefs(value: unknown): TemplateRefs {
+  const refs: TemplateRefs = { names: new Set(), any: false };
+  collectRefs(value, refs);
+  return refs;
+}
+
 /**
  * Resolves `${path}` templates with paths read from the root of `document` (event-handler actions
  * read the event's payload: `${workflowInstanceId}`, `${data.orderId}`; docs/conductor-compat.md §4.8.7).

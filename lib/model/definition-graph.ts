@@ -13,17 +13,42 @@ export interface GraphNode {
   index: number;
   /** The enclosing container task, if any. */
   container?: WorkflowTask;
+  /** A task a dynamic fork made (or one inside it), placed in a run's graph: not the definition's. */
+  placed?: true;
 }
 
 export class DefinitionGraph {
   private readonly nodes = new Map<string, GraphNode>();
 
-  constructor(readonly def: WorkflowDef) {
+  /**
+   * The definition's graph, plus `placed`: containers a dynamic fork made (SWITCH, DO_WHILE...
+   * branches), each alone in its own list, so the flow inside them finds its way as in the
+   * definition's own (what follows a case's task, where a loop body ends).
+   */
+  constructor(
+    readonly def: WorkflowDef,
+    placed: readonly WorkflowTask[] = [],
+  ) {
     this.index(def.tasks, undefined);
+    for (const task of placed) this.place(task);
+  }
+
+  /**
+   * Places a container a dynamic fork made, and everything inside it. Only on a graph of one
+   * run's own (a RunContext's), never on the shared one graphOf answers.
+   */
+  place(task: WorkflowTask): void {
+    if (!this.nodes.has(task.taskReferenceName)) this.index([task], undefined, true);
   }
 
   node(ref: string): GraphNode | undefined {
     return this.nodes.get(baseRef(ref));
+  }
+
+  /** Whether the reference is a task of the definition itself (not one a dynamic fork made). */
+  defines(ref: string): boolean {
+    const node = this.nodes.get(baseRef(ref));
+    return node !== undefined && node.placed === undefined;
   }
 
   task(ref: string): WorkflowTask | undefined {
@@ -70,10 +95,12 @@ export class DefinitionGraph {
     return out;
   }
 
-  private index(tasks: WorkflowTask[], container: WorkflowTask | undefined): void {
+  private index(tasks: WorkflowTask[], container: WorkflowTask | undefined, placed?: true): void {
     tasks.forEach((task, index) => {
-      this.nodes.set(task.taskReferenceName, { task, list: tasks, index, container });
-      for (const branch of childLists(task)) this.index(branch, task);
+      const node: GraphNode = { task, list: tasks, index, container };
+      if (placed) node.placed = true;
+      this.nodes.set(task.taskReferenceName, node);
+      for (const branch of childLists(task)) this.index(branch, task, placed);
     });
   }
 }
@@ -144,6 +171,17 @@ function iterationLabel(iteration: number): string {
   if (iteration < NESTED_ITERATION_STRIDE) return String(iteration);
   const outer = Math.floor(iteration / NESTED_ITERATION_STRIDE);
   return `${iterationLabel(outer)}__${iteration % NESTED_ITERATION_STRIDE}`;
+}
+
+/**
+ * Whether a task numbered `iteration` runs within the loop iteration numbered `scope` (its own, or
+ * one of a loop nested in it); any iteration runs within scope 0, outside every loop.
+ */
+export function runsWithin(iteration: number, scope: number): boolean {
+  if (scope === 0) return true;
+  let n = iteration;
+  while (n !== scope && n >= NESTED_ITERATION_STRIDE) n = Math.floor(n / NESTED_ITERATION_STRIDE);
+  return n === scope;
 }
 
 /** Where the iteration numbers of a loop start: 0 at top level, after its own inside a loop. */

@@ -143,8 +143,9 @@ export interface WorkflowRecord {
   seq: number;
   /**
    * Internal: the decider's working set: every task attempt of the run except the iterations of
-   * finished DO_WHILE loops and superseded attempts, which live only as task rows. It keeps a
-   * decide's cost independent of how long the run has been going.
+   * finished DO_WHILE loops, superseded attempts and the branches of a dynamic fork whose JOIN is
+   * over (unless a template of the definition names them), which live only as task rows. It keeps
+   * a decide's cost independent of how long the run has been going.
    */
   tasks: TaskRecord[];
   /** Internal: the next time the decider must look at this run (timeouts, delays), 0 for none. */

@@ -1,9 +1,11 @@
 /**
  * Cron evaluation for the scheduler, through croner (a maintained library, not a hand-written
- * parser). Spring's 6-field syntax with seconds first: `sec min hour day-of-month month
- * day-of-week`, with `?`, `L`, `W`, `#`, ranges, steps and month/day names; day-of-month and
- * day-of-week both apply when both are given (Spring's rule, croner's `domAndDow`). Weekdays count
- * from Sunday = 0 (7 is Sunday too), as in Spring.
+ * evaluator). Expressions are Spring's dialect, as Conductor's scheduler parses them: six fields
+ * with seconds first, `?`, steps from a number (`0/5`), `L`, `W`, `#`, month and day names, the
+ * `@daily`-style macros. spring-cron.ts reads an expression with Spring's rules and writes the
+ * croner pattern that fires at the same times; the few day-of-month forms croner cannot say are
+ * checked date by date on croner's times (`SpringCron.day`). Day-of-month and day-of-week both
+ * apply when both are given (Spring's rule, croner's `domAndDow`).
  *
  * Time zones are IANA names. Daylight-saving time behaves as croner defines it (README,
  * "Scheduler"): a wall-clock time that does not exist on the spring-forward day runs at the first
@@ -12,22 +14,22 @@
  * interval patterns (`0 *\/30 * * * *`) keep running through both passes of the repeated hour.
  */
 import { Cron } from 'croner';
+import { parseSpringCron, type SpringCron } from './spring-cron.ts';
 
-/** Spring's cron has exactly six fields. */
-const FIELDS = 6;
-
-/** Why an expression or zone is refused; undefined when it is valid. */
+/** Why an expression is refused; undefined when it is valid. */
 export function cronProblem(expression: string): string | undefined {
-  const fields = expression.trim().split(/\s+/);
-  if (fields.length !== FIELDS || fields[0] === '') {
-    return `'${expression}' is not a valid cron expression: it needs 6 fields (second minute hour day-of-month month day-of-week), got ${fields[0] === '' ? 0 : fields.length}`;
-  }
+  const parsed = parseSpringCron(expression);
+  const problem = typeof parsed === 'string' ? parsed : cronerProblem(parsed.pattern);
+  return problem === undefined ? undefined : `'${expression}' is not a valid cron expression: ${problem}`;
+}
+
+/** What croner says of a translated pattern (nothing, unless the translation is wrong). */
+function cronerProblem(pattern: string): string | undefined {
   try {
-    new Cron(expression, { timezone: 'UTC', domAndDow: true });
+    new Cron(pattern, CRON_OPTIONS('UTC'));
     return undefined;
   } catch (error) {
-    const detail = error instanceof Error ? error.message.replace(/^CronPattern: /, '') : String(error);
-    return `'${expression}' is not a valid cron expression: ${detail}`;
+    return error instanceof Error ? error.message.replace(/^CronPattern: /, '') : String(error);
   }
 }
 
@@ -42,25 +44,134 @@ export function isKnownZone(zoneId: string): boolean {
   }
 }
 
-const cache = new Map<string, Cron>();
+const CRON_OPTIONS = (timezone: string) => ({ timezone, domAndDow: true, mode: '6-part' as const });
+
+/** An expression ready to evaluate in one zone: croner's pattern, and the dates it may fire on. */
+interface Schedule {
+  cron: Cron;
+  /** Only with a date check (SpringCron.day): the zone's calendar, to move between local dates. */
+  days?: LocalDays;
+}
+
+const cache = new Map<string, Schedule>();
 const CACHE_LIMIT = 10_000;
 
-function cronOf(expression: string, zoneId: string): Cron {
+function scheduleOf(expression: string, zoneId: string): Schedule {
   const key = `${zoneId}\u0000${expression}`;
-  let cron = cache.get(key);
-  if (cron === undefined) {
-    cron = new Cron(expression.trim(), { timezone: zoneId, domAndDow: true });
+  let schedule = cache.get(key);
+  if (schedule === undefined) {
+    const spring = parseSpringCron(expression);
+    // A schedule saved before expressions were read as Spring's (croner's own syntax, such as
+    // `5#L`) is read by croner as it was then, rather than stopping the scheduler.
+    const parsed: SpringCron = typeof spring === 'string' ? { pattern: expression.trim() } : spring;
+    const cron = new Cron(parsed.pattern, CRON_OPTIONS(zoneId));
+    schedule = parsed.day ? { cron, days: new LocalDays(zoneId, parsed.day) } : { cron };
     if (cache.size >= CACHE_LIMIT) cache.clear();
-    cache.set(key, cron);
+    cache.set(key, schedule);
   }
-  return cron;
+  return schedule;
+}
+
+/** How far a walk looks for a date the check accepts (Spring gives up after a few hundred tries). */
+const DAYS_SCANNED = 3700;
+/** Candidate times a walk may try before it gives up (each a croner call). */
+const MAX_TRIES = 1000;
+const DAY_MS = 86_400_000;
+
+/**
+ * The local dates of one zone that a date check (SpringCron.day) accepts. The check is plain
+ * calendar arithmetic, so a walk skips refused dates here and asks croner only for times on
+ * accepted ones (croner still decides months, weekdays, times of day and daylight saving).
+ */
+class LocalDays {
+  private readonly wall: Intl.DateTimeFormat;
+  private readonly midnight: Cron;
+
+  constructor(
+    zoneId: string,
+    private readonly accepts: NonNullable<SpringCron['day']>,
+  ) {
+    this.wall = new Intl.DateTimeFormat('en-US', {
+      timeZone: zoneId,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    this.midnight = new Cron('0 0 0 * * *', CRON_OPTIONS(zoneId));
+  }
+
+  /** The local wall-clock time of an instant, as the UTC instant with the same fields. */
+  private wallTime(t: number): number {
+    const p: Record<string, number> = {};
+    for (const part of this.wall.formatToParts(new Date(t))) p[part.type] = Number(part.value);
+    return Date.UTC(p.year ?? 0, (p.month ?? 1) - 1, p.day ?? 1, p.hour ?? 0, p.minute ?? 0, p.second ?? 0);
+  }
+
+  /** The local date of an instant, as a UTC midnight. */
+  private dateOf(t: number): number {
+    const wall = this.wallTime(t);
+    return wall - (((wall % DAY_MS) + DAY_MS) % DAY_MS);
+  }
+
+  private accepted(date: number): boolean {
+    const d = new Date(date);
+    return this.accepts(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate());
+  }
+
+  fires(t: number): boolean {
+    return this.accepted(this.dateOf(t));
+  }
+
+  /** When the local date (a UTC midnight) begins in the zone: its first instant, as croner sees it. */
+  private startOf(date: number): number | undefined {
+    // Local noon of the day before, give or take a daylight-saving hour: the next local midnight
+    // after it is the date's own.
+    const noonBefore = date - DAY_MS / 2;
+    const approx = noonBefore - (this.wallTime(noonBefore) - noonBefore);
+    return this.midnight.nextRun(new Date(approx))?.getTime();
+  }
+
+  /** The start of the first accepted local date after the date of `t`. */
+  nextStart(t: number): number | undefined {
+    let date = this.dateOf(t);
+    for (let i = 0; i < DAYS_SCANNED; i++) {
+      date += DAY_MS;
+      if (this.accepted(date)) return this.startOf(date);
+    }
+    return undefined;
+  }
+
+  /** The end (the next date's start) of the last accepted local date before the date of `t`. */
+  previousEnd(t: number): number | undefined {
+    let date = this.dateOf(t);
+    for (let i = 0; i < DAYS_SCANNED; i++) {
+      date -= DAY_MS;
+      if (this.accepted(date)) return this.startOf(date + DAY_MS);
+    }
+    return undefined;
+  }
 }
 
 /** The first fire time at or after `from` (epoch ms), or undefined when there is none. */
 export function nextAtOrAfter(expression: string, zoneId: string, from: number): number | undefined {
+  const { cron, days } = scheduleOf(expression, zoneId);
   // croner excludes its start instant; fire times are whole seconds, so start one ms earlier.
-  const next = cronOf(expression, zoneId).nextRun(new Date(from - 1));
-  return next === null ? undefined : next.getTime();
+  let cursor = from - 1;
+  for (let tries = 0; tries < MAX_TRIES; tries++) {
+    const next = cron.nextRun(new Date(cursor));
+    if (next === null) return undefined;
+    const t = next.getTime();
+    if (!days || days.fires(t)) return t;
+    // A refused date: go on from the start of the next accepted one.
+    const start = days.nextStart(t);
+    if (start === undefined) return undefined;
+    cursor = Math.max(start - 1, t);
+  }
+  return undefined;
 }
 
 /**
@@ -102,9 +213,29 @@ export function walk(
 /** The last `count` fire times before `before`, ascending. */
 export function fireTimesBefore(expression: string, zoneId: string, before: number, count: number): number[] {
   if (count <= 0) return [];
-  return cronOf(expression, zoneId)
-    .previousRuns(count, new Date(before))
-    .map((d) => d.getTime())
-    .filter((t) => t < before)
-    .sort((a, b) => a - b);
+  const { cron, days } = scheduleOf(expression, zoneId);
+  if (!days) {
+    return cron
+      .previousRuns(count, new Date(before))
+      .map((d) => d.getTime())
+      .filter((t) => t < before)
+      .sort((a, b) => a - b);
+  }
+  const times: number[] = [];
+  let cursor = before;
+  for (let tries = 0; times.length < count && tries < MAX_TRIES + count; tries++) {
+    const [previous] = cron.previousRuns(1, new Date(cursor));
+    if (!previous || previous.getTime() >= cursor) break;
+    const t = previous.getTime();
+    if (days.fires(t)) {
+      times.push(t);
+      cursor = t;
+      continue;
+    }
+    // A refused date: go on from the end of the last accepted one before it.
+    const end = days.previousEnd(t);
+    if (end === undefined) break;
+    cursor = Math.min(end, t);
+  }
+  return times.sort((a, b) => a - b);
 }

@@ -161,6 +161,30 @@ const start =
   (h: EngineHarness) =>
     h.start(name, input, { workflowId: RUN_ID });
 
+/** The branches of the dynamic fork scenario: a SWITCH with two worker tasks, a DO_WHILE around one. */
+const containerBranches = [
+  {
+    name: 'route',
+    taskReferenceName: 'route',
+    type: 'SWITCH',
+    evaluatorType: 'value-param',
+    expression: 'side',
+    decisionCases: {
+      b: [
+        { name: 'step', taskReferenceName: 'b1' },
+        { name: 'step', taskReferenceName: 'b2', inputParameters: { v: ref('b1.output.v') } },
+      ],
+    },
+  },
+  {
+    name: 'loop',
+    taskReferenceName: 'loop',
+    type: 'DO_WHILE',
+    loopCondition: "$.loop['iteration'] < 2",
+    loopOver: [{ name: 'tick', taskReferenceName: 'tick' }],
+  },
+];
+
 const scenarios: Scenario[] = [
   {
     name: 'three sequential worker tasks',
@@ -325,6 +349,36 @@ const scenarios: Scenario[] = [
       (h) => h.advance(60_000),
     ],
     queuesAfter: {},
+  },
+  {
+    name: 'a dynamic fork of a SWITCH branch and a DO_WHILE branch, with tasks inside them',
+    workflows: ['containers'],
+    define: (h) =>
+      h.register({
+        name: 'containers',
+        tasks: [
+          {
+            name: 'fan',
+            taskReferenceName: 'fan',
+            type: 'FORK_JOIN_DYNAMIC',
+            dynamicForkTasksParam: 'dynamicTasks',
+            dynamicForkTasksInputParamName: 'dynamicTasksInput',
+            inputParameters: {
+              dynamicTasks: ref('workflow.input.tasks'),
+              dynamicTasksInput: ref('workflow.input.inputs'),
+            },
+          },
+          { name: 'gather', taskReferenceName: 'gather', type: 'JOIN' },
+        ],
+        outputParameters: { v: ref('b2.input.v'), loops: ref('loop.output.iteration') },
+      }),
+    steps: [
+      start('containers', { tasks: containerBranches, inputs: { route: { side: 'b' } } }),
+      (h) => h.work('step', { v: 1 }),
+      (h) => h.work('tick'),
+      (h) => h.work('step', { v: 2 }),
+      (h) => h.work('tick'),
+    ],
   },
 ];
 

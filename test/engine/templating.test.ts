@@ -2,7 +2,12 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${...}` strings are the templates under test.
 import { describe, expect, it } from 'vitest';
 import { readPath } from '../../lib/engine/jsonpath.ts';
-import { resolveInput, resolveParameters, type TemplateContext } from '../../lib/engine/templating.ts';
+import {
+  resolveInput,
+  resolveParameters,
+  type TemplateContext,
+  templateRefs,
+} from '../../lib/engine/templating.ts';
 
 function context(): TemplateContext {
   return {
@@ -407,5 +412,32 @@ describe('readPath', () => {
 
   it('uses the merged document for wildcard paths', () => {
     expect(readPath('a.b[*].c', root)).toStrictEqual([1]);
+  });
+});
+
+describe('templateRefs: the references a definition reads from', () => {
+  const refsOf = (value: unknown) => {
+    const { names, any } = templateRefs(value);
+    return { names: [...names].sort(), any };
+  };
+
+  it('names the first name of every path, in any value, nested ones included', () => {
+    expect(
+      refsOf({
+        a: '${t1.output.x}',
+        b: ['text ${ t2 .input} and ${workflow.input.k}', { c: "${$['t3'].output}" }],
+        d: '${t4.output.${workflow.input.key}}',
+        e: '${CPEWF_TASK_ID}',
+        f: '$${escaped.output}',
+        g: 42,
+      }),
+    ).toEqual({ names: ['CPEWF_TASK_ID', 't1', 't2', 't3', 't4', 'workflow'], any: false });
+  });
+
+  it('says any when a path finds its first name only when read', () => {
+    expect(refsOf('${${workflow.input.ref}.output}')).toEqual({ names: ['workflow'], any: true });
+    expect(refsOf('${$..result}').any).toBe(true);
+    expect(refsOf('${[*].output}').any).toBe(true);
+    expect(refsOf('${t1${workflow.input.suffix}.output}').any).toBe(true);
   });
 });

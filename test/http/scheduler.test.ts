@@ -111,6 +111,26 @@ describe('schedules', () => {
     expect(error.validationErrors?.map((e) => e.path)).toContain(path);
   });
 
+  it("saves Spring's cron forms (a step from a number, L, W, #, names) with their next run time", async () => {
+    // T0 is Thursday 2026-01-01 00:00Z; the zone of these schedules is UTC.
+    for (const [cronExpression, next] of [
+      ['0/5 * * ? * *', T0],
+      ['0 0 0 LW * *', Date.UTC(2026, 0, 30)],
+      ['0 0 0 L-3 * *', Date.UTC(2026, 0, 28)],
+      ['0 0 0 ? * FRI#2', Date.UTC(2026, 0, 9)],
+      ['0 0 0 ? * 5L', Date.UTC(2026, 0, 30)],
+      ['@monthly', T0],
+    ] as const) {
+      expect(await saved({ cronExpression }), cronExpression).toMatchObject({
+        cronExpression,
+        nextRunTime: next,
+      });
+    }
+    const error = await errorBody(await save({ ...(await saved()), cronExpression: '0 0 0 ? * L' }), 400);
+    expect(error.message).toContain("no day of week before 'L'");
+    expect(error.validationErrors?.map((e) => e.path)).toContain('cronExpression');
+  });
+
   it('lists schedules, optionally by workflow name', async () => {
     const s = await saved();
     const workflow = (s.startWorkflowRequest as { name: string }).name;
@@ -187,6 +207,22 @@ describe('nextFewSchedules', () => {
     expect((await errorBody(await q('cronExpression=bad'), 400)).message).toContain(
       'Invalid cron expression',
     );
+    // Spring's dialect: a step from a number, names, L and #.
+    expect(await (await q('cronExpression=0%200%2F20%209%20%3F%20*%20MON-FRI&limit=3')).json()).toEqual([
+      Date.UTC(2026, 0, 1, 8),
+      Date.UTC(2026, 0, 1, 8, 20),
+      Date.UTC(2026, 0, 1, 8, 40),
+    ]);
+    expect(await (await q('cronExpression=0%200%2012%20L%20*%20%3F&limit=2')).json()).toEqual([
+      Date.UTC(2026, 0, 31, 11),
+      Date.UTC(2026, 1, 28, 11),
+    ]);
+    expect(await (await q('cronExpression=0%200%2012%20%3F%20*%20MON%231&limit=2')).json()).toEqual([
+      Date.UTC(2026, 0, 5, 11),
+      Date.UTC(2026, 1, 2, 11),
+    ]);
+    const refused = await errorBody(await q('cronExpression=0%200%200%20%3F%20*%201%236'), 400);
+    expect(refused.message).toContain('never matches');
     await errorBody(await q('limit=2'), 400);
     await errorBody(await q('cronExpression=0%200%2012%20*%20*%20*&limit=0'), 400);
   });

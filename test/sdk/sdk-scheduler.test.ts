@@ -70,6 +70,43 @@ describe('SchedulerClient', () => {
     expect(await scheduler.getNextFewSchedules('*/1 * * * * *', start, undefined, 9)).toHaveLength(5);
   });
 
+  it("takes Spring's cron dialect: a step from a number, L-n, #, names, a macro", async () => {
+    const start = Date.UTC(2030, 0, 1); // a Tuesday
+    expect(await scheduler.getNextFewSchedules('0/5 * * ? * *', start, undefined, 3)).toEqual([
+      start,
+      start + 5_000,
+      start + 10_000,
+    ]);
+    expect(await scheduler.getNextFewSchedules('0 0 0 L-3 * ?', start, undefined, 3)).toEqual([
+      Date.UTC(2030, 0, 28),
+      Date.UTC(2030, 1, 25),
+      Date.UTC(2030, 2, 28),
+    ]);
+    expect(await scheduler.getNextFewSchedules('0 0 9 ? * MON#1', start, undefined, 3)).toEqual([
+      Date.UTC(2030, 0, 7, 9),
+      Date.UTC(2030, 1, 4, 9),
+      Date.UTC(2030, 2, 4, 9),
+    ]);
+    expect(await scheduler.getNextFewSchedules('@weekly', start, undefined, 1)).toEqual([
+      Date.UTC(2030, 0, 6),
+    ]);
+    await expect(scheduler.getNextFewSchedules('0 0 0 ? * L', start, undefined, 1)).rejects.toThrow();
+
+    const name = uniqueName('sdk_sched_spring');
+    await scheduler.saveSchedule({
+      name,
+      cronExpression: '0/5 * * ? * *',
+      // Paused: nothing fires while the test runs.
+      paused: true,
+      startWorkflowRequest: { name: workflowName, version: 1 },
+    });
+    expect(await scheduler.getSchedule(name)).toMatchObject({
+      cronExpression: '0/5 * * ? * *',
+      paused: true,
+    });
+    await scheduler.deleteSchedule(name);
+  });
+
   it('searches execution records', async () => {
     const result = await scheduler.search(0, 10, '', '*', `scheduleName = ${uniqueName('none')}`);
     expect(result).toEqual({ totalHits: 0, results: [] });

@@ -1,15 +1,16 @@
 /**
  * The branches of a FORK_JOIN_DYNAMIC (docs/conductor-compat.md §5.8), read from its resolved input
  * in whichever of the three styles the workflow task uses. Answers the branches, or the reason the
- * payload cannot be forked (the fork then fails terminally).
+ * payload cannot be forked (the fork then fails terminally). A branch may be a SWITCH, DECISION or
+ * DO_WHILE with the tasks inside it; its tasks get the defaults a registered definition's get.
  */
-import { forEachTask } from '../../model/definition-graph.ts';
-import type { WorkflowDef, WorkflowTask } from '../../model/definitions.ts';
+import { type DefinitionGraph, forEachTask } from '../../model/definition-graph.ts';
+import type { WorkflowTask } from '../../model/definitions.ts';
 import { specOf } from '../../model/task-types/index.ts';
 
 export interface Branch {
   workflowTask: WorkflowTask;
-  /** The branch task's input as given; undefined: resolved from its inputParameters. */
+  /** The map the fork gives the branch, merged over its resolved inputParameters; undefined: none. */
   input?: Record<string, unknown>;
 }
 
@@ -23,24 +24,32 @@ function branchTask(
 const isMap = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/**
+ * The branches, or why there are none. `graph` is the run's: a reference the definition holds
+ * cannot be a branch's (nor a task's inside one).
+ */
 export function dynamicBranches(
   wt: WorkflowTask,
   input: Record<string, unknown>,
-  def: WorkflowDef,
+  graph: DefinitionGraph,
 ): Branch[] | string {
   const branches = wt.dynamicForkJoinTasksParam
     ? legacy(input[wt.dynamicForkJoinTasksParam])
     : wt.dynamicForkTasksParam
       ? classic(input[wt.dynamicForkTasksParam], input[wt.dynamicForkTasksInputParamName ?? ''])
-      : modern(wt, input, def);
+      : modern(wt, input, graph);
   if (typeof branches === 'string') return branches;
   const seen = new Set<string>();
   for (const { workflowTask } of branches) {
-    const ref = workflowTask.taskReferenceName;
-    if (seen.has(ref))
-      return `Duplicate task reference name ${ref} in the dynamic fork ${wt.taskReferenceName}`;
-    seen.add(ref);
-    if (needsPlace(workflowTask.type)) return unplaceable(wt, workflowTask);
+    if (UNPLACEABLE[workflowTask.type]) return unplaceable(wt, workflowTask);
+    let duplicate: string | undefined;
+    forEachTask([workflowTask], (t) => {
+      const ref = t.taskReferenceName;
+      if (duplicate === undefined && (seen.has(ref) || graph.defines(ref))) duplicate = ref;
+      seen.add(ref);
+    });
+    if (duplicate !== undefined)
+      return `Duplicate task reference name ${duplicate} in the dynamic fork ${wt.taskReferenceName}`;
   }
   return wt.optional
     ? branches.map((b) => ({ ...b, workflowTask: { ...b.workflowTask, optional: true } }))
@@ -48,24 +57,107 @@ export function dynamicBranches(
 }
 
 /**
- * Types whose tasks need a place in the definition, which a dynamic branch has not: containers
- * (SWITCH, DECISION, DO_WHILE, FORK_JOIN: what runs after each child is read from the definition),
- * a FORK_JOIN_DYNAMIC (the JOIN after it) and the joins (the forks before them).
+ * Types a branch cannot be, and why. A branch is alone in its list: nothing comes before it nor
+ * after it there. SWITCH, DECISION and DO_WHILE branches run with everything inside them.
  */
-const PLACED = new Set(['FORK_JOIN_DYNAMIC', 'JOIN', 'EXCLUSIVE_JOIN']);
-const needsPlace = (type: string): boolean => PLACED.has(type) || specOf(type).children !== undefined;
+const UNPLACEABLE: Readonly<Record<string, string>> = {
+  FORK_JOIN:
+    'a FORK_JOIN needs its JOIN right after it in its list, and a branch has nothing after it ' +
+    '(Conductor fails it too: "Fork task definition is not followed by a join task")',
+  FORK_JOIN_DYNAMIC:
+    'a FORK_JOIN_DYNAMIC needs its JOIN right after it in its list, and a branch has nothing after it',
+  JOIN: 'a JOIN waits for the branches of a fork before it in its list, and a branch has nothing before it',
+  EXCLUSIVE_JOIN:
+    'an EXCLUSIVE_JOIN waits for tasks before it in its list, and a branch has nothing before it',
+};
 
 function unplaceable(fork: WorkflowTask, branch: WorkflowTask): string {
   return (
-    `Dynamic fork ${fork.taskReferenceName}: branch ${branch.taskReferenceName} is a ${branch.type}, ` +
-    'and a dynamically forked task cannot be a SWITCH, DECISION, DO_WHILE, FORK_JOIN, ' +
-    'FORK_JOIN_DYNAMIC, JOIN or EXCLUSIVE_JOIN here; fork SUB_WORKFLOW branches (forkTaskWorkflow) ' +
-    'to run several tasks per branch'
+    `Dynamic fork ${fork.taskReferenceName}: branch ${branch.taskReferenceName} is a ${branch.type}: ` +
+    `${UNPLACEABLE[branch.type]}. Put the fork and its JOIN inside a SWITCH case or a DO_WHILE ` +
+    'loopOver branch, or fork SUB_WORKFLOW branches (forkTaskWorkflow)'
   );
 }
 
-/** `forkTaskInputs` (one branch per item) with `forkTaskName`, `forkTaskType` or `forkTaskWorkflow`. */
-function modern(wt: WorkflowTask, input: Record<string, unknown>, def: WorkflowDef): Branch[] | string {
+/**
+ * A workflow task given as data, with the defaults a registered definition's tasks get, and the
+ * tasks inside it (a SWITCH's cases, a DO_WHILE's loopOver) likewise; or why it is not one.
+ */
+function forkedTask(raw: unknown): WorkflowTask | string {
+  if (!isMap(raw) || typeof raw.taskReferenceName !== 'string' || raw.taskReferenceName === '')
+    return 'Every dynamically forked task needs a taskReferenceName';
+  const ref = raw.taskReferenceName;
+  // The fields the engine reads as they are, shaped as registration would have them.
+  for (const field of ['inputParameters', 'taskDefinition', 'subWorkflowParam'] as const) {
+    if (raw[field] != null && !isMap(raw[field]))
+      return `${field} of the dynamically forked task ${ref} must be a map`;
+  }
+  for (const field of ['joinOn', 'defaultExclusiveJoinTask'] as const) {
+    const refs = raw[field];
+    if (refs != null && !(Array.isArray(refs) && refs.every((r) => typeof r === 'string')))
+      return `${field} of the dynamically forked task ${ref} must be a list of references`;
+  }
+  const type = typeof raw.type === 'string' && raw.type !== '' ? raw.type : 'SIMPLE';
+  const task = branchTask({
+    ...(raw as Partial<WorkflowTask>),
+    taskReferenceName: ref,
+    name: typeof raw.name === 'string' && raw.name !== '' ? raw.name : ref,
+    type,
+    inputParameters: isMap(raw.inputParameters) ? raw.inputParameters : {},
+    optional: raw.optional === true,
+    startDelay: typeof raw.startDelay === 'number' ? raw.startDelay : 0,
+    asyncComplete: raw.asyncComplete === true,
+  });
+  const fields = task as unknown as Record<string, unknown>;
+  for (const field of specOf(type).children ?? []) {
+    const value = raw[field.name];
+    if (value === undefined || value === null) continue;
+    const list = (items: unknown): WorkflowTask[] | string => {
+      if (!Array.isArray(items)) return `${field.name} of ${ref} must be a list of tasks`;
+      const out: WorkflowTask[] = [];
+      for (const item of items) {
+        const child = forkedTask(item);
+        if (typeof child === 'string') return child;
+        out.push(child);
+      }
+      return out;
+    };
+    let shaped: unknown;
+    if (field.shape === 'list') shaped = list(value);
+    else if (field.shape === 'lists') {
+      if (!Array.isArray(value)) return `${field.name} of ${ref} must be a list of task lists`;
+      const lists = value.map(list);
+      shaped = lists.find((l) => typeof l === 'string') ?? lists;
+    } else {
+      if (!isMap(value)) return `${field.name} of ${ref} must be a map of task lists`;
+      const entries = Object.entries(value).map(([key, items]) => [key, list(items)] as const);
+      shaped = entries.find(([, l]) => typeof l === 'string')?.[1] ?? Object.fromEntries(entries);
+    }
+    if (typeof shaped === 'string') return shaped;
+    fields[field.name] = shaped;
+  }
+  return task;
+}
+
+/** What a SWITCH, DECISION or DO_WHILE made from a `forkTaskInputs` item reads from it. */
+const CONTAINER_FIELDS = [
+  'evaluatorType',
+  'expression',
+  'caseValueParam',
+  'caseExpression',
+  'decisionCases',
+  'defaultCase',
+  'loopCondition',
+  'loopOver',
+  'items',
+] as const;
+
+/**
+ * `forkTaskInputs` (one branch per item) with `forkTaskName`, `forkTaskType` or `forkTaskWorkflow`.
+ * A SWITCH, DECISION or DO_WHILE branch takes its own fields (cases, loopOver, condition...) from
+ * its item, as Conductor reads the item as a workflow task.
+ */
+function modern(wt: WorkflowTask, input: Record<string, unknown>, graph: DefinitionGraph): Branch[] | string {
   const items = input.forkTaskInputs ?? [];
   if (!Array.isArray(items))
     return `forkTaskInputs of the dynamic fork ${wt.taskReferenceName} must be a list`;
@@ -80,19 +172,28 @@ function modern(wt: WorkflowTask, input: Record<string, unknown>, def: WorkflowD
       ? input.forkTaskName
       : (workflow ?? (type === 'SIMPLE' ? wt.taskReferenceName : type));
   let dynamicForks = 0;
-  forEachTask(def.tasks, (t) => {
+  forEachTask(graph.def.tasks, (t) => {
     if (t.type === 'FORK_JOIN_DYNAMIC') dynamicForks++;
   });
   const prefix = dynamicForks > 1 ? `_${wt.taskReferenceName}_${name}` : `_${name}`;
-  return items.map((item, i) => {
+  const container = specOf(type).children !== undefined;
+  const out: Branch[] = [];
+  for (const [i, item] of items.entries()) {
     const branchInput = isMap(item) ? { ...item, __index: i } : { input: item, __index: i };
-    const workflowTask = branchTask({ name, taskReferenceName: `${prefix}_${i}`, type });
+    const taskReferenceName = `${prefix}_${i}`;
+    let workflowTask: WorkflowTask | string = branchTask({ name, taskReferenceName, type });
+    if (container && isMap(item)) {
+      const own = Object.fromEntries(CONTAINER_FIELDS.filter((f) => f in item).map((f) => [f, item[f]]));
+      workflowTask = forkedTask({ ...own, name, taskReferenceName, type });
+      if (typeof workflowTask === 'string') return workflowTask;
+    }
     if (workflow) {
       const version = Number(input.forkTaskWorkflowVersion);
       workflowTask.subWorkflowParam = { name: workflow, ...(Number.isInteger(version) ? { version } : {}) };
     }
-    return { workflowTask, input: branchInput };
-  });
+    out.push({ workflowTask, input: branchInput });
+  }
+  return out;
 }
 
 /** `dynamicForkTasksParam`: a list of workflow tasks; `dynamicForkTasksInputParamName`: `{ref: input}`. */
@@ -101,18 +202,12 @@ function classic(tasks: unknown, inputs: unknown): Branch[] | string {
   const byRef = isMap(inputs) ? inputs : {};
   const out: Branch[] = [];
   for (const task of tasks) {
-    if (!isMap(task) || typeof task.taskReferenceName !== 'string' || task.taskReferenceName === '')
-      return 'Every dynamically forked task needs a taskReferenceName';
-    const ref = task.taskReferenceName;
+    const workflowTask = forkedTask(task);
+    if (typeof workflowTask === 'string') return workflowTask;
+    const ref = workflowTask.taskReferenceName;
     const given = byRef[ref];
     if (given !== undefined && given !== null && !isMap(given))
       return `Input to the dynamically forked task ${ref} is not a map`;
-    const workflowTask = branchTask({
-      ...(task as Partial<WorkflowTask>),
-      taskReferenceName: ref,
-      name: typeof task.name === 'string' && task.name !== '' ? task.name : ref,
-      type: typeof task.type === 'string' && task.type !== '' ? task.type : 'SIMPLE',
-    });
     out.push({ workflowTask, ...(isMap(given) ? { input: given } : {}) });
   }
   return out;
