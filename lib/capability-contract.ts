@@ -8,7 +8,8 @@
  * - the services it builds over the host's (`provides`), which its routes, jobs and consumers use;
  * - its periodic jobs, queue consumers and stream consumers (lib/jobs/types.ts), with their queues;
  * - its routes, its API Gateway routes, its grants (and what it asks of every function that starts
- *   or decides runs), its AWS deployment and its outside sources;
+ *   or decides runs, or that checks tokens), its AWS deployment and its outside sources;
+ * - the access keys it keeps, which the API's authentication accepts besides the configured ones;
  * - a check of the configuration at start.
  * docs/adding-a-capability.md walks through one. The contract depends on narrow ports and plain
  * types only, never on lib/runtime.
@@ -21,6 +22,7 @@ import type {
   FunctionAssets,
   FunctionGrants,
   OutsideSourcesDeployment,
+  TableGrant,
 } from './deployment.ts';
 import type { RunEndedHook, RunRemovedHook } from './engine/run-end.ts';
 import type { SchemaEnforcer } from './engine/schema-enforcer.ts';
@@ -36,7 +38,7 @@ import type { PayloadStore } from './payloads/ports.ts';
 import type { DecisionQueue } from './queue/ports.ts';
 import type { WorkQueues } from './queue/work-queues.ts';
 import type { SearchIndex } from './search/ports.ts';
-import type { ApiAuth } from './security/api-auth.ts';
+import type { ApiAuth, KeyDirectory } from './security/api-auth.ts';
 import type { DocumentClient } from './store/dynamodb/index.ts';
 import type { TableNames, TableSpec } from './store/dynamodb/tables.ts';
 import type { EmbeddedSource } from './store/embedded/index.ts';
@@ -129,6 +131,11 @@ export interface Capability<S extends object = object, P extends object = object
   provides?(services: ServiceContext<S>): P;
   /** Its HTTP routes over the host's services and what it provides. */
   routes(services: ServiceContext<S>, provided: P): RouteDef[];
+  /**
+   * The access keys it keeps (applications' keys), which POST /api/token and every token check read
+   * besides the configured keys; at most one capability gives them.
+   */
+  keyDirectory?(stores: Stores & S): KeyDirectory;
   /** Periodic jobs (run locally on intervals, on AWS by EventBridge rules). */
   readonly jobs?: readonly PeriodicJob<P>[];
   /** Consumers of its work queues (run locally in process, on AWS from SQS). */
@@ -145,6 +152,12 @@ export interface Capability<S extends object = object, P extends object = object
    * schema registry: every function that starts runs or applies results reads schemas).
    */
   readonly engineGrants?: EngineGrants;
+  /**
+   * The tables every route group function needs because of this capability when the API requires
+   * tokens (the applications table: any route may be called with a stored key's token, checked
+   * against the key's state on every request).
+   */
+  readonly authGrants?: readonly TableGrant[];
   /** Bucket access and properties of its function on AWS, when it needs any. */
   readonly aws?: AwsDeployment;
   /** Package files its function reads at run time (Swagger UI's, for the system capability). */

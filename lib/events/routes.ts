@@ -39,6 +39,7 @@ const executionSummaries = (handlers: EventHandlerStore, executions: EventExecut
   route({
     method: 'GET',
     path: '/api/event/execution',
+    permission: 'runs:read',
     summary: 'Event handlers with the number of messages they handled',
     responds: 'application/json',
     handler: async () => {
@@ -63,6 +64,7 @@ const handlerExecutions = (handlers: EventHandlerStore, executions: EventExecuti
   route({
     method: 'GET',
     path: '/api/event/execution/{name}',
+    permission: 'runs:read',
     summary: 'The executions of one event handler, newest first',
     request: {
       params: NAME_PARAMS,
@@ -91,6 +93,7 @@ const addHandlers = (store: EventHandlerStore) =>
   route({
     method: 'POST',
     path: '/api/event',
+    permission: 'definitions:manage',
     summary: 'Add event handlers (one object, or an array)',
     request: {
       body: {
@@ -119,6 +122,7 @@ const updateHandler = (store: EventHandlerStore) =>
   route({
     method: 'PUT',
     path: '/api/event',
+    permission: 'definitions:manage',
     summary: 'Update an event handler',
     request: { body: { ...HANDLER_BODY, schema: { type: 'object', description: 'An EventHandler' } } },
     handler: async (ctx) => {
@@ -132,6 +136,7 @@ const listHandlers = (store: EventHandlerStore) =>
   route({
     method: 'GET',
     path: '/api/event',
+    permission: 'definitions:read',
     summary: 'List every event handler',
     responds: 'application/json',
     handler: async () => json(await store.list()),
@@ -141,6 +146,7 @@ const getHandler = (store: EventHandlerStore) =>
   route({
     method: 'GET',
     path: '/api/event/handler/{name}',
+    permission: 'definitions:read',
     summary: 'Get an event handler by name',
     request: { params: NAME_PARAMS },
     responds: 'application/json',
@@ -155,6 +161,7 @@ const handlersOfEvent = (store: EventHandlerStore) =>
   route({
     method: 'GET',
     path: '/api/event/{event}',
+    permission: 'definitions:read',
     summary: 'List the event handlers of one event',
     request: {
       params: pathParams({ event: stringValue('Event, e.g. sqs:orders') }),
@@ -173,6 +180,7 @@ const deleteHandler = (store: EventHandlerStore) =>
   route({
     method: 'DELETE',
     path: '/api/event/{name}',
+    permission: 'definitions:manage',
     summary: 'Delete an event handler',
     request: { params: NAME_PARAMS },
     handler: async (ctx) => {

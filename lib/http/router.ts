@@ -6,8 +6,22 @@
  * Gateway) adapt to and from this.
  */
 import type { Logger } from '../log/logger.ts';
-import { MethodNotAllowedError, NotFoundError, quote, ValidationError } from '../model/errors.ts';
+import {
+  ForbiddenError,
+  MethodNotAllowedError,
+  NotFoundError,
+  quote,
+  ValidationError,
+} from '../model/errors.ts';
 import type { ApiAuth } from '../security/api-auth.ts';
+import {
+  isPermission,
+  oneOf,
+  type Permission,
+  type Principal,
+  rolesGrant,
+  rolesGranting,
+} from '../security/roles.ts';
 import { loggableTarget } from './access-log.ts';
 import type { BodyContract, PathParams, RequestContract, ResponseType } from './contract.ts';
 import {
@@ -48,13 +62,50 @@ export interface RouteContext<Param extends string = string> {
   text(): Promise<string>;
   /** The body as a stream, for routes declaring `rawBody` (uploads): read once, as it arrives. */
   body(): AsyncIterable<Uint8Array>;
+  /**
+   * Who is calling (the key of the token, with its roles now), on a route that is not open while
+   * service.security.enabled is on; undefined with security off, where nobody is checked.
+   */
+  readonly principal?: Principal;
 }
 
 export type RouteHandler<Param extends string = string> = (
   ctx: RouteContext<Param>,
 ) => Promise<Response> | Response;
 
-export interface RouteDef<Path extends string = string> {
+/**
+ * A credential of a route's own that admits a request whatever its roles (the scheduler admin
+ * routes' `service.scheduler.admin.token`): the router lets such a request through to the handler.
+ */
+export interface RouteCredential {
+  /** What it is, as a refusal names it: `service.scheduler.admin.token in Authorization: Bearer`. */
+  readonly what: string;
+  admits(request: Request): boolean;
+}
+
+/**
+ * Who may call a route: nobody is asked for a token on an `open` one (health, version, token, the
+ * API document); any other declares the one permission it needs (lib/security/roles.ts), which the
+ * router checks against the caller's roles before the contract when security is on.
+ */
+export type RouteAccess =
+  | {
+      /** Needs no token even with `service.security.enabled` (health, version, token, API document). */
+      open: true;
+      permission?: never;
+      admits?: never;
+    }
+  | {
+      open?: false;
+      /** What the caller's roles must grant (docs/security.md "Roles"). */
+      permission: Permission;
+      /** Also let through a request carrying this credential, whatever its roles. */
+      admits?: RouteCredential;
+    };
+
+export type RouteDef<Path extends string = string> = RouteShape<Path> & RouteAccess;
+
+interface RouteShape<Path extends string> {
   method: HttpMethod;
   /** e.g. `/api/metadata/workflow/{name}/{version}` */
   path: Path;
@@ -70,8 +121,6 @@ export interface RouteDef<Path extends string = string> {
   rawBody?: boolean;
   /** The model a successful answer holds, for the OpenAPI document (lib/http/openapi/models.ts). */
   returns?: ResponseModel;
-  /** Needs no token even with `service.security.enabled` (health, version, token, API document). */
-  open?: boolean;
   handler: RouteHandler<PathParams<Path>>;
 }
 
@@ -79,7 +128,7 @@ export interface RouteDef<Path extends string = string> {
 export function route<const Path extends string>(def: RouteDef<Path>): RouteDef {
   // The router's context answers any name; the handler's narrower type only limits what it asks.
   const handler: RouteHandler = (ctx) => def.handler(ctx);
-  return { ...def, handler };
+  return { ...def, handler } as RouteDef;
 }
 
 interface Endpoint {
@@ -124,6 +173,10 @@ export class Router {
   constructor(private readonly options: RouterOptions) {}
 
   add(route: RouteDef): this {
+    // The type requires it; a route built around the type (a cast, plain JavaScript) stops here.
+    if (route.open !== true && !isPermission(route.permission)) {
+      throw new Error(`Route ${route.method} ${route.path} is neither open nor declares a permission`);
+    }
     let node = this.root;
     const paramNames: string[] = [];
     for (const segment of splitPath(route.path)) {
@@ -211,7 +264,11 @@ export class Router {
         bodyText ??= readBody(request);
         return bodyText;
       };
-      if (!endpoint.route.open) await this.options.auth?.authenticate(request);
+      let principal: Principal | undefined;
+      if (!endpoint.route.open) {
+        principal = await this.options.auth?.authenticate(request);
+        if (principal) authorize(endpoint.route, principal, request, where);
+      }
       checkPath(endpoint, params);
       const declared = endpoint.route.request?.body;
       // Parsed once: the router's check and the handler read the same value.
@@ -228,6 +285,7 @@ export class Router {
         query: checkedQuery(endpoint, url.searchParams),
         text: readText,
         body: () => bodyStream(request),
+        principal,
         json: () => {
           parsed ??= readText().then((text) =>
             boundedList(parseJsonBody(text, this.options.maxJsonDepth), declared),
@@ -247,6 +305,22 @@ export class Router {
       return errorResponse(error, this.options.instance, this.options.logger, where());
     }
   }
+}
+
+/**
+ * Passes a caller whose roles grant the route's permission, or who carries the route's own
+ * credential; refuses anyone else with 403, naming the roles that would do.
+ */
+function authorize(route: RouteDef, principal: Principal, request: Request, where: () => string): void {
+  const permission = route.permission as Permission;
+  if (rolesGrant(principal.roles, permission)) return;
+  if (route.admits?.admits(request)) return;
+  const held = principal.roles.length > 0 ? `has ${principal.roles.join(', ')}` : 'has no role';
+  const or = route.admits ? ` (or ${route.admits.what})` : '';
+  throw new ForbiddenError(
+    `${where()} needs the role ${oneOf(rolesGranting(permission))}${or}, for the permission ` +
+      `'${permission}'; the key ${quote(principal.keyId)} ${held}`,
+  );
 }
 
 /** A list body longer than its schema's `maxItems` (MAX_LIST_ITEMS when it declares none) is a 400. */

@@ -9,6 +9,7 @@ export function messageRoutes(service: MessageService): RouteDef[] {
     route({
       method: 'POST',
       path: '/api/workflow/{workflowId}/messages',
+      permission: 'runs:manage',
       summary: 'Push a JSON message into a running workflow’s message queue',
       request: {
         params: pathParams({ workflowId: stringValue('Workflow id') }),

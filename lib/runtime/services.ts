@@ -115,6 +115,10 @@ export function createServices(deps: ServiceDeps): Services {
     },
     events: { conductor: workQueues.of<EventMessage>('events'), ...deps.eventPublishers },
   });
+  const directories = all.flatMap((capability) =>
+    capability.keyDirectory ? [capability.keyDirectory(stores)] : [],
+  );
+  if (directories.length > 1) throw new Error('More than one capability keeps access keys');
   const provided = new Map<AnyCapability, object>();
   let routeTable: readonly RouteDef[] | undefined;
   const services: Services = {
@@ -124,7 +128,7 @@ export function createServices(deps: ServiceDeps): Services {
     workQueues,
     metadata,
     engine,
-    auth: apiAuthOf(config, clock, deps.apiKeys),
+    auth: apiAuthOf(config, clock, deps.apiKeys, directories[0]),
     provided: (capability) => {
       let given = provided.get(capability);
       if (given === undefined) {

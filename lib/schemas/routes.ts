@@ -15,6 +15,7 @@ const save = (schemas: SchemaService) =>
   route({
     method: 'POST',
     path: '/api/schema',
+    permission: 'definitions:manage',
     summary: 'Register schemas (one record or an array), in place or at a new version',
     request: {
       query: paramsOf({
@@ -39,6 +40,7 @@ const list = (schemas: SchemaService) =>
   route({
     method: 'GET',
     path: '/api/schema',
+    permission: 'definitions:read',
     summary: 'List every version of every schema',
     request: { query: paramsOf({ short: booleanValue('Only name and version, no body (default false)') }) },
     responds: 'application/json',
@@ -49,6 +51,7 @@ const latest = (schemas: SchemaService) =>
   route({
     method: 'GET',
     path: '/api/schema/{name}',
+    permission: 'definitions:read',
     summary: 'Read the highest version of a schema',
     request: { params: pathParams(nameParam) },
     responds: 'application/json',
@@ -59,6 +62,7 @@ const one = (schemas: SchemaService) =>
   route({
     method: 'GET',
     path: '/api/schema/{name}/{version}',
+    permission: 'definitions:read',
     summary: 'Read one version of a schema',
     request: { params: pathParams({ ...nameParam, version: versionParam }) },
     responds: 'application/json',
@@ -69,6 +73,7 @@ const removeAll = (schemas: SchemaService) =>
   route({
     method: 'DELETE',
     path: '/api/schema/{name}',
+    permission: 'definitions:manage',
     summary: 'Delete every version of a schema',
     request: { params: pathParams(nameParam) },
     handler: async (ctx) => {
@@ -81,6 +86,7 @@ const removeOne = (schemas: SchemaService) =>
   route({
     method: 'DELETE',
     path: '/api/schema/{name}/{version}',
+    permission: 'definitions:manage',
     summary: 'Delete one version of a schema',
     request: { params: pathParams({ ...nameParam, version: versionParam }) },
     handler: async (ctx) => {

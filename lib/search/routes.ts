@@ -45,6 +45,7 @@ const searchRoute = (path: string, summary: string, answer: (params: SearchParam
   route({
     method: 'GET',
     path,
+    permission: 'runs:read',
     summary,
     request: { query: searchQuery },
     responds: 'application/json',

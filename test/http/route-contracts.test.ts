@@ -22,6 +22,7 @@ const orders = route({
   method: 'POST',
   path: '/api/orders/{orderId}/lines',
   summary: 'Add a line to an order',
+  permission: 'definitions:manage',
   request: {
     params: pathParams({ orderId: { type: 'string', pattern: '^\\d+$', description: 'a positive integer' } }),
     query: paramsOf(
@@ -162,6 +163,7 @@ describe('contract checks in the router', () => {
       method: 'GET',
       path: '/api/things/{thingId}',
       summary: 'Read a thing',
+      open: true,
       handler: (ctx) => {
         // @ts-expect-error: the path has no {other} segment
         ctx.param('other');

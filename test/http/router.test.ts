@@ -40,10 +40,22 @@ async function call(router: Router, method: string, path: string, body?: string)
 }
 
 const names: RouteDef[] = [
-  { method: 'GET', path: '/api/workflow/names', summary: 'test route', handler: echo('names') },
-  { method: 'GET', path: '/api/workflow/{name}', summary: 'test route', handler: echo('byName') },
-  { method: 'GET', path: '/api/workflow/{name}/versions', summary: 'test route', handler: echo('versions') },
-  { method: 'GET', path: '/api/workflow/names/special', summary: 'test route', handler: echo('special') },
+  { method: 'GET', path: '/api/workflow/names', summary: 'test route', open: true, handler: echo('names') },
+  { method: 'GET', path: '/api/workflow/{name}', summary: 'test route', open: true, handler: echo('byName') },
+  {
+    method: 'GET',
+    path: '/api/workflow/{name}/versions',
+    summary: 'test route',
+    open: true,
+    handler: echo('versions'),
+  },
+  {
+    method: 'GET',
+    path: '/api/workflow/names/special',
+    summary: 'test route',
+    open: true,
+    handler: echo('special'),
+  },
 ];
 
 describe('Router matching', () => {
@@ -71,8 +83,20 @@ describe('Router matching', () => {
 
   it('backtracks to the parameter branch when the static branch lacks the method', async () => {
     const router = routerOf([
-      { method: 'POST', path: '/api/workflow/validate', summary: 'test route', handler: echo('validate') },
-      { method: 'GET', path: '/api/workflow/{name}', summary: 'test route', handler: echo('byName') },
+      {
+        method: 'POST',
+        path: '/api/workflow/validate',
+        summary: 'test route',
+        open: true,
+        handler: echo('validate'),
+      },
+      {
+        method: 'GET',
+        path: '/api/workflow/{name}',
+        summary: 'test route',
+        open: true,
+        handler: echo('byName'),
+      },
     ]);
     expect((await call(router, 'GET', '/api/workflow/validate')).body).toEqual({
       route: 'byName',
@@ -83,8 +107,14 @@ describe('Router matching', () => {
 
   it('names parameters per method when routes share a position', async () => {
     const router = routerOf([
-      { method: 'GET', path: '/api/items/{id}', summary: 'test route', handler: echo('get') },
-      { method: 'DELETE', path: '/api/items/{name}', summary: 'test route', handler: echo('delete') },
+      { method: 'GET', path: '/api/items/{id}', summary: 'test route', open: true, handler: echo('get') },
+      {
+        method: 'DELETE',
+        path: '/api/items/{name}',
+        summary: 'test route',
+        open: true,
+        handler: echo('delete'),
+      },
     ]);
     expect((await call(router, 'GET', '/api/items/42')).body.params).toEqual({ id: '42' });
     expect((await call(router, 'DELETE', '/api/items/42')).body.params).toEqual({ name: '42' });
@@ -102,7 +132,13 @@ describe('Router matching', () => {
   it('refuses to register the same method and path twice', () => {
     const router = routerOf(names);
     expect(() =>
-      router.add({ method: 'GET', path: '/api/workflow/{other}', summary: 'test route', handler: echo('x') }),
+      router.add({
+        method: 'GET',
+        path: '/api/workflow/{other}',
+        summary: 'test route',
+        open: true,
+        handler: echo('x'),
+      }),
     ).toThrow('Duplicate route GET /api/workflow/{other}');
   });
 });
@@ -110,9 +146,9 @@ describe('Router matching', () => {
 describe('Router.claims: the paths the router answers, for what serves beside it', () => {
   const router = routerOf([
     ...names,
-    { method: 'GET', path: '/health', summary: 'test route', handler: echo('health') },
-    { method: 'GET', path: '/swagger-ui/{file}', summary: 'test route', handler: echo('file') },
-    { method: 'POST', path: '/api-docs', summary: 'test route', handler: echo('doc') },
+    { method: 'GET', path: '/health', summary: 'test route', open: true, handler: echo('health') },
+    { method: 'GET', path: '/swagger-ui/{file}', summary: 'test route', open: true, handler: echo('file') },
+    { method: 'POST', path: '/api-docs', summary: 'test route', open: true, handler: echo('doc') },
   ]);
 
   it('claims every path a route template matches, whatever the method, and every path under a route', () => {
@@ -175,6 +211,7 @@ describe('Router error mapping', () => {
       method: 'POST',
       path: '/fail',
       summary: 'test route',
+      open: true,
       handler: () => {
         throw error;
       },
@@ -230,6 +267,7 @@ describe('Router error mapping', () => {
         method: 'POST',
         path: '/echo',
         summary: 'test route',
+        open: true,
         handler: async (ctx) => json(await ctx.json()),
       },
     ]);

@@ -58,6 +58,7 @@ describe('the capability list', () => {
       method: 'GET',
       path: '/api/schema/{name}',
       summary: 'a route of another capability',
+      permission: 'definitions:read',
       handler: () => new Response(),
     };
     expect(reaches('ANY /api/metadata/{proxy+}', route)).toBe(false);

@@ -103,9 +103,12 @@ describe('the token exchange', () => {
   const withToken = (token: string) =>
     new Request('http://x/api/x', { headers: { 'x-authorization': token } });
 
-  it('issues a token to any configured key, valid for token-ttl', async () => {
+  it('issues a token to any configured key, valid for token-ttl, whose caller is ADMIN', async () => {
     const token = await auth.token(second.id, second.secret);
-    await expect(auth.authenticate(withToken(token))).resolves.toBeUndefined();
+    await expect(auth.authenticate(withToken(token))).resolves.toEqual({
+      keyId: second.id,
+      roles: ['ADMIN'],
+    });
     clock.advance(10 * 60_000);
     await expect(auth.authenticate(withToken(token))).rejects.toMatchObject({ code: 'EXPIRED_TOKEN' });
   });
@@ -121,7 +124,7 @@ describe('the token exchange', () => {
     );
     const token = await defaults.token(first.id, first.secret);
     clock.advance(HOUR - 1000);
-    await expect(defaults.authenticate(withToken(token))).resolves.toBeUndefined();
+    await expect(defaults.authenticate(withToken(token))).resolves.toMatchObject({ keyId: first.id });
     clock.advance(1000);
     await expect(defaults.authenticate(withToken(token))).rejects.toMatchObject({ code: 'EXPIRED_TOKEN' });
   });

@@ -11,6 +11,7 @@ export const uploadContent = (content: ContentTransfer) =>
   route({
     method: 'PUT',
     path: '/api/files/content/{workflowId}/{fileId}',
+    permission: 'payloads',
     summary: 'Upload the raw bytes of a file, streamed to storage (owner; service backend)',
     request: { params: FILE_PARAMS },
     rawBody: true,
@@ -31,6 +32,7 @@ export const downloadContent = (content: ContentTransfer) =>
   route({
     method: 'GET',
     path: '/api/files/content/{workflowId}/{fileId}',
+    permission: 'payloads',
     summary: 'Download the raw bytes of an UPLOADED file (owner’s family; service backend)',
     request: { params: FILE_PARAMS },
     handler: async (ctx) => {

@@ -13,6 +13,7 @@ export const initiateMultipart = (multipart: MultipartUploads) =>
   route({
     method: 'POST',
     path: '/api/files/{workflowId}/{fileId}/multipart',
+    permission: 'payloads',
     summary: 'Start a multipart upload (owner; backends with multipart)',
     request: { params: FILE_PARAMS },
     responds: 'application/json',
@@ -23,6 +24,7 @@ export const partUrl = (multipart: MultipartUploads) =>
   route({
     method: 'GET',
     path: '/api/files/{workflowId}/{fileId}/multipart/{uploadId}/part/{partNumber}',
+    permission: 'payloads',
     summary: 'Issue the upload URL of one part (owner)',
     request: {
       params: pathParams({
@@ -48,6 +50,7 @@ export const completeMultipart = (multipart: MultipartUploads) =>
   route({
     method: 'POST',
     path: '/api/files/{workflowId}/{fileId}/multipart/{uploadId}/complete',
+    permission: 'payloads',
     summary: 'Complete a multipart upload with its part ETags, in part order (owner)',
     request: {
       params: UPLOAD_PARAMS,
@@ -87,6 +90,7 @@ export const abortMultipart = (multipart: MultipartUploads) =>
   route({
     method: 'DELETE',
     path: '/api/files/{workflowId}/{fileId}/multipart/{uploadId}',
+    permission: 'payloads',
     summary: 'Abort a multipart upload (owner)',
     request: { params: UPLOAD_PARAMS },
     handler: async (ctx) => {

@@ -12,6 +12,7 @@ export const createFile = (files: FileService) =>
   route({
     method: 'POST',
     path: '/api/files',
+    permission: 'payloads',
     summary: 'Create a file record owned by a workflow; answers its handle and an upload URL',
     request: {
       body: {
@@ -38,6 +39,7 @@ export const fileMetadata = (files: FileService) =>
   route({
     method: 'GET',
     path: '/api/files/{workflowId}/{fileId}',
+    permission: 'payloads',
     summary: "Read a file's metadata (owner's family)",
     request: { params: FILE_PARAMS },
     responds: 'application/json',
@@ -48,6 +50,7 @@ export const uploadUrl = (files: FileService) =>
   route({
     method: 'GET',
     path: '/api/files/{workflowId}/{fileId}/upload-url',
+    permission: 'payloads',
     summary: 'Issue a fresh upload URL (owner, while UPLOADING)',
     request: { params: FILE_PARAMS },
     responds: 'application/json',
@@ -59,6 +62,7 @@ export const uploadComplete = (files: FileService) =>
   route({
     method: 'POST',
     path: '/api/files/{workflowId}/{fileId}/upload-complete',
+    permission: 'payloads',
     summary: 'Confirm the upload: records the stored size and SHA-256 (owner)',
     request: { params: FILE_PARAMS },
     responds: 'application/json',
@@ -69,6 +73,7 @@ export const downloadUrl = (files: FileService) =>
   route({
     method: 'GET',
     path: '/api/files/{workflowId}/{fileId}/download-url',
+    permission: 'payloads',
     summary: 'Issue a download URL (owner’s family, once UPLOADED)',
     request: { params: FILE_PARAMS },
     responds: 'application/json',

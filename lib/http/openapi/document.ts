@@ -3,8 +3,10 @@
  * every route's method, path, summary, path and query parameters and body come from its declaration,
  * its success answer from `responds` and `returns`, and every failure is the error body. A route
  * cannot exist without its entry. With security on, every route not declared `open` needs the token
- * in X-Authorization (lib/security/api-auth.ts), which Swagger UI's Authorize button then sends.
+ * in X-Authorization (lib/security/api-auth.ts), which Swagger UI's Authorize button then sends, and
+ * a role granting its permission (`x-permission`, `x-roles`).
  */
+import { rolesGranting } from '../../security/roles.ts';
 import type { JsonSchema, ParamsSchema } from '../contract.ts';
 import type { RouteDef } from '../router.ts';
 import { MODELS, responseSchema } from './models.ts';
@@ -57,10 +59,17 @@ function operation(route: RouteDef, info: DocumentInfo): Record<string, unknown>
     '4XX': ERROR_ANSWER,
     '5XX': ERROR_ANSWER,
   };
-  if (info.secured && !route.open) responses['401'] = { ...ERROR_ANSWER, description: 'No valid token' };
+  if (info.secured && !route.open) {
+    responses['401'] = { ...ERROR_ANSWER, description: 'No valid token' };
+    responses['403'] = { ...ERROR_ANSWER, description: 'The caller’s roles do not grant the permission' };
+  }
   return {
     operationId: operationId(route),
     summary: route.summary,
+    // Who may call it when security is on (lib/security/roles.ts, docs/security.md "Roles").
+    ...(route.permission
+      ? { 'x-permission': route.permission, 'x-roles': rolesGranting(route.permission) }
+      : {}),
     tags: [tagOf(route.path)],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(contract.body

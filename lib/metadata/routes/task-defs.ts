@@ -12,6 +12,7 @@ const register = (metadata: MetadataService) =>
   route({
     method: 'POST',
     path: '/api/metadata/taskdefs',
+    permission: 'definitions:manage',
     summary: 'Register task definitions',
     request: { body: TASK_DEFS_BODY },
     handler: async (ctx) => {
@@ -24,6 +25,7 @@ const update = (metadata: MetadataService) =>
   route({
     method: 'PUT',
     path: '/api/metadata/taskdefs',
+    permission: 'definitions:manage',
     summary: 'Replace a task definition',
     request: { body: TASK_DEF_BODY },
     handler: async (ctx) => {
@@ -36,6 +38,7 @@ const list = (metadata: MetadataService) =>
   route({
     method: 'GET',
     path: '/api/metadata/taskdefs',
+    permission: 'definitions:read',
     summary: 'List task definitions',
     responds: 'application/json',
     returns: 'TaskDef[]',
@@ -46,6 +49,7 @@ const get = (metadata: MetadataService) =>
   route({
     method: 'GET',
     path: '/api/metadata/taskdefs/{taskType}',
+    permission: 'definitions:read',
     summary: 'Read a task definition',
     request: { params: taskTypeParam },
     responds: 'application/json',
@@ -57,6 +61,7 @@ const remove = (metadata: MetadataService) =>
   route({
     method: 'DELETE',
     path: '/api/metadata/taskdefs/{taskType}',
+    permission: 'definitions:manage',
     summary: 'Delete a task definition',
     request: { params: taskTypeParam },
     handler: async (ctx) => {

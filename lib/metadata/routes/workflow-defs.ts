@@ -15,6 +15,7 @@ const register = (metadata: MetadataService) =>
   route({
     method: 'POST',
     path: '/api/metadata/workflow',
+    permission: 'definitions:manage',
     summary: 'Register a workflow definition (409 when the version exists, unless overwrite)',
     request: {
       query: paramsOf({ overwrite: booleanValue('Replace an existing version (default false)') }),
@@ -30,6 +31,7 @@ const upsert = (metadata: MetadataService) =>
   route({
     method: 'PUT',
     path: '/api/metadata/workflow',
+    permission: 'definitions:manage',
     summary: 'Create or replace workflow definitions (newVersion: store each as its next version)',
     request: {
       query: paramsOf({
@@ -52,6 +54,7 @@ const validate = (metadata: MetadataService) =>
   route({
     method: 'POST',
     path: '/api/metadata/workflow/validate',
+    permission: 'definitions:read',
     summary: 'Check a workflow definition without storing it',
     request: { body: WORKFLOW_DEF_BODY },
     handler: async (ctx) => {
@@ -64,6 +67,7 @@ const list = (metadata: MetadataService) =>
   route({
     method: 'GET',
     path: '/api/metadata/workflow',
+    permission: 'definitions:read',
     summary: 'List workflow definitions',
     request: {
       query: paramsOf({
@@ -88,6 +92,7 @@ const latestVersions = (metadata: MetadataService) =>
   route({
     method: 'GET',
     path: '/api/metadata/workflow/latest-versions',
+    permission: 'definitions:read',
     summary: 'The latest version of every workflow definition',
     responds: 'application/json',
     handler: async () => json(await metadata.listWorkflowDefs({ latestOnly: true })),
@@ -97,6 +102,7 @@ const namesAndVersions = (metadata: MetadataService) =>
   route({
     method: 'GET',
     path: '/api/metadata/workflow/names-and-versions',
+    permission: 'definitions:read',
     summary: 'Every workflow name with its versions',
     responds: 'application/json',
     handler: async () => json(await metadata.namesAndVersions()),
@@ -106,6 +112,7 @@ const names = (metadata: MetadataService) =>
   route({
     method: 'GET',
     path: '/api/metadata/workflow/names',
+    permission: 'definitions:read',
     summary: 'Every workflow name',
     responds: 'application/json',
     handler: async () => json(Object.keys(await metadata.namesAndVersions())),
@@ -115,6 +122,7 @@ const get = (metadata: MetadataService) =>
   route({
     method: 'GET',
     path: '/api/metadata/workflow/{name}',
+    permission: 'definitions:read',
     summary: 'Read a workflow definition (the latest version unless one is given)',
     request: {
       params: pathParams(nameParam),
@@ -130,6 +138,7 @@ const versions = (metadata: MetadataService) =>
   route({
     method: 'GET',
     path: '/api/metadata/workflow/{name}/versions',
+    permission: 'definitions:read',
     summary: 'Every version of a workflow definition',
     request: { params: pathParams(nameParam) },
     responds: 'application/json',
@@ -140,6 +149,7 @@ const remove = (metadata: MetadataService) =>
   route({
     method: 'DELETE',
     path: '/api/metadata/workflow/{name}/{version}',
+    permission: 'definitions:manage',
     summary: 'Delete one version of a workflow definition',
     request: {
       params: pathParams({

@@ -13,6 +13,7 @@ export const pauseSchedule = (service: SchedulerService, method: HttpMethod) =>
   route({
     method,
     path: '/api/scheduler/schedules/{name}/pause',
+    permission: 'schedules',
     summary: `Pause a schedule (${method})`,
     request: { params: NAME_PARAMS, query: paramsOf({ reason: stringValue('Why (pausedReason)') }) },
     handler: async (ctx) => {
@@ -25,6 +26,7 @@ export const resumeSchedule = (service: SchedulerService, method: HttpMethod) =>
   route({
     method,
     path: '/api/scheduler/schedules/{name}/resume',
+    permission: 'schedules',
     summary: `Resume a paused schedule (${method})`,
     request: { params: NAME_PARAMS },
     handler: async (ctx) => {
@@ -44,6 +46,7 @@ export const bulkPause = (service: SchedulerService) =>
   route({
     method: 'PUT',
     path: '/api/scheduler/bulk/pause',
+    permission: 'schedules',
     summary: 'Pause many schedules',
     request: { body: NAMES_BODY },
     responds: 'application/json',
@@ -54,6 +57,7 @@ export const bulkResume = (service: SchedulerService) =>
   route({
     method: 'PUT',
     path: '/api/scheduler/bulk/resume',
+    permission: 'schedules',
     summary: 'Resume many schedules',
     request: { body: NAMES_BODY },
     responds: 'application/json',

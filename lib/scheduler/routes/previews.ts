@@ -14,6 +14,7 @@ export const nextFewSchedules = (service: SchedulerService) =>
   route({
     method: 'GET',
     path: '/api/scheduler/nextFewSchedules',
+    permission: 'schedules',
     summary: 'Preview the next run times of a cron expression (at most 5)',
     request: {
       query: paramsOf(
@@ -43,6 +44,7 @@ export const searchScheduleExecutions = (schedules: ScheduleStore) =>
   route({
     method: 'GET',
     path: '/api/scheduler/search/executions',
+    permission: 'schedules',
     summary: 'Search schedule execution records',
     request: { query: paramsOf({ query: stringValue('field = value AND ...'), ...PAGE }) },
     responds: 'application/json',

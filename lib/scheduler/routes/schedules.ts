@@ -12,6 +12,7 @@ export const saveSchedule = (service: SchedulerService) =>
   route({
     method: 'POST',
     path: '/api/scheduler/schedules',
+    permission: 'schedules',
     summary: 'Create or update a schedule by name',
     request: {
       body: SCHEDULE_BODY,
@@ -25,6 +26,7 @@ export const listSchedules = (service: SchedulerService) =>
   route({
     method: 'GET',
     path: '/api/scheduler/schedules',
+    permission: 'schedules',
     summary: 'List schedules, optionally of one workflow',
     request: { query: paramsOf({ workflowName: stringValue('Only schedules starting this workflow') }) },
     responds: 'application/json',
@@ -35,6 +37,7 @@ export const searchSchedulesRoute = (service: SchedulerService) =>
   route({
     method: 'GET',
     path: '/api/scheduler/schedules/search',
+    permission: 'schedules',
     summary: 'Search schedules',
     request: {
       query: paramsOf({
@@ -63,6 +66,7 @@ export const getSchedule = (service: SchedulerService) =>
   route({
     method: 'GET',
     path: '/api/scheduler/schedules/{name}',
+    permission: 'schedules',
     summary: 'Get a schedule',
     request: { params: NAME_PARAMS },
     responds: 'application/json',
@@ -73,6 +77,7 @@ export const deleteSchedule = (service: SchedulerService) =>
   route({
     method: 'DELETE',
     path: '/api/scheduler/schedules/{name}',
+    permission: 'schedules',
     summary: 'Delete a schedule (a missing one is fine)',
     request: { params: NAME_PARAMS },
     handler: async (ctx) => {

@@ -31,6 +31,7 @@ const pollOne = (tasks: TaskService) =>
   route({
     method: 'GET',
     path: '/api/tasks/poll/{taskType}',
+    permission: 'tasks:work',
     summary: 'Poll for one task of a type (204 when none is ready)',
     request: { params: taskTypeParam, query: paramsOf(pollerQuery) },
     responds: 'application/json',
@@ -45,6 +46,7 @@ const pollBatch = (tasks: TaskService) =>
   route({
     method: 'GET',
     path: '/api/tasks/poll/batch/{taskType}',
+    permission: 'tasks:work',
     summary: 'Poll for up to count tasks of a type, waiting up to timeout ms',
     request: {
       params: taskTypeParam,

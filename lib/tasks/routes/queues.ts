@@ -11,6 +11,7 @@ const queueSizes = (tasks: TaskService) =>
   route({
     method: 'GET',
     path: '/api/tasks/queue/sizes',
+    permission: 'tasks:read',
     summary: 'Queue sizes of the given task types',
     request: { query: paramsOf({ taskType: stringList('Task types (repeated or comma-separated)') }) },
     responds: 'application/json',
@@ -21,6 +22,7 @@ const queueSize = (tasks: TaskService) =>
   route({
     method: 'GET',
     path: '/api/tasks/queue/size',
+    permission: 'tasks:read',
     summary: 'Queue size of one task type (and domain)',
     request: {
       query: paramsOf({ taskType: stringValue('The task type'), domain: stringValue('The domain') }, [
@@ -36,6 +38,7 @@ const allQueues = (tasks: TaskService) =>
   route({
     method: 'GET',
     path: '/api/tasks/queue/all',
+    permission: 'tasks:read',
     summary: 'Sizes of every worker queue',
     responds: 'application/json',
     handler: async () => json(await tasks.allQueues()),
@@ -45,6 +48,7 @@ const allQueuesVerbose = (tasks: TaskService) =>
   route({
     method: 'GET',
     path: '/api/tasks/queue/all/verbose',
+    permission: 'tasks:read',
     summary: "Sizes of every worker queue in Conductor's verbose shape",
     responds: 'application/json',
     handler: async () => {
@@ -59,6 +63,7 @@ const pollData = (tasks: TaskService) =>
   route({
     method: 'GET',
     path: '/api/tasks/queue/polldata',
+    permission: 'tasks:read',
     summary: 'Last poll of each domain of a task type',
     request: { query: requiredTaskType },
     responds: 'application/json',
@@ -69,6 +74,7 @@ const allPollData = (tasks: TaskService) =>
   route({
     method: 'GET',
     path: '/api/tasks/queue/polldata/all',
+    permission: 'tasks:read',
     summary: 'Last poll of every task type',
     responds: 'application/json',
     handler: async () => json(await tasks.pollData()),
@@ -78,6 +84,7 @@ const requeue = (tasks: TaskService) =>
   route({
     method: 'POST',
     path: '/api/tasks/queue/requeue/{taskType}',
+    permission: 'runs:manage',
     summary: "Put a type's scheduled tasks back in its queue; answers how many",
     request: { params: pathParams({ taskType: stringValue('The task type') }) },
     responds: 'text/plain',

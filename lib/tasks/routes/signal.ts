@@ -21,6 +21,7 @@ const signal = ({ tasks }: TaskRouteDeps) =>
   route({
     method: 'POST',
     path: '/api/tasks/{workflowId}/{status}/signal',
+    permission: 'tasks:work',
     summary: 'Complete or fail the blocking task of a run',
     request: { params: signalParams, body: TASK_OUTPUT_BODY },
     handler: async (ctx) => {
@@ -33,6 +34,7 @@ const signalSync = ({ tasks, reader, waitForProgress }: TaskRouteDeps) =>
   route({
     method: 'POST',
     path: '/api/tasks/{workflowId}/{status}/signal/sync',
+    permission: 'tasks:work',
     summary: 'Complete or fail the blocking task of a run and answer the run once it moved on',
     request: {
       params: signalParams,

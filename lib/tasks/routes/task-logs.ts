@@ -12,6 +12,7 @@ const getTask = (tasks: TaskService) =>
   route({
     method: 'GET',
     path: '/api/tasks/{taskId}',
+    permission: 'tasks:read',
     summary: 'Read one task',
     request: { params: taskIdParam },
     responds: 'application/json',
@@ -23,6 +24,7 @@ const appendLog = (tasks: TaskService) =>
   route({
     method: 'POST',
     path: '/api/tasks/{taskId}/log',
+    permission: 'tasks:work',
     // The body is one line, sent by the SDKs as a JSON string; plain text is accepted too, so it
     // has no JSON contract.
     summary: "Append a line to a task's log",
@@ -46,6 +48,7 @@ const readLogs = (tasks: TaskService) =>
   route({
     method: 'GET',
     path: '/api/tasks/{taskId}/log',
+    permission: 'tasks:read',
     summary: "Read a task's log (204 when empty)",
     request: { params: taskIdParam },
     responds: 'application/json',

@@ -38,6 +38,7 @@ const update = ({ tasks }: TaskRouteDeps) =>
   route({
     method: 'POST',
     path: '/api/tasks',
+    permission: 'tasks:work',
     summary: "Apply a worker's TaskResult; answers the task id",
     request: { body: TASK_RESULT_BODY },
     responds: 'text/plain',
@@ -52,6 +53,7 @@ const updateV2 = ({ tasks }: TaskRouteDeps) =>
   route({
     method: 'POST',
     path: '/api/tasks/update-v2',
+    permission: 'tasks:work',
     summary: "Apply a worker's TaskResult and poll its next task of the same type",
     request: { body: TASK_RESULT_BODY },
     responds: 'application/json',
@@ -74,6 +76,7 @@ const updateByRef = ({ tasks }: TaskRouteDeps) =>
   route({
     method: 'POST',
     path: '/api/tasks/{workflowId}/{taskRefName}/{status}',
+    permission: 'tasks:work',
     summary: 'Update the running task of a reference name; answers the task id',
     request: { params: byRefParams, query: paramsOf(WORKER_ID_QUERY), body: TASK_OUTPUT_BODY },
     responds: 'text/plain',
@@ -94,6 +97,7 @@ const updateByRefSync = ({ tasks, reader, waitForProgress }: TaskRouteDeps) =>
   route({
     method: 'POST',
     path: '/api/tasks/{workflowId}/{taskRefName}/{status}/sync',
+    permission: 'tasks:work',
     summary: 'Update the running task of a reference name and answer the run once it moved on',
     request: { params: byRefParams, query: paramsOf(WORKER_ID_QUERY), body: TASK_OUTPUT_BODY },
     responds: 'application/json',

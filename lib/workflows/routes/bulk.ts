@@ -96,6 +96,7 @@ function bulkRoute(spec: BulkSpec, ops: WorkflowOperations): RouteDef {
   return {
     method: spec.method,
     path: `/api/workflow/bulk/${spec.operation}`,
+    permission: 'runs:manage',
     summary: spec.summary,
     request: { ...(spec.query ? { query: paramsOf(spec.query) } : {}), body: IDS_BODY },
     responds: 'application/json',

@@ -17,6 +17,7 @@ const correlatedBatch = (reader: WorkflowReader) =>
   route({
     method: 'POST',
     path: '/api/workflow/correlated/batch',
+    permission: 'runs:read',
     summary: 'Runs of the named workflows for each correlation id (Orkes)',
     request: {
       query: paramsOf({

@@ -23,6 +23,7 @@ const execute = (starter: WorkflowStarter, execution: SyncExecution) =>
   route({
     method: 'POST',
     path: '/api/workflow/execute/{name}/{version}',
+    permission: 'runs:manage',
     summary: `Start a run and wait (default 10 s, at most ${MAX_WAIT_SECONDS} s, below API Gateway's 30 s limit) until it is over, blocked, or a listed task is over`,
     request: {
       params: pathParams({

@@ -26,6 +26,7 @@ const locationRoute = (path: string, payloads: PayloadLocations) =>
   route({
     method: 'GET',
     path,
+    permission: 'payloads',
     summary: 'Where to write (or read) a large payload: {uri, path}',
     request: { query: LOCATION_QUERY },
     responds: 'application/json',
@@ -67,6 +68,7 @@ export function localPayloadRoutes(payloads: PayloadLocations): RouteDef[] {
     route({
       method: 'GET',
       path: `${LOCAL_PAYLOAD_ROUTE}/{namespace}/{file}`,
+      permission: 'payloads',
       summary: 'Read a stored payload (the URI of a READ location)',
       request: { params: PAYLOAD_PARAMS },
       responds: 'application/json',
@@ -75,6 +77,7 @@ export function localPayloadRoutes(payloads: PayloadLocations): RouteDef[] {
     route({
       method: 'PUT',
       path: `${LOCAL_PAYLOAD_ROUTE}/{namespace}/{file}`,
+      permission: 'payloads',
       summary: 'Upload a payload (the URI of a WRITE location)',
       request: { params: PAYLOAD_PARAMS, body: PAYLOAD_BODY },
       handler: async (ctx) => {

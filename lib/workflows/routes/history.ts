@@ -42,6 +42,7 @@ const retry = (ops: HistoryOperations) =>
   route({
     method: 'POST',
     path: '/api/workflow/{workflowId}/retry',
+    permission: 'runs:manage',
     summary: 'Retry an ended run from its failed tasks',
     request: {
       params: workflowIdParam,
@@ -63,6 +64,7 @@ const restart = (ops: HistoryOperations) =>
   route({
     method: 'POST',
     path: '/api/workflow/{workflowId}/restart',
+    permission: 'runs:manage',
     summary: 'Start an ended run over under the same id',
     request: {
       params: workflowIdParam,
@@ -82,6 +84,7 @@ const rerun = (ops: HistoryOperations) =>
   route({
     method: 'POST',
     path: '/api/workflow/{workflowId}/rerun',
+    permission: 'runs:manage',
     summary: 'Rerun an ended run from the start or from a task; answers the workflow id',
     request: { params: workflowIdParam, body: RERUN_BODY },
     responds: 'text/plain',

@@ -42,6 +42,7 @@ const decide = (engine: WorkflowRouteDeps) =>
   route({
     method: 'PUT',
     path: '/api/workflow/decide/{workflowId}',
+    permission: 'runs:manage',
     summary: 'Ask for a decide of a run',
     request: { params: pathParams({ workflowId: stringValue('The run') }) },
     handler: async (ctx) => {

@@ -27,6 +27,7 @@ const pauseRoute = (ops: WorkflowOperations) =>
   route({
     method: 'PUT',
     path: '/api/workflow/{workflowId}/pause',
+    permission: 'runs:manage',
     summary: 'Pause a run: nothing new is scheduled until it is resumed',
     request: { params: workflowIdParam },
     handler: async (ctx) => {
@@ -39,6 +40,7 @@ const resumeRoute = (ops: WorkflowOperations) =>
   route({
     method: 'PUT',
     path: '/api/workflow/{workflowId}/resume',
+    permission: 'runs:manage',
     summary: 'Resume a paused run',
     request: { params: workflowIdParam },
     handler: async (ctx) => {
@@ -51,6 +53,7 @@ const terminateRoute = (ops: WorkflowOperations) =>
   route({
     method: 'DELETE',
     path: '/api/workflow/{workflowId}',
+    permission: 'runs:manage',
     summary: 'Terminate a run: open tasks are canceled, running children terminated',
     request: {
       params: workflowIdParam,
@@ -77,6 +80,7 @@ const removeRoute = (ops: WorkflowOperations) =>
   route({
     method: 'DELETE',
     path: '/api/workflow/{workflowId}/remove',
+    permission: 'runs:manage',
     summary: 'Remove a run and its tasks',
     request: { params: workflowIdParam, query: paramsOf(archiveQuery) },
     handler: async (ctx) => {
@@ -89,6 +93,7 @@ const terminateRemoveRoute = (ops: WorkflowOperations) =>
   route({
     method: 'DELETE',
     path: '/api/workflow/{workflowId}/terminate-remove',
+    permission: 'runs:manage',
     summary: 'Terminate a run if it is still going, then remove it',
     request: {
       params: workflowIdParam,
@@ -106,6 +111,7 @@ const resetCallbacksRoute = (ops: WorkflowOperations) =>
   route({
     method: 'POST',
     path: '/api/workflow/{workflowId}/resetcallbacks',
+    permission: 'runs:manage',
     summary: 'Make every worker task waiting out a callback pollable now',
     request: { params: workflowIdParam },
     handler: async (ctx) => {
@@ -128,6 +134,7 @@ const skipTaskRoute = (ops: WorkflowOperations) =>
   route({
     method: 'PUT',
     path: '/api/workflow/{workflowId}/skiptask/{taskReferenceName}',
+    permission: 'runs:manage',
     summary: 'Skip a task not scheduled yet; the flow jumps over it with the given output',
     request: {
       params: pathParams({
@@ -162,6 +169,7 @@ const variablesRoute = (ops: WorkflowOperations, reader: WorkflowReader) =>
   route({
     method: 'POST',
     path: '/api/workflow/{workflowId}/variables',
+    permission: 'runs:manage',
     summary: "Merge variables into a run's variables, then decide it (Orkes); answers the run",
     request: { params: workflowIdParam, body: VARIABLES_BODY },
     responds: 'application/json',

@@ -29,6 +29,7 @@ const running = (reader: WorkflowReader) =>
   route({
     method: 'GET',
     path: '/api/workflow/running/{name}',
+    permission: 'runs:read',
     summary: 'Ids of the running runs of a workflow version',
     request: {
       params: pathParams({ name: stringValue('The workflow name') }),
@@ -54,6 +55,7 @@ const get = (reader: WorkflowReader) =>
   route({
     method: 'GET',
     path: '/api/workflow/{workflowId}',
+    permission: 'runs:read',
     summary: 'Read a run',
     request: {
       params: workflowIdParam,
@@ -79,6 +81,7 @@ const size = (reader: WorkflowReader) =>
   route({
     method: 'GET',
     path: '/api/workflow/{workflowId}/size',
+    permission: 'runs:read',
     summary: 'The size of a run with its tasks, in bytes of JSON',
     request: { params: workflowIdParam },
     responds: 'application/json',
@@ -92,6 +95,7 @@ const status = (reader: WorkflowReader) =>
   route({
     method: 'GET',
     path: '/api/workflow/{workflowId}/status',
+    permission: 'runs:read',
     summary: 'Read the status of a run',
     request: {
       params: workflowIdParam,
@@ -115,6 +119,7 @@ const tasks = (reader: WorkflowReader) =>
   route({
     method: 'GET',
     path: '/api/workflow/{workflowId}/tasks',
+    permission: 'runs:read',
     summary: 'A page of the tasks of a run',
     request: {
       params: workflowIdParam,
@@ -140,6 +145,7 @@ const correlated = (reader: WorkflowReader) =>
   route({
     method: 'GET',
     path: '/api/workflow/{name}/correlated/{correlationId}',
+    permission: 'runs:read',
     summary: 'Runs of a workflow with a correlation id',
     request: {
       params: pathParams({
@@ -164,6 +170,7 @@ const correlatedMany = (reader: WorkflowReader) =>
   route({
     method: 'POST',
     path: '/api/workflow/{name}/correlated',
+    permission: 'runs:read',
     summary: 'Runs of a workflow for each correlation id of the body',
     request: {
       params: pathParams({ name: stringValue('The workflow name') }),

@@ -29,6 +29,7 @@ const startByRequest = (starter: WorkflowStarter) =>
   route({
     method: 'POST',
     path: '/api/workflow',
+    permission: 'runs:manage',
     summary: 'Start a run from a StartWorkflowRequest; answers the workflow id',
     request: { body: START_REQUEST_BODY },
     responds: 'text/plain',
@@ -40,6 +41,7 @@ const startByName = (starter: WorkflowStarter) =>
   route({
     method: 'POST',
     path: '/api/workflow/{name}',
+    permission: 'runs:manage',
     summary: 'Start a run of a registered workflow with the body as input; answers the workflow id',
     request: {
       params: pathParams({ name: stringValue('The workflow name') }),

@@ -31,6 +31,7 @@ const testRun = (runner: Pick<WorkflowTestRunner, 'run'>) =>
   route({
     method: 'POST',
     path: '/api/workflow/test',
+    permission: 'runs:manage',
     summary: 'Run a workflow against mocked workers, in isolation; answers the simulated run',
     request: { body: TEST_REQUEST_BODY },
     responds: 'application/json',
