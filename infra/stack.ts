@@ -23,6 +23,7 @@ import {
   grantedTables,
   JOBS,
   queueUrlProperty,
+  routeGroupGrants,
   STREAM_CONSUMERS,
 } from '../lib/capabilities.ts';
 import type { Capability } from '../lib/capability-contract.ts';
@@ -180,7 +181,8 @@ export class ConductorStack extends Stack {
       const fn = this.serviceFunction(`${pascalCase(capability.name)}Function`, {
         entry: `functions/${capability.name}.ts`,
         description: `Conductor route group '${capability.name}'`,
-        grants: capability.grants,
+        // With keys, every group reads the tables token checks need (stored keys' state).
+        grants: routeGroupGrants(capability, apiKeys !== undefined),
         aws: capability.aws,
         assets: capability.assets,
         scriptWorker: capability.scriptWorker,

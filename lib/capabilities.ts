@@ -5,6 +5,7 @@
  * engine hooks, background work, routes, function and grants follow from the descriptor
  * (lib/capability-contract.ts).
  */
+import { applicationsCapability } from './applications/capability.ts';
 import type { Capability, Intersection, StoresOf } from './capability-contract.ts';
 import { gatedOn, type PropertyName } from './config/properties.ts';
 import type { ServiceConfig } from './config/service-config.ts';
@@ -31,6 +32,7 @@ export const CAPABILITIES = [
   messagesCapability,
   eventsCapability,
   filesCapability,
+  applicationsCapability,
 ] as const;
 
 /** A capability of the list, its own types forgotten: what the folds work with. */
@@ -55,6 +57,22 @@ export function grantedTables(grants: FunctionGrants): readonly TableGrant[] {
   const uses = grants.engine === 'decides' ? (['starts', 'decides'] as const) : (['starts'] as const);
   const added = ALL.flatMap((capability) => uses.flatMap((use) => capability.engineGrants?.[use] ?? []));
   return [...grants.tables, ...added];
+}
+
+/**
+ * What a route group's function is granted: its capability's own grants and, when the API requires
+ * tokens, the tables every capability asks of functions that check them (Capability.authGrants;
+ * a table the group already has is not granted twice).
+ */
+export function routeGroupGrants(capability: AnyCapability, secured: boolean): FunctionGrants {
+  if (!secured) return capability.grants;
+  const tables = [...capability.grants.tables];
+  for (const grant of ALL.flatMap((c) => c.authGrants ?? [])) {
+    if (!tables.some((t) => t.table.id === grant.table.id)) tables.push(grant);
+  }
+  return tables.length === capability.grants.tables.length
+    ? capability.grants
+    : { ...capability.grants, tables };
 }
 
 /** Every capability, as the folds see it. */

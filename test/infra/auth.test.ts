@@ -108,6 +108,13 @@ describe('ConductorStack authentication by default', () => {
     }
   });
 
+  it('tells every route group function the applications table, whose stored keys it checks tokens of', () => {
+    const env = environments(template);
+    for (const group of routeGroups) {
+      expect(env.get(group), group).toHaveProperty('SERVICE_DYNAMODB_TABLES_APPLICATIONS');
+    }
+  });
+
   it('lets browsers send X-Authorization', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       CorsConfiguration: { AllowHeaders: Match.arrayWith(['x-authorization']) },
@@ -135,6 +142,13 @@ describe('ConductorStack with auth none', () => {
       expect(variables.SERVICE_SECURITY_ENABLED).toBeUndefined();
     }
     expect(secretStatements(template)).toEqual([]);
+  });
+
+  it('tells no route group but the applications one the applications table: nobody checks tokens', () => {
+    for (const [description, variables] of environments(template)) {
+      const told = 'SERVICE_DYNAMODB_TABLES_APPLICATIONS' in variables;
+      expect(told, description).toBe(description === "Conductor route group 'applications'");
+    }
   });
 
   it('warns at synth that the API is open', () => {

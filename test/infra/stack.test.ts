@@ -22,6 +22,7 @@ import {
   CONSUMERS as QUEUE_CONSUMERS,
   queueUrlProperty,
   CAPABILITIES as ROUTE_GROUPS,
+  routeGroupGrants,
   STREAM_CONSUMERS,
   TABLES,
 } from '../../lib/capabilities.ts';
@@ -409,13 +410,31 @@ describe('ConductorStack with the default gates', () => {
     for (const statement of writes) {
       expect(statement.Effect).toBe('Allow');
       expect(resourcesOf(statement)).toContainEqual({ 'Fn::GetAtt': [tableId, 'Arn'] });
+      expect(JSON.stringify(resourcesOf(statement))).not.toContain(tableIdOf(template, 'applications'));
     }
-    // Every DynamoDB resource named is the definitions table or its indexes: not '*', no other table.
+    // Every DynamoDB resource named is the definitions table or its indexes, or the applications
+    // table its token checks read: not '*', no other table.
     const dynamoResources = statements
       .filter((s) => actionsOf(s).some((action) => action.startsWith('dynamodb:')))
       .flatMap(resourcesOf)
       .filter((resource) => JSON.stringify(resource) !== '{"Ref":"AWS::NoValue"}');
-    for (const resource of dynamoResources) expect(JSON.stringify(resource)).toContain(`"${tableId}"`);
+    const applications = tableIdOf(template, 'applications');
+    for (const resource of dynamoResources) {
+      expect(JSON.stringify(resource)).toMatch(new RegExp(`"(${tableId}|${applications})"`));
+    }
+  });
+
+  it('lets every route group function read the applications table (token checks), and only its own function write it', () => {
+    const applications = tableIdOf(template, 'applications');
+    for (const group of enabledGroups(ROUTE_GROUPS, DEFAULT_GATES)) {
+      const onApplications = statementsOf(template, group.name)
+        .filter((s) => JSON.stringify(s.Resource).includes(`"${applications}"`))
+        .flatMap(actionsOf);
+      expect(onApplications, group.name).toContain('dynamodb:GetItem');
+      const writes = onApplications.filter((action) => WRITES.includes(action));
+      if (group.name === 'applications') expect(writes).toContain('dynamodb:PutItem');
+      else expect(writes, group.name).toEqual([]);
+    }
   });
 
   it('lets the system function read the definitions table but never write to it', () => {
@@ -436,7 +455,8 @@ describe('ConductorStack with the default gates', () => {
       });
       // No source maps ship (infra/constructs/service-function.ts), so none are enabled.
       expect(environment).not.toHaveProperty('NODE_OPTIONS');
-      const tables = grantedTables(group.grants).map((grant) => grant.table.id);
+      // The stack requires keys by default: every group also reads what token checks need.
+      const tables = grantedTables(routeGroupGrants(group, true)).map((grant) => grant.table.id);
       expect(tableVariables(environment)).toEqual(
         Object.fromEntries(
           tables.map((table) => [tableVariable(table), { Ref: tableIdOf(template, table) }]),
@@ -676,9 +696,9 @@ describe('ConductorStack decision pipeline', () => {
         .flatMap(actionsOf)
         .filter((action) => WRITES.includes(action));
     expect(writesOn('schemas', 'schemas')).toContain('dynamodb:PutItem');
-    expect(Object.keys(tableVariables(environmentOf(template, 'schemas')))).toEqual([
-      tableVariable('schemas'),
-    ]);
+    expect(Object.keys(tableVariables(environmentOf(template, 'schemas'))).sort()).toEqual(
+      [tableVariable('applications'), tableVariable('schemas')].sort(),
+    );
     for (const fn of ['workflows', 'tasks']) {
       expect(writesOn(fn, 'schemas')).toEqual([]);
       expect(Object.keys(tableVariables(environmentOf(template, fn)))).toContain(tableVariable('schemas'));

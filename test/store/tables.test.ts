@@ -50,6 +50,7 @@ describe('tableNamesFrom', () => {
       messages: 'c-messages',
       eventhandlers: 'c-eventhandlers',
       filerecords: 'c-filerecords',
+      applications: 'c-applications',
     });
   });
 });

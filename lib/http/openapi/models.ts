@@ -4,6 +4,7 @@
  * describe the wire shapes, documenting the main fields; every model allows fields it does not
  * name, as Conductor's clients send and expect more than these.
  */
+import { ROLES } from '../../security/roles.ts';
 import type { JsonSchema } from '../contract.ts';
 
 const str = (description: string): JsonSchema => ({ type: 'string', description });
@@ -198,6 +199,44 @@ export const MODELS = {
     description: 'One page of search hits',
     required: ['totalHits', 'results'],
     properties: { totalHits: int('Hits in all pages'), results: { type: 'array', items: map('A hit') } },
+  },
+  Tag: {
+    type: 'object',
+    required: ['key', 'value'],
+    properties: { key: str('Tag key'), value: str('Tag value') },
+  },
+  Application: {
+    type: 'object',
+    description: 'An application: what its access keys may do is what its roles grant',
+    required: ['id', 'name', 'roles', 'createTime', 'createdBy', 'updateTime', 'updatedBy'],
+    properties: {
+      id: str('Generated id'),
+      name: str('Name'),
+      roles: {
+        type: 'array',
+        items: oneOfValues([...ROLES], 'A role'),
+      },
+      tags: listOf('Tag'),
+      createTime: int('Epoch ms'),
+      createdBy: str('The key that created it (anonymous with security off)'),
+      updateTime: int('Epoch ms'),
+      updatedBy: str('The key that changed it last'),
+    },
+  },
+  AccessKey: {
+    type: 'object',
+    description: 'A new access key: the only answer that holds its secret',
+    required: ['id', 'secret'],
+    properties: { id: str('keyId of the SDKs'), secret: str('keySecret of the SDKs: shown once') },
+  },
+  AccessKeyInfo: {
+    type: 'object',
+    required: ['id', 'createdAt', 'status'],
+    properties: {
+      id: str('Key id'),
+      createdAt: int('Epoch ms'),
+      status: oneOfValues(['ACTIVE', 'INACTIVE'], 'An INACTIVE key gets no token; its tokens stop'),
+    },
   },
 } satisfies Record<string, JsonSchema>;
 
