@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { configOf } from '../../lib/config/load.ts';
 import { ManualClock } from '../../lib/model/clock.ts';
 import { UnauthorizedError } from '../../lib/model/errors.ts';
+import type { KeyDirectory, StoredKeyState } from '../../lib/security/api-auth.ts';
 import { apiAuthOf } from '../../lib/security/api-auth.ts';
 import { configuredKeys, keysFromSecretString } from '../../lib/security/api-keys.ts';
-import { issueToken, verifyToken } from '../../lib/security/tokens.ts';
+import { hashSecret } from '../../lib/security/secret-hash.ts';
+import { issueStoredKeyToken, issueToken, verifiedSubject, verifyToken } from '../../lib/security/tokens.ts';
 
 const first = { id: 'app-1', secret: 'first-secret-0123456789' };
 const second = { id: 'app-2', secret: 'second-secret-0123456789' };
@@ -52,6 +54,107 @@ describe('tokens', () => {
     ]) {
       expect(codeOf(() => verifyToken(bad, [first, second], now))).toBe('INVALID_TOKEN');
     }
+  });
+});
+
+describe("stored keys' tokens", () => {
+  const stored = { id: 'stored-1', applicationId: 'app-9' };
+
+  it('are signed by a configured key for a stored key and its application', () => {
+    const token = issueStoredKeyToken(first, stored, now, HOUR);
+    expect(verifiedSubject(token, [second, first], now)).toEqual({
+      keyId: 'stored-1',
+      applicationId: 'app-9',
+    });
+    expect(codeOf(() => verifiedSubject(token, [first], now + HOUR))).toBe('EXPIRED_TOKEN');
+    // Their signer gone (rotated out), they stop.
+    expect(codeOf(() => verifiedSubject(token, [second], now))).toBe('INVALID_TOKEN');
+    // Never taken for the configured key's own token.
+    expect(codeOf(() => verifyToken(token, [first], now))).toBe('INVALID_TOKEN');
+  });
+
+  it('refuse another application, another key, a configured key claim and a raw-secret signature', () => {
+    const token = issueStoredKeyToken(first, stored, now, HOUR);
+    const [header, payload, sig] = token.split('.') as [string, string, string];
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
+    const changed = (extra: Record<string, unknown>) =>
+      `${header}.${Buffer.from(JSON.stringify({ ...claims, ...extra })).toString('base64url')}.${sig}`;
+    const { app: _app, ...configuredClaims } = claims;
+    const asConfigured = `${header}.${Buffer.from(JSON.stringify({ ...configuredClaims, sub: first.id })).toString('base64url')}.${sig}`;
+    // A stored key's claims signed with the configured key's raw secret (not the derived one).
+    const rawSigned = issueToken(first, now, HOUR).split('.')[2];
+    for (const bad of [
+      changed({ app: 'app-other' }),
+      changed({ sub: 'stored-2' }),
+      changed({ app: '' }),
+      changed({ app: 7 }),
+      asConfigured,
+      `${header}.${payload}.${rawSigned}`,
+    ]) {
+      expect(codeOf(() => verifiedSubject(bad, [first], now))).toBe('INVALID_TOKEN');
+    }
+  });
+});
+
+describe('the token exchange with stored keys', () => {
+  const clock = new ManualClock(now);
+  const states = new Map<string, StoredKeyState>();
+  const directory: KeyDirectory = {
+    key: async (keyId) => states.get(keyId),
+    keyOf: async (applicationId, keyId) => {
+      const state = states.get(keyId);
+      return state?.applicationId === applicationId ? state : undefined;
+    },
+  };
+  const auth = apiAuthOf(
+    configOf({
+      'service.security.enabled': true,
+      'service.security.keys[0].id': first.id,
+      'service.security.keys[0].secret': first.secret,
+    }),
+    clock,
+    undefined,
+    directory,
+  );
+  const withToken = (token: string) =>
+    new Request('http://x/api/x', { headers: { 'x-authorization': token } });
+  const SECRET = 'stored-secret-0123456789abcdef';
+
+  it("issues a token for a stored key's secret, whose caller has the roles of the moment", async () => {
+    const state: StoredKeyState = {
+      id: 'sk-1',
+      applicationId: 'app-1',
+      active: true,
+      secretHash: await hashSecret(SECRET),
+      roles: ['WORKER'],
+    };
+    states.set(state.id, state);
+    const token = await auth.token('sk-1', SECRET);
+    await expect(auth.authenticate(withToken(token))).resolves.toEqual({
+      keyId: 'sk-1',
+      applicationId: 'app-1',
+      roles: ['WORKER'],
+    });
+    states.set(state.id, { ...state, roles: ['WORKER', 'USER'] });
+    await expect(auth.authenticate(withToken(token))).resolves.toMatchObject({ roles: ['WORKER', 'USER'] });
+    states.set(state.id, { ...state, active: false });
+    await expect(auth.authenticate(withToken(token))).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
+    await expect(auth.token('sk-1', SECRET)).rejects.toThrow(/inactive/);
+    states.delete(state.id);
+    await expect(auth.authenticate(withToken(token))).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
+    await expect(auth.token('sk-1', SECRET)).rejects.toThrow('Invalid key id or secret');
+  });
+
+  it('refuses a wrong secret and an unknown id alike', async () => {
+    states.set('sk-2', {
+      id: 'sk-2',
+      applicationId: 'app-2',
+      active: true,
+      secretHash: await hashSecret(SECRET),
+      roles: [],
+    });
+    await expect(auth.token('sk-2', 'another-secret-0123456789')).rejects.toThrow('Invalid key id or secret');
+    await expect(auth.token('sk-none', SECRET)).rejects.toThrow('Invalid key id or secret');
   });
 });
 
