@@ -56,4 +56,36 @@ describe('logs', () => {
       expect(all).not.toContain(secret);
     }
   });
+
+  it("hold neither a stored access key's secret, shown once, nor its hash nor its tokens", async () => {
+    const { token: admin } = (await (await post({ keyId: 'app', keySecret: SECRET })).json()) as {
+      token: string;
+    };
+    const call = (method: string, path: string, body?: unknown) =>
+      fetch(`${server.url}/api${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', 'x-authorization': admin },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const app = (await (await call('POST', '/applications', { name: 'logged' })).json()) as { id: string };
+    await call('POST', `/applications/${app.id}/roles/WORKER`);
+    const key = (await (await call('POST', `/applications/${app.id}/accessKeys`)).json()) as {
+      id: string;
+      secret: string;
+    };
+    const { token } = (await (await post({ keyId: key.id, keySecret: key.secret })).json()) as {
+      token: string;
+    };
+    expect((await post({ keyId: key.id, keySecret: `${key.secret}x` })).status).toBe(401);
+    // Refused (a WORKER may not start runs), then disabled: its token refused too.
+    await fetch(`${server.url}/api/workflow/x`, { method: 'POST', headers: { 'x-authorization': token } });
+    await call('POST', `/applications/${app.id}/accessKeys/${key.id}/status`);
+    await fetch(`${server.url}/api/metadata/workflow`, { headers: { 'x-authorization': token } });
+    const hash = server.services.stores.applications.get(app.id).then((a) => a?.keys[0]?.secretHash);
+    expect(await hash).toMatch(/^scrypt\$/);
+    const all = lines.join('\n');
+    for (const secret of [key.secret, token, token.split('.')[2] as string, String(await hash)]) {
+      expect(all).not.toContain(secret);
+    }
+  });
 });
