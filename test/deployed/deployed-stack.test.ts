@@ -449,6 +449,39 @@ describe('the deployed stack', () => {
     expect(run.tasks?.filter((t) => t.referenceTaskName?.startsWith('step')).length).toBe(3);
   }, 60_000);
 
+  it("signs in an application's access key with its roles, checked by every function against the applications table", async () => {
+    const app = await api<{ id: string }>('POST', '/api/applications', { name: 'dep-worker' });
+    expect(app.status).toBe(200);
+    expect((await api('POST', `/api/applications/${app.body.id}/roles/WORKER`)).status).toBe(200);
+    const key = await api<{ id: string; secret: string }>(
+      'POST',
+      `/api/applications/${app.body.id}/accessKeys`,
+    );
+    const issued = await fetch(`${stack.apiUrl}/api/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ keyId: key.body.id, keySecret: key.body.secret }),
+    });
+    expect(issued.status).toBe(200);
+    const { token } = (await issued.json()) as { token: string };
+    const call = (method: string, path: string) =>
+      fetch(`${stack.apiUrl}${path}`, { method, headers: { 'x-authorization': token } });
+    // Three functions read the key's state: metadata and tasks let a WORKER in, workflows refuses it.
+    expect((await call('GET', '/api/metadata/taskdefs')).status).toBe(200);
+    expect([200, 204]).toContain((await call('GET', '/api/tasks/poll/dep_nobody')).status);
+    const refused = await call('GET', '/api/workflow/running/dep_wait_loop');
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain('needs the role WORKFLOW_MANAGER, USER or ADMIN');
+    // Disabled, the key stops at once, in every function.
+    expect(
+      (await api('POST', `/api/applications/${app.body.id}/accessKeys/${key.body.id}/status`)).status,
+    ).toBe(200);
+    expect((await call('GET', '/api/metadata/taskdefs')).status).toBe(401);
+    expect((await call('GET', '/api/tasks/poll/dep_nobody')).status).toBe(401);
+    const logs = stack.logs().join('\n');
+    expect(logs).not.toContain(key.body.secret);
+  }, 60_000);
+
   it('logs neither the application key secret nor a presigned URL, and nothing was refused by IAM', () => {
     const logs = stack.logs().join('\n');
     expect(logs.length).toBeGreaterThan(0);

@@ -2,7 +2,13 @@
 // file per capability, table names derived (never spelt) on both sides.
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CAPABILITIES, capabilities, TABLES } from '../../lib/capabilities.ts';
+import {
+  CAPABILITIES,
+  capabilities,
+  capabilityNamed,
+  routeGroupGrants,
+  TABLES,
+} from '../../lib/capabilities.ts';
 import { ConfigError, configOf, loadConfig } from '../../lib/config/load.ts';
 import type { RouteDef } from '../../lib/http/router.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
@@ -79,6 +85,16 @@ describe('the capability list', () => {
     for (const capability of CAPABILITIES) {
       for (const grant of capability.grants.tables) expect(TABLES).toContain(grant.table);
     }
+  });
+
+  it('grants every route group the tables token checks read when keys are required, and only then', () => {
+    const metadata = capabilityNamed('metadata');
+    expect(routeGroupGrants(metadata, false)).toBe(metadata.grants);
+    const secured = routeGroupGrants(metadata, true).tables.map((g) => `${g.table.id}:${g.access}`);
+    expect(secured).toEqual(['definitions:readWrite', 'applications:read']);
+    // The applications group keeps its own readWrite grant, not a second, weaker one.
+    const applications = routeGroupGrants(capabilityNamed('applications'), true).tables;
+    expect(applications.map((g) => `${g.table.id}:${g.access}`)).toEqual(['applications:readWrite']);
   });
 
   it("builds every capability's stores into one bundle", () => {
