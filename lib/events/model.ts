@@ -4,6 +4,7 @@
  * the record of one handler action carried out for one event message (EventExecution).
  */
 import { ValidationError } from '../model/errors.ts';
+import { type Tag, type TagView, tagFieldProblems, tagsOf, tagViews } from '../model/tags.ts';
 
 export const ACTIONS = [
   'start_workflow',
@@ -29,7 +30,15 @@ export interface EventHandler {
   actions: EventAction[];
   active?: boolean;
   description?: string;
+  /** Orkes' tags (lib/model/tags.ts); a save without them keeps the handler's. */
+  tags?: Tag[];
   [key: string]: unknown;
+}
+
+/** A handler as the API answers it: its tags, when it has any, with `type: METADATA`. */
+export function handlerView(handler: EventHandler): EventHandler & { tags?: TagView[] } {
+  const { tags, ...rest } = handler;
+  return tags && tags.length > 0 ? { ...rest, tags: tagViews(tags) } : rest;
 }
 
 const text = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
@@ -57,8 +66,10 @@ export function parseHandler(body: unknown): EventHandler {
     issues.push('condition must be a string');
   if (handler.active !== undefined && handler.active !== null && typeof handler.active !== 'boolean')
     issues.push('active must be a boolean');
+  for (const problem of tagFieldProblems(handler.tags)) issues.push(`${problem.path}: ${problem.message}`);
   if (issues.length > 0) throw new ValidationError(issues.join('; '));
-  return handler as EventHandler;
+  const { tags, ...rest } = handler;
+  return (tags === undefined || tags === null ? rest : { ...rest, tags: tagsOf(tags) }) as EventHandler;
 }
 
 export type EventExecutionStatus = 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'SKIPPED';

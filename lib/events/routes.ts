@@ -13,15 +13,36 @@
  * carries `payload`, `statusDescription` and `fullMessagePayload` (executionView), which the UI's
  * event monitor reads on every row.
  *
+ * Tags (Orkes; lib/model/tags.ts): `GET /api/event/{name}/tags` answers a handler's tags, PUT adds
+ * one or a list (a key already there gets the new value), DELETE removes those given (key and
+ * value matching); 404 for an unknown handler. Handlers are answered with their tags (`type:
+ * METADATA`); a create or update carrying `tags` sets them, an update without keeps them.
+ *
  * One const per route; the list at the end keeps the order the routes always had (the execution
  * routes before `/api/event/{event}`).
  */
-import { booleanValue, integerValue, paramsOf, pathParams, stringValue } from '../http/contract.ts';
+import {
+  type BodyContract,
+  booleanValue,
+  integerValue,
+  paramsOf,
+  pathParams,
+  stringValue,
+} from '../http/contract.ts';
 import { emptyOk, json } from '../http/responses.ts';
 import { type RouteDef, route } from '../http/router.ts';
 import type { Clock } from '../model/clock.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../model/errors.ts';
-import { type EventHandler, executionView, parseHandler } from './model.ts';
+import {
+  checkTagCount,
+  TAG_BODY,
+  type Tag,
+  tagsOfBody,
+  tagViews,
+  withoutTags,
+  withTags,
+} from '../model/tags.ts';
+import { type EventHandler, executionView, handlerView, parseHandler } from './model.ts';
 import type { EventExecutionStore, EventHandlerStore, EventStores } from './ports.ts';
 
 const HANDLER_BODY = { title: 'EventHandler', required: true, schema: { description: 'An EventHandler' } };
@@ -134,7 +155,7 @@ const listHandlers = (store: EventHandlerStore) =>
     path: '/api/event',
     summary: 'List every event handler',
     responds: 'application/json',
-    handler: async () => json(await store.list()),
+    handler: async () => json((await store.list()).map(handlerView)),
   });
 
 const getHandler = (store: EventHandlerStore) =>
@@ -147,7 +168,7 @@ const getHandler = (store: EventHandlerStore) =>
     handler: async (ctx) => {
       const handler = await store.get(ctx.param('name'));
       if (!handler) throw notFound(ctx.param('name'));
-      return json(handler);
+      return json(handlerView(handler));
     },
   });
 
@@ -165,7 +186,9 @@ const handlersOfEvent = (store: EventHandlerStore) =>
       const event = ctx.param('event');
       const activeOnly = ctx.query.bool('activeOnly', true);
       const all = await store.list();
-      return json(all.filter((h) => h.event === event && (!activeOnly || h.active === true)));
+      return json(
+        all.filter((h) => h.event === event && (!activeOnly || h.active === true)).map(handlerView),
+      );
     },
   });
 
@@ -181,6 +204,54 @@ const deleteHandler = (store: EventHandlerStore) =>
     },
   });
 
+const TAGS_BODY: BodyContract = { ...TAG_BODY, required: true };
+
+const handlerTags = (store: EventHandlerStore) =>
+  route({
+    method: 'GET',
+    path: '/api/event/{name}/tags',
+    summary: 'The tags of an event handler',
+    request: { params: NAME_PARAMS },
+    responds: 'application/json',
+    returns: 'Tag[]',
+    handler: async (ctx) => {
+      const handler = await store.get(ctx.param('name'));
+      if (!handler) throw notFound(ctx.param('name'));
+      return json(tagViews(handler.tags));
+    },
+  });
+
+const putHandlerTags = (store: EventHandlerStore) =>
+  route({
+    method: 'PUT',
+    path: '/api/event/{name}/tags',
+    summary: 'Add tags to an event handler (a key already there gets the new value)',
+    request: { params: NAME_PARAMS, body: TAGS_BODY },
+    handler: async (ctx) => {
+      const added = tagsOfBody(await ctx.json());
+      const changed = await store.changeTags(
+        ctx.param('name'),
+        (tags) => checkTagCount(withTags(tags, added)) as Tag[],
+      );
+      if (!changed) throw notFound(ctx.param('name'));
+      return emptyOk();
+    },
+  });
+
+const deleteHandlerTags = (store: EventHandlerStore) =>
+  route({
+    method: 'DELETE',
+    path: '/api/event/{name}/tags',
+    summary: 'Remove tags of an event handler (key and value matching)',
+    request: { params: NAME_PARAMS, body: TAGS_BODY },
+    handler: async (ctx) => {
+      const removed = tagsOfBody(await ctx.json());
+      const changed = await store.changeTags(ctx.param('name'), (tags) => withoutTags(tags, removed));
+      if (!changed) throw notFound(ctx.param('name'));
+      return emptyOk();
+    },
+  });
+
 export function eventRoutes(stores: EventStores, clock: Clock): RouteDef[] {
   const { eventHandlers: store, eventExecutions: executions } = stores;
   return [
@@ -192,5 +263,8 @@ export function eventRoutes(stores: EventStores, clock: Clock): RouteDef[] {
     getHandler(store),
     handlersOfEvent(store),
     deleteHandler(store),
+    handlerTags(store),
+    putHandlerTags(store),
+    deleteHandlerTags(store),
   ];
 }

@@ -71,6 +71,16 @@ export const MODELS = {
       suppressedHealthResults: { type: 'array', items: {} },
     },
   },
+  Tag: {
+    type: 'object',
+    description: 'A tag of a definition, schedule or event handler (Orkes TagObject)',
+    required: ['key', 'value'],
+    properties: {
+      key: str('Key (one value per key)'),
+      value: str('Value'),
+      type: oneOfValues(['METADATA'], 'Always METADATA'),
+    },
+  },
   WorkflowTask: {
     type: 'object',
     description: 'A task of a workflow definition',
@@ -99,6 +109,7 @@ export const MODELS = {
       timeoutPolicy: oneOfValues(['TIME_OUT_WF', 'ALERT_ONLY'], 'What a timeout does'),
       restartable: { type: 'boolean' },
       ownerEmail: str('Owner'),
+      tags: { ...listOf('Tag'), description: "The name's tags (every version shares them)" },
     },
   },
   TaskDef: {
@@ -117,6 +128,7 @@ export const MODELS = {
       timeoutPolicy: oneOfValues(['RETRY', 'TIME_OUT_WF', 'ALERT_ONLY'], 'What a timeout does'),
       concurrentExecLimit: int('Tasks of this type in progress at once'),
       ownerEmail: str('Owner'),
+      tags: listOf('Tag'),
     },
   },
   Task: {
