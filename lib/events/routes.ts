@@ -13,6 +13,13 @@
  * carries `payload`, `statusDescription` and `fullMessagePayload` (executionView), which the UI's
  * event monitor reads on every row.
  *
+ * Incoming events (Orkes' `POST /api/event/handleIncomingEvent`, the SDK's handleIncomingEvent):
+ * the body is the event's payload and its `event` field names the event handlers match
+ * (`conductor:orders`, `sqs:orders`...). It is sent to the `events` queue as a message of its own
+ * (a new id per request) and carried out by the event-handlers consumer exactly as an EVENT task's
+ * `conductor:` message or an outside source's: every active handler of the event, each action once
+ * per message, recorded as an execution. The answer (200, empty) comes once the queue holds it.
+ *
  * Tags (Orkes; lib/model/tags.ts): `GET /api/event/{name}/tags` answers a handler's tags, PUT adds
  * one or a list (a key already there gets the new value), DELETE removes those given (key and
  * value matching); 404 for an unknown handler. Handlers are answered with their tags (`type:
@@ -21,6 +28,7 @@
  * One const per route; the list at the end keeps the order the routes always had (the execution
  * routes before `/api/event/{event}`).
  */
+import { randomUUID } from 'node:crypto';
 import {
   type BodyContract,
   booleanValue,
@@ -42,6 +50,9 @@ import {
   withoutTags,
   withTags,
 } from '../model/tags.ts';
+import type { WorkQueue } from '../queue/ports.ts';
+import type { EventMessage } from '../queue/work-queues.ts';
+import { bodySchema } from '../validation/body-schema.ts';
 import { type EventHandler, executionView, handlerView, parseHandler } from './model.ts';
 import type { EventExecutionStore, EventHandlerStore, EventStores } from './ports.ts';
 
@@ -204,6 +215,37 @@ const deleteHandler = (store: EventHandlerStore) =>
     },
   });
 
+const INCOMING_EVENT = bodySchema(
+  'IncomingEvent',
+  {
+    type: 'object',
+    required: ['event'],
+    description: 'The event payload; its `event` field names the event the handlers match',
+    properties: {
+      event: {
+        type: 'string',
+        pattern: '\\S',
+        description: 'the name of the event (a non-empty string), as handlers name it: <type>:<queue>',
+      },
+    },
+  } as const,
+  { messages: { event: { required: 'is required: the name of the event the handlers match' } } },
+);
+const INCOMING_EVENT_BODY: BodyContract = { ...INCOMING_EVENT, required: true };
+
+const handleIncomingEvent = (queue: WorkQueue<EventMessage>) =>
+  route({
+    method: 'POST',
+    path: '/api/event/handleIncomingEvent',
+    summary: 'Carry out the event handlers of an event: the body is its payload, its `event` field its name',
+    request: { body: INCOMING_EVENT_BODY },
+    handler: async (ctx) => {
+      const payload = (await ctx.json()) as { event: string };
+      await queue.send({ messageId: randomUUID(), event: payload.event, payload });
+      return emptyOk();
+    },
+  });
+
 const TAGS_BODY: BodyContract = { ...TAG_BODY, required: true };
 
 const handlerTags = (store: EventHandlerStore) =>
@@ -252,9 +294,10 @@ const deleteHandlerTags = (store: EventHandlerStore) =>
     },
   });
 
-export function eventRoutes(stores: EventStores, clock: Clock): RouteDef[] {
+export function eventRoutes(stores: EventStores, clock: Clock, events: WorkQueue<EventMessage>): RouteDef[] {
   const { eventHandlers: store, eventExecutions: executions } = stores;
   return [
+    handleIncomingEvent(events),
     executionSummaries(store, executions, clock),
     handlerExecutions(store, executions, clock),
     addHandlers(store),

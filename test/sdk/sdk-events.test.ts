@@ -1,8 +1,9 @@
 /**
  * The official SDK's EventClient (docs/conductor-compat.md §1.3), unmodified, against a real local
  * server: addEventHandler (which sends an array of one), updateEventHandler, getAllEventHandlers,
- * getEventHandlersForEvent and removeEventHandler; and the execution views the event monitor reads
- * (getAllActiveEventHandlers, getEventExecutions) after an EVENT task ran a handler.
+ * getEventHandlersForEvent and removeEventHandler; the execution views the event monitor reads
+ * (getAllActiveEventHandlers, getEventExecutions) after an EVENT task ran a handler; and
+ * handleIncomingEvent, whose event the handlers carry out as one from a source.
  */
 import { EventClient } from '@io-orkes/conductor-javascript';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -89,5 +90,54 @@ describe('EventClient', () => {
       numberOfActions: 1,
       numberOfMessages: 1,
     });
+  });
+
+  it('carries out the handlers of an event posted with handleIncomingEvent, and refuses one naming no event', async () => {
+    const workflow = uniqueName('sdk_incoming_wf');
+    const name = uniqueName('sdk_eh');
+    const event = `webhook:${uniqueName('sdk_incoming')}`;
+    const hold = { name: 'hold', taskReferenceName: 'hold', type: 'WAIT' };
+    expect(
+      (
+        await fetch(`${server.url}/api/metadata/workflow`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: workflow, version: 1, tasks: [hold] }),
+        })
+      ).status,
+    ).toBe(200);
+    await events.addEventHandler({
+      name,
+      event,
+      active: true,
+      actions: [
+        {
+          action: 'start_workflow' as const,
+          start_workflow: { name: workflow, version: 1, input: { said: '$' + '{message}' } },
+        },
+      ],
+    });
+    await events.handleIncomingEvent({ event, source: 'integration-test', message: 'test event' });
+    await expect
+      .poll(
+        async () => (await events.getEventExecutions(name, 0)).map((e) => [e.event, e.action, e.status]),
+        {
+          timeout: 10_000,
+        },
+      )
+      .toEqual([[event, 'start_workflow', 'COMPLETED']]);
+    const [execution] = await events.getEventExecutions(name);
+    expect(execution).toMatchObject({ name, event, action: 'start_workflow' });
+    expect(typeof execution?.id).toBe('string');
+    expect(typeof execution?.created).toBe('number');
+    expect((await events.getAllActiveEventHandlers()).results).toContainEqual(
+      expect.objectContaining({ name, event, active: true, numberOfMessages: 1 }),
+    );
+
+    await expect(events.handleIncomingEvent({})).rejects.toThrow(/event/);
+    const routes = recorder.calls
+      .filter((c) => c.path === '/api/event/handleIncomingEvent')
+      .map((c) => `${c.method} ${c.status}`);
+    expect(routes).toEqual(['POST 200', 'POST 400']);
   });
 });
