@@ -1,7 +1,8 @@
 /**
  * Event handlers (docs/conductor-compat.md §2.8): what a handler is and the checks a save makes
- * (§1.3: 400 if name, event or actions is missing, or an action is not one Conductor knows), and
- * the record of one handler action carried out for one event message (EventExecution).
+ * (§1.3: 400 if name or event is missing, `actions` is not a list, or an action is not one this
+ * service knows; a handler without actions is accepted, as Orkes accepts it, and does nothing),
+ * and the record of one handler action carried out for one event message (EventExecution).
  */
 import { ValidationError } from '../model/errors.ts';
 import { type Tag, type TagView, tagFieldProblems, tagsOf, tagViews } from '../model/tags.ts';
@@ -54,8 +55,10 @@ export function parseHandler(body: unknown): EventHandler {
   else if (handler.name.length > 255 || /[/\\]/.test(handler.name))
     issues.push('Event handler name must be at most 255 characters, without / or \\');
   if (!text(handler.event)) issues.push('Missing event location');
-  if (!Array.isArray(handler.actions) || handler.actions.length === 0) issues.push('No actions specified');
-  else {
+  // No actions (absent, null or []) is a handler that does nothing yet (Orkes accepts it; OSS does not).
+  if (handler.actions !== undefined && handler.actions !== null && !Array.isArray(handler.actions))
+    issues.push('actions must be a list of actions');
+  else if (Array.isArray(handler.actions)) {
     handler.actions.forEach((action: unknown, i) => {
       const name = (action as { action?: unknown } | null)?.action;
       if (!ACTIONS.includes(name as EventAction['action']))
@@ -69,7 +72,10 @@ export function parseHandler(body: unknown): EventHandler {
   for (const problem of tagFieldProblems(handler.tags)) issues.push(`${problem.path}: ${problem.message}`);
   if (issues.length > 0) throw new ValidationError(issues.join('; '));
   const { tags, ...rest } = handler;
-  return (tags === undefined || tags === null ? rest : { ...rest, tags: tagsOf(tags) }) as EventHandler;
+  const actions = Array.isArray(handler.actions) ? handler.actions : [];
+  return (
+    tags === undefined || tags === null ? { ...rest, actions } : { ...rest, actions, tags: tagsOf(tags) }
+  ) as EventHandler;
 }
 
 export type EventExecutionStatus = 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'SKIPPED';

@@ -1,7 +1,8 @@
 /**
  * The official SDK's EventClient (docs/conductor-compat.md §1.3), unmodified, against a real local
  * server: addEventHandler (which sends an array of one), updateEventHandler, getAllEventHandlers,
- * getEventHandlersForEvent and removeEventHandler; the execution views the event monitor reads
+ * getEventHandlersForEvent and removeEventHandler, also of handlers without actions (which the
+ * SDK's own suite adds); the execution views the event monitor reads
  * (getAllActiveEventHandlers, getEventExecutions) after an EVENT task ran a handler; and
  * handleIncomingEvent, whose event the handlers carry out as one from a source.
  */
@@ -49,6 +50,25 @@ describe('EventClient', () => {
         `DELETE /api/event/${name} 404`,
       ]),
     );
+  });
+
+  it('adds, lists, gets, updates and removes handlers without actions, as the SDK suite creates them', async () => {
+    const event = `conductor:${uniqueName('sdk_no_actions')}`;
+    const [first, second] = [uniqueName('sdk_eh'), uniqueName('sdk_eh')];
+    const bare = (name: string) => ({ name, event, active: true, actions: [], description: `Test ${name}` });
+    await events.addEventHandlers([bare(first), bare(second)]);
+    expect((await events.getEventHandlersForEvent(event)).map((h) => h.name).sort()).toEqual(
+      [first, second].sort(),
+    );
+    expect(await events.getEventHandlerByName(first)).toMatchObject({ name: first, event, actions: [] });
+    await events.updateEventHandler({ ...bare(first), active: false, description: 'Updated description' });
+    expect(await events.getEventHandlerByName(first)).toMatchObject({
+      active: false,
+      description: 'Updated description',
+    });
+    await events.removeEventHandler(first);
+    await events.removeEventHandler(second);
+    expect(await events.getEventHandlersForEvent(event, false)).toEqual([]);
   });
 
   it('reads the executions of a handler an EVENT task ran, and the handlers with their message counts', async () => {
