@@ -77,12 +77,11 @@ export class SyncExecution {
     const seconds = Math.min(options.waitForSeconds || DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS);
     const deadline = clock.now() + seconds * 1000;
     const requestId = options.requestId || this.deps.ids.random();
-    const keyed: StartRequest =
-      options.requestId && !request.idempotencyKey
-        ? { ...request, idempotencyKey: `requestId:${requestId}`, idempotencyStrategy: 'RETURN_EXISTING' }
-        : request;
-    const { workflowId } = await this.deps.starter.startRun(keyed, {
+    const { workflowId } = await this.deps.starter.startRun(request, {
       decide: (id) => this.decideHere(id, deadline),
+      ...(options.requestId && !request.idempotencyKey
+        ? { idempotency: { key: `requestId:${requestId}`, strategy: 'RETURN_EXISTING' as const } }
+        : {}),
     });
     const watch = watcher.watch([workflowId]);
     try {

@@ -199,6 +199,11 @@ export const MODELS = {
       tasks: listOf('Task'),
       workflowDefinition: ref('WorkflowDef'),
       parentWorkflowId: str('The parent run of a sub-workflow'),
+      idempotencyKey: str('The idempotency key it was started with'),
+      idempotencyStrategy: oneOfValues(
+        ['FAIL', 'RETURN_EXISTING', 'FAIL_ON_RUNNING'],
+        'The strategy of that key',
+      ),
       createTime: int('Epoch ms'),
       startTime: int('Epoch ms'),
       endTime: int('Epoch ms'),
