@@ -391,8 +391,10 @@ export class ConductorStack extends Stack {
     for (const queue of grants.sends) this.queues.grantSend(fn, queue);
     if (grants.payloads) this.data.grantPayloads(fn, grants.payloads);
     if (grants.search && this.search) this.search.grant(fn, grants.search);
-    // Functions that run EVENT tasks (they send to the events queue) may publish to the listed sinks.
-    if (grants.sends.includes('events')) grantEventSinks(this, fn, this.eventSinks);
+    // Functions that run EVENT tasks (they decide runs, and send conductor: messages to the events
+    // queue) may publish to the listed sinks; the events API only hands incoming events to the queue.
+    if (grants.sends.includes('events') && grants.engine === 'decides')
+      grantEventSinks(this, fn, this.eventSinks);
     this.alarms.function(id, fn);
     this.functions.push(fn);
     return fn;

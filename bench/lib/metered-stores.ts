@@ -320,6 +320,10 @@ export function meteredWorkflowDefs(m: StoreMeter, inner: WorkflowDefStore): Wor
       m.store(t, 'definitions', pk, sk, undefined);
       return deleted;
     },
+    // Tags are passed through unmetered: no benchmark reads or changes them.
+    tags: (name) => inner.tags(name),
+    allTags: () => inner.allTags(),
+    changeTags: (name, change) => inner.changeTags(name, change),
   };
 }
 
@@ -360,6 +364,10 @@ export function meteredTaskDefs(m: StoreMeter, inner: TaskDefStore): TaskDefStor
       m.store(t, 'definitions', pk, sk, undefined);
       return deleted;
     },
+    // Tags are passed through unmetered: no benchmark reads or changes them.
+    tags: (name) => inner.tags(name),
+    allTags: () => inner.allTags(),
+    changeTags: (name, change) => inner.changeTags(name, change),
   };
 }
 

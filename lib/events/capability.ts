@@ -2,12 +2,14 @@
  * The event handlers capability (`/api/event`, docs/conductor-compat.md §1.3 and §2.8): handler
  * definitions and their executions over one table, and the processor that carries out handlers
  * for incoming events (lib/events/processor.ts). Events reach it from EVENT tasks' `conductor:`
- * sinks (in process locally, the `events` queue and its consumer on AWS; consumer.ts)
- * and from the configured SQS and EventBridge sources (lib/events/sources.ts).
+ * sinks and from `POST /api/event/handleIncomingEvent` (in process locally, the `events` queue and
+ * its consumer on AWS; consumer.ts), and from the configured SQS and EventBridge sources
+ * (lib/events/sources.ts).
  */
 import type { Capability, ServiceContext } from '../capability-contract.ts';
 import { messageServiceOf } from '../messages/capability.ts';
 import type { MessageStores } from '../messages/ports.ts';
+import type { EventMessage } from '../queue/work-queues.ts';
 import { tableName } from '../store/dynamodb/tables.ts';
 import { type EventDeps, eventHandlers } from './consumer.ts';
 import type { EventStores } from './ports.ts';
@@ -73,7 +75,9 @@ export const eventsCapability: Capability<EventStores, EventDeps> = {
   consumers: [eventHandlers],
   // Outside SQS queues and EventBridge rules a deployment lists (`-c eventSources=...`).
   outsideSources: EVENT_SOURCES,
-  routes: (services) => eventRoutes(services.stores, services.clock),
+  routes: (services) =>
+    eventRoutes(services.stores, services.clock, services.workQueues.of<EventMessage>('events')),
   apiRoutes: ['ANY /api/event', 'ANY /api/event/{proxy+}'],
-  grants: { tables: [{ table: EVENT_HANDLERS_TABLE, access: 'readWrite' }], sends: [] },
+  // POST /api/event/handleIncomingEvent hands its events to the consumer through the events queue.
+  grants: { tables: [{ table: EVENT_HANDLERS_TABLE, access: 'readWrite' }], sends: ['events'] },
 };

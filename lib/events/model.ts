@@ -1,9 +1,11 @@
 /**
  * Event handlers (docs/conductor-compat.md §2.8): what a handler is and the checks a save makes
- * (§1.3: 400 if name, event or actions is missing, or an action is not one Conductor knows), and
- * the record of one handler action carried out for one event message (EventExecution).
+ * (§1.3: 400 if name or event is missing, `actions` is not a list, or an action is not one this
+ * service knows; a handler without actions is accepted, as Orkes accepts it, and does nothing),
+ * and the record of one handler action carried out for one event message (EventExecution).
  */
 import { ValidationError } from '../model/errors.ts';
+import { type Tag, type TagView, tagFieldProblems, tagsOf, tagViews } from '../model/tags.ts';
 
 export const ACTIONS = [
   'start_workflow',
@@ -29,7 +31,15 @@ export interface EventHandler {
   actions: EventAction[];
   active?: boolean;
   description?: string;
+  /** Orkes' tags (lib/model/tags.ts); a save without them keeps the handler's. */
+  tags?: Tag[];
   [key: string]: unknown;
+}
+
+/** A handler as the API answers it: its tags, when it has any, with `type: METADATA`. */
+export function handlerView(handler: EventHandler): EventHandler & { tags?: TagView[] } {
+  const { tags, ...rest } = handler;
+  return tags && tags.length > 0 ? { ...rest, tags: tagViews(tags) } : rest;
 }
 
 const text = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
@@ -45,8 +55,10 @@ export function parseHandler(body: unknown): EventHandler {
   else if (handler.name.length > 255 || /[/\\]/.test(handler.name))
     issues.push('Event handler name must be at most 255 characters, without / or \\');
   if (!text(handler.event)) issues.push('Missing event location');
-  if (!Array.isArray(handler.actions) || handler.actions.length === 0) issues.push('No actions specified');
-  else {
+  // No actions (absent, null or []) is a handler that does nothing yet (Orkes accepts it; OSS does not).
+  if (handler.actions !== undefined && handler.actions !== null && !Array.isArray(handler.actions))
+    issues.push('actions must be a list of actions');
+  else if (Array.isArray(handler.actions)) {
     handler.actions.forEach((action: unknown, i) => {
       const name = (action as { action?: unknown } | null)?.action;
       if (!ACTIONS.includes(name as EventAction['action']))
@@ -57,8 +69,13 @@ export function parseHandler(body: unknown): EventHandler {
     issues.push('condition must be a string');
   if (handler.active !== undefined && handler.active !== null && typeof handler.active !== 'boolean')
     issues.push('active must be a boolean');
+  for (const problem of tagFieldProblems(handler.tags)) issues.push(`${problem.path}: ${problem.message}`);
   if (issues.length > 0) throw new ValidationError(issues.join('; '));
-  return handler as EventHandler;
+  const { tags, ...rest } = handler;
+  const actions = Array.isArray(handler.actions) ? handler.actions : [];
+  return (
+    tags === undefined || tags === null ? { ...rest, actions } : { ...rest, actions, tags: tagsOf(tags) }
+  ) as EventHandler;
 }
 
 export type EventExecutionStatus = 'IN_PROGRESS' | 'COMPLETED' | 'FAILED' | 'SKIPPED';

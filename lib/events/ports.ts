@@ -3,13 +3,23 @@
  * executions of their actions (one record per message, handler and action, claimed conditionally so
  * that a message delivered twice runs no action twice).
  */
+import type { Tag } from '../model/tags.ts';
 import type { EventExecution, EventHandler } from './model.ts';
 
 export interface EventHandlerStore {
-  /** Adds a handler; false when the name is taken. */
+  /** Adds a handler (with its tags, if it carries any); false when the name is taken. */
   create(handler: EventHandler): Promise<boolean>;
-  /** Replaces a handler; false when there is none of that name. */
+  /**
+   * Replaces a handler; its tags are replaced only when it carries `tags`, else they stay. False
+   * when there is none of that name.
+   */
   update(handler: EventHandler): Promise<boolean>;
+  /**
+   * Stores what `change` makes of the handler's tags, as one atomic change (none of concurrent
+   * changes, or of a concurrent update, is lost). Answers the tags stored, or undefined, storing
+   * nothing, when there is no handler of that name.
+   */
+  changeTags(name: string, change: (tags: Tag[]) => Tag[]): Promise<Tag[] | undefined>;
   get(name: string): Promise<EventHandler | undefined>;
   list(): Promise<EventHandler[]>;
   /** Removes a handler; false when there was none. */

@@ -13,15 +13,47 @@
  * carries `payload`, `statusDescription` and `fullMessagePayload` (executionView), which the UI's
  * event monitor reads on every row.
  *
+ * Incoming events (Orkes' `POST /api/event/handleIncomingEvent`, the SDK's handleIncomingEvent):
+ * the body is the event's payload and its `event` field names the event handlers match
+ * (`conductor:orders`, `sqs:orders`...). It is sent to the `events` queue as a message of its own
+ * (a new id per request) and carried out by the event-handlers consumer exactly as an EVENT task's
+ * `conductor:` message or an outside source's: every active handler of the event, each action once
+ * per message, recorded as an execution. The answer (200, empty) comes once the queue holds it.
+ *
+ * Tags (Orkes; lib/model/tags.ts): `GET /api/event/{name}/tags` answers a handler's tags, PUT adds
+ * one or a list (a key already there gets the new value), DELETE removes those given (key and
+ * value matching); 404 for an unknown handler. Handlers are answered with their tags (`type:
+ * METADATA`); a create or update carrying `tags` sets them, an update without keeps them.
+ *
  * One const per route; the list at the end keeps the order the routes always had (the execution
  * routes before `/api/event/{event}`).
  */
-import { booleanValue, integerValue, paramsOf, pathParams, stringValue } from '../http/contract.ts';
+import { randomUUID } from 'node:crypto';
+import {
+  type BodyContract,
+  booleanValue,
+  integerValue,
+  paramsOf,
+  pathParams,
+  stringValue,
+} from '../http/contract.ts';
 import { emptyOk, json } from '../http/responses.ts';
 import { type RouteDef, route } from '../http/router.ts';
 import type { Clock } from '../model/clock.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../model/errors.ts';
-import { type EventHandler, executionView, parseHandler } from './model.ts';
+import {
+  checkTagCount,
+  TAG_BODY,
+  type Tag,
+  tagsOfBody,
+  tagViews,
+  withoutTags,
+  withTags,
+} from '../model/tags.ts';
+import type { WorkQueue } from '../queue/ports.ts';
+import type { EventMessage } from '../queue/work-queues.ts';
+import { bodySchema } from '../validation/body-schema.ts';
+import { type EventHandler, executionView, handlerView, parseHandler } from './model.ts';
 import type { EventExecutionStore, EventHandlerStore, EventStores } from './ports.ts';
 
 const HANDLER_BODY = { title: 'EventHandler', required: true, schema: { description: 'An EventHandler' } };
@@ -139,7 +171,7 @@ const listHandlers = (store: EventHandlerStore) =>
     permission: 'definitions:read',
     summary: 'List every event handler',
     responds: 'application/json',
-    handler: async () => json(await store.list()),
+    handler: async () => json((await store.list()).map(handlerView)),
   });
 
 const getHandler = (store: EventHandlerStore) =>
@@ -153,7 +185,7 @@ const getHandler = (store: EventHandlerStore) =>
     handler: async (ctx) => {
       const handler = await store.get(ctx.param('name'));
       if (!handler) throw notFound(ctx.param('name'));
-      return json(handler);
+      return json(handlerView(handler));
     },
   });
 
@@ -172,7 +204,9 @@ const handlersOfEvent = (store: EventHandlerStore) =>
       const event = ctx.param('event');
       const activeOnly = ctx.query.bool('activeOnly', true);
       const all = await store.list();
-      return json(all.filter((h) => h.event === event && (!activeOnly || h.active === true)));
+      return json(
+        all.filter((h) => h.event === event && (!activeOnly || h.active === true)).map(handlerView),
+      );
     },
   });
 
@@ -189,9 +223,93 @@ const deleteHandler = (store: EventHandlerStore) =>
     },
   });
 
-export function eventRoutes(stores: EventStores, clock: Clock): RouteDef[] {
+const INCOMING_EVENT = bodySchema(
+  'IncomingEvent',
+  {
+    type: 'object',
+    required: ['event'],
+    description: 'The event payload; its `event` field names the event the handlers match',
+    properties: {
+      event: {
+        type: 'string',
+        pattern: '\\S',
+        description: 'the name of the event (a non-empty string), as handlers name it: <type>:<queue>',
+      },
+    },
+  } as const,
+  { messages: { event: { required: 'is required: the name of the event the handlers match' } } },
+);
+const INCOMING_EVENT_BODY: BodyContract = { ...INCOMING_EVENT, required: true };
+
+const handleIncomingEvent = (queue: WorkQueue<EventMessage>) =>
+  route({
+    method: 'POST',
+    path: '/api/event/handleIncomingEvent',
+    permission: 'runs:manage',
+    summary: 'Carry out the event handlers of an event: the body is its payload, its `event` field its name',
+    request: { body: INCOMING_EVENT_BODY },
+    handler: async (ctx) => {
+      const payload = (await ctx.json()) as { event: string };
+      await queue.send({ messageId: randomUUID(), event: payload.event, payload });
+      return emptyOk();
+    },
+  });
+
+const TAGS_BODY: BodyContract = { ...TAG_BODY, required: true };
+
+const handlerTags = (store: EventHandlerStore) =>
+  route({
+    method: 'GET',
+    path: '/api/event/{name}/tags',
+    permission: 'definitions:read',
+    summary: 'The tags of an event handler',
+    request: { params: NAME_PARAMS },
+    responds: 'application/json',
+    returns: 'Tag[]',
+    handler: async (ctx) => {
+      const handler = await store.get(ctx.param('name'));
+      if (!handler) throw notFound(ctx.param('name'));
+      return json(tagViews(handler.tags));
+    },
+  });
+
+const putHandlerTags = (store: EventHandlerStore) =>
+  route({
+    method: 'PUT',
+    path: '/api/event/{name}/tags',
+    permission: 'definitions:manage',
+    summary: 'Add tags to an event handler (a key already there gets the new value)',
+    request: { params: NAME_PARAMS, body: TAGS_BODY },
+    handler: async (ctx) => {
+      const added = tagsOfBody(await ctx.json());
+      const changed = await store.changeTags(
+        ctx.param('name'),
+        (tags) => checkTagCount(withTags(tags, added)) as Tag[],
+      );
+      if (!changed) throw notFound(ctx.param('name'));
+      return emptyOk();
+    },
+  });
+
+const deleteHandlerTags = (store: EventHandlerStore) =>
+  route({
+    method: 'DELETE',
+    path: '/api/event/{name}/tags',
+    permission: 'definitions:manage',
+    summary: 'Remove tags of an event handler (key and value matching)',
+    request: { params: NAME_PARAMS, body: TAGS_BODY },
+    handler: async (ctx) => {
+      const removed = tagsOfBody(await ctx.json());
+      const changed = await store.changeTags(ctx.param('name'), (tags) => withoutTags(tags, removed));
+      if (!changed) throw notFound(ctx.param('name'));
+      return emptyOk();
+    },
+  });
+
+export function eventRoutes(stores: EventStores, clock: Clock, events: WorkQueue<EventMessage>): RouteDef[] {
   const { eventHandlers: store, eventExecutions: executions } = stores;
   return [
+    handleIncomingEvent(events),
     executionSummaries(store, executions, clock),
     handlerExecutions(store, executions, clock),
     addHandlers(store),
@@ -200,5 +318,8 @@ export function eventRoutes(stores: EventStores, clock: Clock): RouteDef[] {
     getHandler(store),
     handlersOfEvent(store),
     deleteHandler(store),
+    handlerTags(store),
+    putHandlerTags(store),
+    deleteHandlerTags(store),
   ];
 }

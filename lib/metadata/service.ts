@@ -1,12 +1,25 @@
 /**
  * The definitions service behind /api/metadata: validation, Conductor's defaults and audit times,
- * and the listing filters the official UI sends. Storage goes through the definition ports.
+ * the listing filters the official UI sends, and the definitions' tags (Orkes; lib/model/tags.ts).
+ * Storage goes through the definition ports, which keep the tags beside the definitions: this
+ * service puts them into what it answers (`tags`, when there are any) and takes them from the
+ * definitions it is given (a definition saved with `tags` replaces its name's, or adds to them
+ * with Orkes' `overwriteTags: false`; one saved without keeps them).
  */
 import type { Clock } from '../model/clock.ts';
 import type { TaskDef, WorkflowDef, WorkflowDefSummary } from '../model/definitions.ts';
 import { ConflictError, errorMessage, NotFoundError, quote } from '../model/errors.ts';
+import {
+  checkTagCount,
+  type Tag,
+  type TagView,
+  tagsField,
+  tagViews,
+  withoutTags,
+  withTags,
+} from '../model/tags.ts';
 import { isKnownTaskType } from '../model/task-types/index.ts';
-import type { TaskDefStore, WorkflowDefStore } from '../store/ports.ts';
+import type { DefinitionTags, TaskDefStore, WorkflowDefStore } from '../store/ports.ts';
 import { Issues, isObject } from '../validation/issues.ts';
 import { validateTaskDef, validateTaskDefs } from './task-def.ts';
 import { checkWorkflowDef, INVALID_WORKFLOW, normalizeWorkflowDef, rawTasksOf } from './workflow-def.ts';
@@ -30,6 +43,15 @@ export interface WorkflowDefListing {
   latestOnly?: boolean;
 }
 
+/** A definition as answered: with its name's tags, when it has any. */
+export type Tagged<D> = D & { tags?: TagView[] };
+
+/** What a tag route does to a definition's tags. */
+export type TagChange = { add: Tag[] } | { replace: Tag[] } | { remove: Tag[] };
+
+/** The tag routes' two kinds of definition. */
+export type DefinitionKind = 'workflow' | 'task';
+
 export class MetadataService {
   constructor(
     private readonly workflowDefs: WorkflowDefStore,
@@ -44,6 +66,7 @@ export class MetadataService {
     const existing = overwrite ? await this.workflowDefs.get(def.name, def.version) : undefined;
     const stored = this.stamp(def, existing);
     await this.workflowDefs.put(stored, { overwrite });
+    await this.keepTagsOf(this.workflowDefs, def.name, body);
     return stored;
   }
 
@@ -59,13 +82,14 @@ export class MetadataService {
   ): Promise<BulkResponse<string>> {
     const defs = await this.validateWorkflowDefs(body, true);
     const result: BulkResponse<string> = { bulkErrorResults: {}, bulkSuccessfulResults: [] };
-    for (const def of defs) {
+    for (const [i, def] of defs.entries()) {
       try {
         if (options.newVersion) await this.putNextVersion(def);
         else {
           const existing = await this.workflowDefs.get(def.name, def.version);
           await this.workflowDefs.put(this.stamp(def, existing), { overwrite: true });
         }
+        await this.keepTagsOf(this.workflowDefs, def.name, (body as unknown[])[i]);
         result.bulkSuccessfulResults.push(def.name);
       } catch (error) {
         result.bulkErrorResults[def.name] = errorMessage(error);
@@ -96,13 +120,13 @@ export class MetadataService {
     await this.validateWorkflowDefs(body, false);
   }
 
-  async getWorkflowDef(name: string, version?: number): Promise<WorkflowDef> {
+  async getWorkflowDef(name: string, version?: number): Promise<Tagged<WorkflowDef>> {
     const def = await this.workflowDefs.get(name, version);
     if (!def)
       throw new NotFoundError(
         `No such workflow found by name: ${quote(name)}, version: ${quote(version ?? 'latest')}`,
       );
-    return def;
+    return tagged(def, await this.workflowDefs.tags(name));
   }
 
   /** The definition, or undefined (for callers with their own not-found message). */
@@ -110,15 +134,18 @@ export class MetadataService {
     return this.workflowDefs.get(name, version);
   }
 
-  async listWorkflowDefs(filter: WorkflowDefListing = {}): Promise<WorkflowDef[]> {
-    let defs =
+  async listWorkflowDefs(filter: WorkflowDefListing = {}): Promise<Tagged<WorkflowDef>[]> {
+    const [found, tags] = await Promise.all([
+      filter.name !== undefined ? this.workflowDefs.versions(filter.name) : this.workflowDefs.list(),
       filter.name !== undefined
-        ? await this.workflowDefs.versions(filter.name)
-        : await this.workflowDefs.list();
+        ? this.workflowDefs.tags(filter.name).then((t) => new Map([[filter.name as string, t]]))
+        : this.workflowDefs.allTags(),
+    ]);
+    let defs = found;
     if (filter.classifier !== undefined) defs = defs.filter((d) => classifierOf(d) === filter.classifier);
     if (filter.latestOnly) defs = latestOfEach(defs);
     if (filter.short) defs = defs.map((d) => ({ ...d, tasks: [] }));
-    return defs;
+    return defs.map((d) => tagged(d, tags.get(d.name)));
   }
 
   async workflowVersions(name: string): Promise<WorkflowDefSummary[]> {
@@ -151,7 +178,10 @@ export class MetadataService {
     const defs = validateTaskDefs(body);
     const now = this.clock.now();
     const stored = defs.map((def) => ({ ...def, createTime: now }));
-    for (const def of stored) await this.taskDefs.put(def);
+    for (const [i, def] of stored.entries()) {
+      await this.taskDefs.put(def);
+      await this.keepTagsOf(this.taskDefs, def.name, (body as unknown[])[i]);
+    }
     return stored;
   }
 
@@ -161,22 +191,73 @@ export class MetadataService {
     if (!existing) throw new NotFoundError(`No such taskType found by name: ${quote(def.name)}`);
     const stored: TaskDef = { ...def, createTime: existing.createTime, updateTime: this.clock.now() };
     await this.taskDefs.put(stored);
+    await this.keepTagsOf(this.taskDefs, def.name, body);
     return stored;
   }
 
-  async getTaskDef(name: string): Promise<TaskDef> {
+  async getTaskDef(name: string): Promise<Tagged<TaskDef>> {
     const def = await this.taskDefs.get(name);
     if (!def) throw new NotFoundError(`No such taskType found by name: ${quote(name)}`);
-    return def;
+    return tagged(def, await this.taskDefs.tags(name));
   }
 
-  listTaskDefs(): Promise<TaskDef[]> {
-    return this.taskDefs.list();
+  async listTaskDefs(): Promise<Tagged<TaskDef>[]> {
+    const [defs, tags] = await Promise.all([this.taskDefs.list(), this.taskDefs.allTags()]);
+    return defs.map((d) => tagged(d, tags.get(d.name)));
   }
 
   async deleteTaskDef(name: string): Promise<void> {
     if (!(await this.taskDefs.delete(name)))
       throw new NotFoundError(`No such taskType found by name: ${quote(name)}`);
+  }
+
+  // ---- tags (Orkes: /api/metadata/workflow/{name}/tags, /api/metadata/task/{taskName}/tags) ----
+
+  /** The tags of a definition; 404 when there is none of that name. */
+  async tags(kind: DefinitionKind, name: string): Promise<TagView[]> {
+    if (!(await this.exists(kind, name))) throw notFound(kind, name);
+    return tagViews(await this.storeOf(kind).tags(name));
+  }
+
+  /** Adds, replaces or removes tags of a definition, atomically; 404 when there is none of that name. */
+  async changeTags(kind: DefinitionKind, name: string, change: TagChange): Promise<void> {
+    const changed = await this.storeOf(kind).changeTags(
+      name,
+      (current) =>
+        checkTagCount(
+          'add' in change
+            ? withTags(current, change.add)
+            : 'replace' in change
+              ? withTags([], change.replace)
+              : withoutTags(current, change.remove),
+        ) as Tag[],
+    );
+    if (changed === undefined) throw notFound(kind, name);
+  }
+
+  private storeOf(kind: DefinitionKind): DefinitionTags {
+    return kind === 'workflow' ? this.workflowDefs : this.taskDefs;
+  }
+
+  private async exists(kind: DefinitionKind, name: string): Promise<boolean> {
+    return kind === 'workflow'
+      ? (await this.workflowDefs.get(name)) !== undefined
+      : (await this.taskDefs.get(name)) !== undefined;
+  }
+
+  /**
+   * The tags a saved definition's body carries replace its name's (or, with `overwriteTags: false`,
+   * join them); a body without `tags` leaves them as they are.
+   */
+  private async keepTagsOf(store: DefinitionTags, name: string, body: unknown): Promise<void> {
+    const raw = body as { tags?: unknown; overwriteTags?: unknown } | undefined;
+    const given = tagsField(raw?.tags, 'tags');
+    if (given === undefined) return;
+    const replace = raw?.overwriteTags !== false;
+    await store.changeTags(
+      name,
+      (current) => checkTagCount(withTags(replace ? [] : current, given)) as Tag[],
+    );
   }
 
   // ---- helpers ----
@@ -220,6 +301,25 @@ function userDefinedTypeNames(items: unknown[]): string[] {
     }
   }
   return [...names];
+}
+
+/**
+ * A definition with its tags as answered (none: no `tags` field). A definition saved before tags
+ * were kept apart may hold a `tags` field of its own, never served as its tags: it is left out.
+ */
+function tagged<D extends object>(def: D, tags: readonly Tag[] | undefined): Tagged<D> {
+  const {
+    tags: _own,
+    overwriteTags: _overwrite,
+    ...rest
+  } = def as D & { tags?: unknown; overwriteTags?: unknown };
+  return (tags && tags.length > 0 ? { ...rest, tags: tagViews(tags) } : rest) as Tagged<D>;
+}
+
+function notFound(kind: DefinitionKind, name: string): NotFoundError {
+  return kind === 'workflow'
+    ? new NotFoundError(`No such workflow found by name: ${quote(name)}`)
+    : new NotFoundError(`No such taskType found by name: ${quote(name)}`);
 }
 
 function classifierOf(def: WorkflowDef): string {

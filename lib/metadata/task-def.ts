@@ -2,6 +2,7 @@
  * Task definition validation and defaults (docs/conductor-compat.md §0.3 and §2.4).
  */
 import type { RetryLogic, TaskDef, TimeoutPolicy } from '../model/definitions.ts';
+import { tagFieldProblems } from '../model/tags.ts';
 import { checkType, Issues, isBlank, isObject } from '../validation/issues.ts';
 
 const RETRY_LOGICS: readonly RetryLogic[] = ['FIXED', 'EXPONENTIAL_BACKOFF', 'LINEAR_BACKOFF'];
@@ -16,6 +17,8 @@ export function checkTaskDef(issues: Issues, value: unknown, path: string): valu
   const before = issues.list.length;
   if (isBlank(value.name)) issues.add(`${path}name`, 'TaskDef name cannot be null or empty', value.name);
   checkType(issues, value, 'description', 'string', path);
+  for (const problem of tagFieldProblems(value.tags))
+    issues.add(`${path}${problem.path}`, problem.message, problem.invalidValue);
   checkType(issues, value, 'retryCount', 'integer', path, { min: 0 });
   checkType(issues, value, 'retryDelaySeconds', 'integer', path, { min: 0 });
   checkType(issues, value, 'timeoutSeconds', 'integer', path, { min: 0 });
@@ -62,9 +65,12 @@ export function checkTaskDef(issues: Issues, value: unknown, path: string): valu
   return issues.list.length === before;
 }
 
-/** Fills Conductor's defaults; server-owned audit fields are set by the caller. */
+/**
+ * Fills Conductor's defaults; server-owned audit fields are set by the caller, and tags are kept
+ * apart from the definition (the metadata service stores them).
+ */
 export function normalizeTaskDef(value: Record<string, unknown>): TaskDef {
-  const { createTime: _c, updateTime: _u, createdBy: _cb, updatedBy: _ub, ...rest } = value;
+  const { createTime: _c, updateTime: _u, createdBy: _cb, updatedBy: _ub, tags: _tags, ...rest } = value;
   return {
     ...rest,
     name: String(value.name).trim(),

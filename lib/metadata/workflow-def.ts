@@ -3,6 +3,7 @@
  * An invalid definition is a 400 "The workflow definition is not valid" listing every problem.
  */
 import type { WorkflowDef, WorkflowTask } from '../model/definitions.ts';
+import { tagFieldProblems } from '../model/tags.ts';
 import { CHILD_FIELDS, isKnownTaskType, specOf } from '../model/task-types/index.ts';
 import { checkType, Issues, isBlank, isObject } from '../validation/issues.ts';
 import { checkTaskDef, normalizeTaskDef } from './task-def.ts';
@@ -98,6 +99,10 @@ export function checkWorkflowDef(issues: Issues, body: unknown, ctx: WorkflowDef
   checkType(issues, body, 'inputTemplate', 'object', path);
   checkType(issues, body, 'metadata', 'object', path);
   checkType(issues, body, 'failureWorkflow', 'string', path);
+  // Tags are the name's (Orkes' ExtendedWorkflowDef carries them): the metadata service keeps them.
+  for (const problem of tagFieldProblems(body.tags))
+    issues.add(`${path}${problem.path}`, problem.message, problem.invalidValue);
+  checkType(issues, body, 'overwriteTags', 'boolean', path);
   checkType(issues, body, 'failureWorkflowVersion', 'integer', path, { min: 1 });
   checkType(issues, body, 'ownerEmail', 'string', path);
   if (body.schemaVersion != null && body.schemaVersion !== 2) {
@@ -206,8 +211,17 @@ function normalizeList(list: unknown): WorkflowTask[] {
   return (list as Record<string, unknown>[]).map(normalizeTask);
 }
 
+/** Fills Conductor's defaults; audit fields and tags (the name's, not the definition's) are left out. */
 export function normalizeWorkflowDef(raw: Record<string, unknown>): WorkflowDef {
-  const { createTime: _c, updateTime: _u, createdBy: _cb, updatedBy: _ub, ...rest } = raw;
+  const {
+    createTime: _c,
+    updateTime: _u,
+    createdBy: _cb,
+    updatedBy: _ub,
+    tags: _tags,
+    overwriteTags: _overwrite,
+    ...rest
+  } = raw;
   return {
     ...rest,
     name: String(raw.name).trim(),

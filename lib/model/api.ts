@@ -68,6 +68,8 @@ const WORKFLOW_FIELDS = [
   'lastRetriedTime',
   'reRunFromWorkflowId',
   'event',
+  'idempotencyKey',
+  'idempotencyStrategy',
   'externalInputPayloadStoragePath',
   'externalOutputPayloadStoragePath',
   'workflowDefinition',

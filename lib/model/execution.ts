@@ -132,6 +132,13 @@ export interface WorkflowRecord {
   lastRetriedTime: number;
   reRunFromWorkflowId?: string;
   event?: string;
+  /**
+   * The idempotency key the start request carried, and its strategy (lib/workflows/idempotency.ts),
+   * shown on the run as Orkes shows them; absent when it carried none (keys the service derives
+   * itself, execute's requestId and a schedule's fire, are not the run's own).
+   */
+  idempotencyKey?: string;
+  idempotencyStrategy?: 'FAIL' | 'RETURN_EXISTING' | 'FAIL_ON_RUNNING';
   /** Where `input` / `output` are kept when too large for the record (lib/payloads), as for tasks. */
   externalInputPayloadStoragePath?: string;
   externalOutputPayloadStoragePath?: string;

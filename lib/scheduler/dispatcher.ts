@@ -16,7 +16,7 @@ import { derivedId } from '../model/ids.ts';
 import { retryOnConflict } from '../model/retry-on-conflict.ts';
 import type { WorkQueue } from '../queue/ports.ts';
 import type { StartOutcome } from '../workflows/idempotency.ts';
-import type { StartRequest } from '../workflows/start.ts';
+import type { StartOptions, StartRequest } from '../workflows/start.ts';
 import type { ScheduleFireMessage } from './fire-message.ts';
 import {
   cronEntriesOf,
@@ -38,7 +38,7 @@ const YIELD_EVERY = 20;
 
 export interface WorkflowStarterPort {
   parseRequest(body: unknown): StartRequest;
-  startRun(request: StartRequest): Promise<StartOutcome>;
+  startRun(request: StartRequest, options?: Pick<StartOptions, 'idempotency'>): Promise<StartOutcome>;
 }
 
 export interface DispatcherDeps {
@@ -181,19 +181,22 @@ export class ScheduleDispatcher {
     let outcome: StartOutcome;
     try {
       const request = this.deps.starter.parseRequest(execution.startWorkflowRequest);
-      outcome = await this.deps.starter.startRun({
-        ...request,
-        input: {
-          ...(request.input ?? {}),
-          _startedByScheduler: scheduleName,
-          _scheduledTime: scheduledTime,
-          _executedTime: execution.executionTime,
-          _executionId: executionId,
-          _schedulerCron: cronExpression,
+      const { idempotencyKey: _key, idempotencyStrategy: _strategy, ...own } = request;
+      outcome = await this.deps.starter.startRun(
+        {
+          ...own,
+          input: {
+            ...(request.input ?? {}),
+            _startedByScheduler: scheduleName,
+            _scheduledTime: scheduledTime,
+            _executedTime: execution.executionTime,
+            _executionId: executionId,
+            _schedulerCron: cronExpression,
+          },
         },
-        idempotencyKey: `schedule:${executionId}`,
-        idempotencyStrategy: 'RETURN_EXISTING',
-      });
+        // The fire's own key: one run per fire, whatever the schedule's request says.
+        { idempotency: { key: `schedule:${executionId}`, strategy: 'RETURN_EXISTING' } },
+      );
     } catch (error) {
       // Store trouble is retried (the message comes back); a request that cannot start is recorded.
       if (error instanceof DomainError && error.retryable) throw error;

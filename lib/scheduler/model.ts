@@ -5,6 +5,7 @@
  */
 
 import { ValidationError } from '../model/errors.ts';
+import { type Tag, tagFieldProblems, tagsOf } from '../model/tags.ts';
 import { Issues, isObject } from '../validation/issues.ts';
 import { cronProblem, isKnownZone } from './cron.ts';
 
@@ -30,6 +31,8 @@ export interface WorkflowSchedule {
   updatedTime?: number;
   createdBy?: string;
   updatedBy?: string;
+  /** Orkes' tags (lib/model/tags.ts): stored `{key, value}`, answered with `type: METADATA`. */
+  tags?: Tag[];
   /** The next fire time (as of the read); absent when the schedule has none left. */
   nextRunTime?: number;
 }
@@ -119,6 +122,8 @@ export function parseSchedule(body: unknown): WorkflowSchedule {
   const paused = optional(issues, body, 'paused', 'boolean');
   const pausedReason = optional(issues, body, 'pausedReason', 'string');
   const description = optional(issues, body, 'description', 'string');
+  const tagProblems = tagFieldProblems(body.tags);
+  for (const problem of tagProblems) issues.add(problem.path, problem.message, problem.invalidValue);
   issues.throwIfAny('Invalid WorkflowSchedule');
   return {
     name: (name as string).trim(),
@@ -132,6 +137,7 @@ export function parseSchedule(body: unknown): WorkflowSchedule {
     ...(start !== undefined ? { scheduleStartTime: start } : {}),
     ...(end !== undefined ? { scheduleEndTime: end } : {}),
     ...(description !== undefined ? { description } : {}),
+    ...(body.tags !== undefined && body.tags !== null ? { tags: tagsOf(body.tags) } : {}),
   };
 }
 

@@ -1,15 +1,17 @@
 /**
  * The rules of the scheduler API (docs/api.md "Scheduler API"): create-or-update by name, reads,
- * search, pause and resume (one by one and in bulk), delete, the run-time preview, and the admin
- * switch. Every change is a read and a write conditional on the schedule's version, retried on a
- * conflict, so concurrent requests and the tick never lose each other's update. A saved or resumed
- * schedule is dispatched at once: its first fires do not wait for the next tick.
+ * search, pause and resume (one by one and in bulk), delete, the run-time preview, the admin
+ * switch, and Orkes' schedule tags. Every change is a read and a write conditional on the
+ * schedule's version, retried on a conflict, so concurrent requests and the tick never lose each
+ * other's update. A saved or resumed schedule is dispatched at once: its first fires do not wait
+ * for the next tick. A save without `tags` keeps the schedule's.
  */
 import type { Logger } from '../log/logger.ts';
 import type { BulkResponse } from '../metadata/service.ts';
 import type { Clock } from '../model/clock.ts';
 import { errorMessage, NotFoundError, quote, ValidationError } from '../model/errors.ts';
 import { retryOnConflict } from '../model/retry-on-conflict.ts';
+import { checkTagCount, type Tag, type TagView, tagViews } from '../model/tags.ts';
 import { storedStartRequest } from '../workflows/start-request.ts';
 import { cronProblem, fireTimesBetween, isKnownZone } from './cron.ts';
 import type { ScheduleDispatcher } from './dispatcher.ts';
@@ -33,9 +35,13 @@ export interface SchedulerServiceDeps {
   previewZone: string;
 }
 
-/** A stored schedule as the API shows it at `now`: without its bookkeeping, with its next run time. */
+/**
+ * A stored schedule as the API shows it at `now`: without its bookkeeping, with its next run time
+ * and its tags (when it has some) as tag views.
+ */
 export function toApi(record: ScheduleRecord, now: number): WorkflowSchedule {
-  const { rev: _, nextDispatchTime: __, ...schedule } = record;
+  const { rev: _, nextDispatchTime: __, tags, ...rest } = record;
+  const schedule: WorkflowSchedule = tags && tags.length > 0 ? { ...rest, tags: tagViews(tags) } : rest;
   const next = nextRunTimeOf(schedule, now);
   return next === undefined ? schedule : { ...schedule, nextRunTime: next };
 }
@@ -53,9 +59,11 @@ export class SchedulerService {
       const existing = await schedules.get(parsed.name);
       const now = clock.now();
       const next = nextRunTimeOf(parsed, now);
-      const { nextRunTime: _, ...fields } = parsed;
+      const { nextRunTime: _, tags: given, ...fields } = parsed;
+      const tags = given ?? existing?.tags;
       const record: ScheduleRecord = {
         ...fields,
+        ...(tags && tags.length > 0 ? { tags } : {}),
         createTime: existing?.createTime ?? now,
         createdBy: existing?.createdBy ?? 'anonymous',
         updatedTime: now,
@@ -113,6 +121,20 @@ export class SchedulerService {
       }
     }
     return result;
+  }
+
+  /** The schedule's tags (Orkes); 404 for an unknown schedule. */
+  async tags(name: string): Promise<TagView[]> {
+    return tagViews((await this.existing(name)).tags);
+  }
+
+  /** Stores what `change` makes of the schedule's tags, conditionally on its version; 404 unknown. */
+  async changeTags(name: string, change: (tags: Tag[]) => Tag[]): Promise<void> {
+    await this.change(name, (s) => {
+      const { tags: current, ...rest } = s;
+      const next = checkTagCount(change(current ?? [])) as Tag[];
+      return next.length > 0 ? { ...rest, tags: next } : rest;
+    });
   }
 
   /** Removes a schedule; a missing one is fine (as in Conductor). Its execution records stay. */

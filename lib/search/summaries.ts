@@ -27,6 +27,8 @@ export interface WorkflowSummary {
   reasonForIncompletion?: string;
   executionTime: number;
   event?: string;
+  /** The run's idempotency key (Orkes' WorkflowSummary carries it), when it was started with one. */
+  idempotencyKey?: string;
   failedReferenceTaskNames: string;
   failedTaskNames: string[];
   externalInputPayloadStoragePath?: string;
@@ -52,6 +54,7 @@ export function workflowSummary(r: WorkflowRecord): WorkflowSummary {
     reasonForIncompletion: r.reasonForIncompletion,
     executionTime: done ? r.endTime - r.createTime : 0,
     event: r.event,
+    idempotencyKey: r.idempotencyKey,
     failedReferenceTaskNames: r.failedReferenceTaskNames.join(','),
     failedTaskNames: r.failedTaskNames,
     externalInputPayloadStoragePath: r.externalInputPayloadStoragePath,

@@ -5,8 +5,29 @@
  */
 import type { TaskDef, WorkflowDef } from '../model/definitions.ts';
 import type { TaskRecord, WorkflowRecord, WorkflowStatus } from '../model/execution.ts';
+import type { Tag } from '../model/tags.ts';
 
-export interface WorkflowDefStore {
+/**
+ * The tags of definitions, by name (lib/model/tags.ts), kept in the definitions store beside what
+ * they tag: a workflow's belong to its name, shared by every version. They go when the definition
+ * goes (a workflow's with its last version). Definitions themselves are stored and read without
+ * them (a run's snapshot holds none); the metadata service puts them into its answers.
+ */
+export interface DefinitionTags {
+  /** The name's tags, in order; [] when it has none (or there is no definition of that name). */
+  tags(name: string): Promise<Tag[]>;
+  /** The tags of every name that has some. */
+  allTags(): Promise<Map<string, Tag[]>>;
+  /**
+   * Stores what `change` makes of the name's current tags, as one atomic change: of concurrent
+   * changes none is lost (an adapter that cannot lock writes conditionally and calls `change` again
+   * on what it reads next). Answers the tags stored, or undefined, storing nothing, when there is
+   * no definition of that name.
+   */
+  changeTags(name: string, change: (tags: Tag[]) => Tag[]): Promise<Tag[] | undefined>;
+}
+
+export interface WorkflowDefStore extends DefinitionTags {
   /**
    * Stores one version. With `overwrite` false an existing (name, version) is a ConflictError;
    * with it true the version is replaced.
@@ -18,19 +39,19 @@ export interface WorkflowDefStore {
   versions(name: string): Promise<WorkflowDef[]>;
   /** Every version of every name, by name then version. */
   list(): Promise<WorkflowDef[]>;
-  /** Removes one version; false when it did not exist. */
+  /** Removes one version (and the name's tags with its last one); false when it did not exist. */
   delete(name: string, version: number): Promise<boolean>;
 }
 
-export interface TaskDefStore {
-  /** Creates or replaces. */
+export interface TaskDefStore extends DefinitionTags {
+  /** Creates or replaces; the name's tags stay as they are. */
   put(def: TaskDef): Promise<void>;
   get(name: string): Promise<TaskDef | undefined>;
   /** Many at once (for workflow validation and scheduling); missing names are absent from the map. */
   getMany(names: readonly string[]): Promise<Map<string, TaskDef>>;
   /** Every task definition, by name. */
   list(): Promise<TaskDef[]>;
-  /** Removes one; false when it did not exist. */
+  /** Removes one, with its tags; false when it did not exist. */
   delete(name: string): Promise<boolean>;
 }
 

@@ -282,10 +282,7 @@ export class TaskService {
     output: Record<string, unknown>,
     workerId?: string,
   ): Promise<TaskRecord | undefined> {
-    const task = await this.findOpenTask(
-      workflowId,
-      (t) => t.referenceTaskName === ref || baseRef(t.referenceTaskName) === ref,
-    );
+    const task = await this.openTaskByRef(workflowId, ref);
     if (!task) return undefined;
     return this.update({
       workflowInstanceId: workflowId,
@@ -294,6 +291,22 @@ export class TaskService {
       outputData: { ...task.outputData, ...output },
       workerId,
     });
+  }
+
+  /**
+   * The open task of a reference name in a run (a loop's body task by its base name too); 404 for
+   * an unknown run, undefined when none of that reference is open.
+   */
+  openTaskByRef(workflowId: string, ref: string): Promise<TaskRecord | undefined> {
+    return this.findOpenTask(
+      workflowId,
+      (t) => t.referenceTaskName === ref || baseRef(t.referenceTaskName) === ref,
+    );
+  }
+
+  /** A task row of a run, read consistently by its ids; undefined when the run has no such task. */
+  taskOfRun(workflowId: string, taskId: string): Promise<TaskRecord | undefined> {
+    return this.deps.executions.getTask(workflowId, taskId);
   }
 
   /** POST /api/tasks/{workflowId}/{status}/signal: the first open WAIT/YIELD/HUMAN task, in sub-workflows too. */

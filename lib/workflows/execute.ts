@@ -77,14 +77,30 @@ export class SyncExecution {
     const seconds = Math.min(options.waitForSeconds || DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS);
     const deadline = clock.now() + seconds * 1000;
     const requestId = options.requestId || this.deps.ids.random();
-    const keyed: StartRequest =
-      options.requestId && !request.idempotencyKey
-        ? { ...request, idempotencyKey: `requestId:${requestId}`, idempotencyStrategy: 'RETURN_EXISTING' }
-        : request;
-    const { workflowId } = await this.deps.starter.startRun(keyed, {
+    const { workflowId } = await this.deps.starter.startRun(request, {
       decide: (id) => this.decideHere(id, deadline),
+      ...(options.requestId && !request.idempotencyKey
+        ? { idempotency: { key: `requestId:${requestId}`, strategy: 'RETURN_EXISTING' as const } }
+        : {}),
     });
     const watch = watcher.watch([workflowId]);
+    try {
+      return await this.waitAndAnswer(workflowId, options, requestId, deadline, watch);
+    } finally {
+      watch.close();
+    }
+  }
+
+  /**
+   * Waits on a run that is already going as execute waits on the one it started, and answers the
+   * same way: once it is over, a listed task is over or a task blocks it, or when the wait runs
+   * out (the state update of POST /workflow/{id}/state).
+   */
+  async waitFor(workflowId: string, options: ExecuteOptions): Promise<Record<string, unknown>> {
+    const seconds = Math.min(options.waitForSeconds || DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS);
+    const deadline = this.deps.clock.now() + seconds * 1000;
+    const requestId = options.requestId || this.deps.ids.random();
+    const watch = this.deps.watcher.watch([workflowId]);
     try {
       return await this.waitAndAnswer(workflowId, options, requestId, deadline, watch);
     } finally {

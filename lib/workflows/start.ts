@@ -17,7 +17,7 @@ import { generationAt, type IdGenerator } from '../model/ids.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { IdempotencyClaims, RunStore, TaskDefStore } from '../store/ports.ts';
 import { parseBody } from '../validation/body-schema.ts';
-import { type StartOutcome, startOnce } from './idempotency.ts';
+import { type IdempotencyStrategy, type StartOutcome, startOnce } from './idempotency.ts';
 import { START_WORKFLOW_REQUEST, type StartRequest, startRequestOf } from './start-request.ts';
 
 export type { StartRequest } from './start-request.ts';
@@ -25,6 +25,12 @@ export type { StartRequest } from './start-request.ts';
 export interface StartOptions {
   /** Runs the new run's first decide (execute decides in the request); default: request one. */
   decide?: (workflowId: string) => Promise<void>;
+  /**
+   * A key of the service's own (execute's requestId, a schedule's fire) that makes the start
+   * idempotent in place of the request's: enforced as a request's key is, but not the run's, so
+   * the run does not show it.
+   */
+  idempotency?: { key: string; strategy: IdempotencyStrategy };
 }
 
 export interface StartDeps {
@@ -63,15 +69,16 @@ export class WorkflowStarter {
     if (this.deps.schemas && !request.externalInputPayloadStoragePath && !request.parentWorkflowId) {
       await this.deps.schemas.checkStart(def, { ...(def.inputTemplate ?? {}), ...(request.input ?? {}) });
     }
-    const outcome = request.idempotencyKey
+    const keyed =
+      options.idempotency ??
+      (request.idempotencyKey
+        ? { key: request.idempotencyKey, strategy: request.idempotencyStrategy ?? 'FAIL' }
+        : undefined);
+    const outcome = keyed
       ? await startOnce(
           this.deps.executions,
-          {
-            workflowName: def.name,
-            key: request.idempotencyKey,
-            strategy: request.idempotencyStrategy ?? 'FAIL',
-          },
-          (workflowId) => this.create(def, request, workflowId),
+          { workflowName: def.name, key: keyed.key, strategy: keyed.strategy },
+          (workflowId) => this.create(def, request, workflowId, true),
           this.deps.clock.now(),
         )
       : await this.startById(def, request);
@@ -91,11 +98,22 @@ export class WorkflowStarter {
   private async startById(def: WorkflowDef, request: StartRequest): Promise<StartOutcome> {
     const workflowId = request.workflowId ?? this.deps.ids.random();
     // A deterministic child id that already exists: an earlier attempt started it.
-    return { workflowId, created: await this.create(def, request, workflowId) };
+    return {
+      workflowId,
+      created: await this.create(def, request, workflowId, Boolean(request.workflowId)),
+    };
   }
 
-  /** Stores the new run; false when a run with that id exists and the id was not random. */
-  private async create(def: WorkflowDef, request: StartRequest, workflowId: string): Promise<boolean> {
+  /**
+   * Stores the new run; false when a run with that id exists and the id was derived (a child's,
+   * an event's, an idempotency key's), not random.
+   */
+  private async create(
+    def: WorkflowDef,
+    request: StartRequest,
+    workflowId: string,
+    derived: boolean,
+  ): Promise<boolean> {
     const now = this.deps.clock.now();
     const input = { ...(def.inputTemplate ?? {}), ...(request.input ?? {}) };
     const record: WorkflowRecord = {
@@ -118,6 +136,12 @@ export class WorkflowStarter {
       failedTaskNames: [],
       lastRetriedTime: 0,
       event: request.event,
+      ...(request.idempotencyKey
+        ? {
+            idempotencyKey: request.idempotencyKey,
+            idempotencyStrategy: request.idempotencyStrategy ?? 'FAIL',
+          }
+        : {}),
       externalInputPayloadStoragePath: request.externalInputPayloadStoragePath,
       workflowDefinition: def,
       rev: 0,
@@ -133,7 +157,7 @@ export class WorkflowStarter {
     } catch (error) {
       // Any other error must reach the caller: a parent that went on would point at a child never
       // stored. A random id that exists is not a re-run either.
-      if (!(error instanceof ConflictError) || (!request.workflowId && !request.idempotencyKey)) throw error;
+      if (!(error instanceof ConflictError) || !derived) throw error;
       return false;
     }
   }

@@ -294,7 +294,7 @@ describe('the deployed stack', () => {
     expect(await bytes.text()).toBe('hello from the harness');
   }, 60_000);
 
-  it('starts a workflow from an EVENT task through an event handler', async () => {
+  it('starts a workflow through an event handler, from an EVENT task and from an event posted to the API', async () => {
     const metadata = new MetadataClient(client);
     await metadata.registerWorkflowDef(
       {
@@ -349,7 +349,26 @@ describe('the deployed stack', () => {
     const workflowId = executions.find((e) => e.status === 'COMPLETED')?.output?.workflowId as string;
     const run = await runEventually(workflowId, 'COMPLETED');
     expect(run.input).toMatchObject({ orderId: 'o-42' });
-  }, 60_000);
+
+    // The same event posted to the API: the events function hands it to the queue, the consumer
+    // carries the handler out.
+    const posted = await api('POST', '/api/event/handleIncomingEvent', {
+      event: 'conductor:dep_emitter:emit',
+      orderId: 'o-43',
+    });
+    expect(posted.status).toBe(200);
+    const both = await eventually(async () => {
+      const found = await api<{ status: string; output?: { workflowId?: string } }[]>(
+        'GET',
+        '/api/event/execution/dep_on_emit',
+      );
+      const list = (Array.isArray(found.body) ? found.body : []).filter((e) => e.status === 'COMPLETED');
+      if (list.length < 2) throw new Error(`executions: ${JSON.stringify(found.body)}`);
+      return list;
+    }, 30_000);
+    const second = both.map((e) => e.output?.workflowId).find((id) => id !== workflowId) as string;
+    expect((await runEventually(second, 'COMPLETED')).input).toMatchObject({ orderId: 'o-43' });
+  }, 90_000);
 
   it('pushes a message into a running workflow and pulls it', async () => {
     await new MetadataClient(client).registerWorkflowDef(

@@ -1,8 +1,9 @@
 /**
  * Idempotent start (StartWorkflowRequest.idempotencyKey, docs/conductor-compat.md §2.16) on POST
  * /api/workflow and execute: one run per key and workflow name, also under 20 concurrent starts,
- * with the strategies FAIL, RETURN_EXISTING and FAIL_ON_RUNNING. Also the lenient body the official
- * UI sends (numeric strings, empty ids) and the Orkes lookups the SDK and UI call.
+ * with the strategies FAIL, RETURN_EXISTING and FAIL_ON_RUNNING; the key and strategy shown on the run
+ * and in search results. Also the lenient body the official UI sends (numeric strings, empty ids) and
+ * the Orkes lookups the SDK and UI call.
  */
 import { describe, expect, it } from 'vitest';
 import { type Json, uniqueName } from '../helpers/fixtures.ts';
@@ -103,6 +104,49 @@ describe('POST /api/workflow with an idempotencyKey', () => {
     const again = await expectJson<Json>(await api.send('POST', `/api/workflow/execute/${name}/0`, body));
     expect(again.workflowId).toBe(first.workflowId);
     expect(again.status).toBe('COMPLETED');
+  });
+
+  it('shows the key and strategy a run was started with, on the run and in search results', async () => {
+    const name = await registered(waiting(uniqueName('idem_view')));
+    const keyed = await expectText(
+      await start({ name, idempotencyKey: 'shown', idempotencyStrategy: 'RETURN_EXISTING' }),
+    );
+    const defaulted = await expectText(await start({ name, idempotencyKey: 'defaulted' }));
+    const plain = await expectText(await start({ name }));
+    expect(await api.workflow(keyed)).toMatchObject({
+      idempotencyKey: 'shown',
+      idempotencyStrategy: 'RETURN_EXISTING',
+    });
+    expect(await api.workflow(defaulted)).toMatchObject({
+      idempotencyKey: 'defaulted',
+      idempotencyStrategy: 'FAIL',
+    });
+    const run = await api.workflow(plain);
+    expect(run).not.toHaveProperty('idempotencyKey');
+    expect(run).not.toHaveProperty('idempotencyStrategy');
+
+    const query = `query=${encodeURIComponent(`workflowType IN (${name})`)}`;
+    const runs = await expectJson<{ results: Json[] }>(await api.get(`/api/workflow/search-v2?${query}`));
+    const byId = new Map(runs.results.map((r) => [r.workflowId, r]));
+    expect(byId.get(keyed)).toMatchObject({
+      idempotencyKey: 'shown',
+      idempotencyStrategy: 'RETURN_EXISTING',
+    });
+    expect(byId.get(plain)).not.toHaveProperty('idempotencyKey');
+    const summaries = await expectJson<{ results: Json[] }>(await api.get(`/api/workflow/search?${query}`));
+    expect(summaries.results.find((r) => r.workflowId === keyed)).toMatchObject({ idempotencyKey: 'shown' });
+  });
+
+  it('does not show the keys the service derives itself: execute’s requestId', async () => {
+    const name = await registered(systemOnlyWorkflow(uniqueName('idem_request')));
+    const requestId = uniqueName('req');
+    const path = `/api/workflow/execute/${name}/0?requestId=${requestId}`;
+    const first = await expectJson<Json>(await api.send('POST', path, { input: { n: 0 } }));
+    const again = await expectJson<Json>(await api.send('POST', path, { input: { n: 0 } }));
+    expect(again.workflowId).toBe(first.workflowId);
+    const run = await api.workflow(first.workflowId as string);
+    expect(run).not.toHaveProperty('idempotencyKey');
+    expect(run).not.toHaveProperty('idempotencyStrategy');
   });
 
   it.each([

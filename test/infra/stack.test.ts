@@ -1176,9 +1176,10 @@ describe('ConductorStack event handlers', () => {
       FunctionName: { Ref: fnId },
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
-    for (const runner of ['decider', 'workflows']) {
-      expect(sqsActionsOn(template, runner, queueId)).toContain('sqs:SendMessage');
-      expect(environmentOf(template, runner)).toHaveProperty('SERVICE_AWS_EVENT_QUEUE_URL', { Ref: queueId });
+    // The EVENT task runners, and the events API (POST /api/event/handleIncomingEvent).
+    for (const sender of ['decider', 'workflows', 'events']) {
+      expect(sqsActionsOn(template, sender, queueId)).toContain('sqs:SendMessage');
+      expect(environmentOf(template, sender)).toHaveProperty('SERVICE_AWS_EVENT_QUEUE_URL', { Ref: queueId });
     }
     expect(sqsActionsOn(template, 'tasks', queueId)).toEqual([]);
     expect(template.findOutputs('EventDeadLetterQueueUrl')).toHaveProperty('EventDeadLetterQueueUrl');
@@ -1267,7 +1268,11 @@ describe('ConductorStack event handlers', () => {
       );
       expect(send.flatMap(actionsOf)).toContain('sqs:SendMessage');
     }
-    expect(JSON.stringify(statementsOf(configured, 'tasks'))).not.toContain('events:PutEvents');
+    // The events API sends to the events queue only: it publishes to no sink.
+    for (const other of ['tasks', 'events']) {
+      expect(JSON.stringify(statementsOf(configured, other))).not.toContain('events:PutEvents');
+      expect(JSON.stringify(statementsOf(configured, other))).not.toContain(':shipments');
+    }
   });
 });
 

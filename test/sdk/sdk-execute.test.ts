@@ -1,8 +1,8 @@
 /**
  * Synchronous execution through the official JavaScript SDK, unmodified:
  * WorkflowExecutor.executeWorkflow in its old form (a WorkflowRun) and with a return strategy (an
- * EnhancedSignalResponse whose helpers read the answer), startWorkflow with an idempotency key, and
- * getByCorrelationIds (Orkes' correlated/batch).
+ * EnhancedSignalResponse whose helpers read the answer), startWorkflow with an idempotency key (shown
+ * on the run), and getByCorrelationIds (Orkes' correlated/batch).
  */
 import {
   Consistency,
@@ -76,6 +76,10 @@ describe('WorkflowExecutor.executeWorkflow', () => {
     };
     const first = await executor.startWorkflow(request);
     expect(await executor.startWorkflow(request)).toBe(first);
+    // The run shows the key and strategy it was started with (Orkes' Workflow.idempotencyKey).
+    const run = await executor.getWorkflow(first, true);
+    expect(run.idempotencyKey).toBe('sdk-key');
+    expect((run as { idempotencyStrategy?: string }).idempotencyStrategy).toBe('RETURN_EXISTING');
     const found = await executor.getByCorrelationIds({
       workflowNames: [held],
       correlationIds: [correlationId],

@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TaskDef, WorkflowDef } from '../../lib/model/definitions.ts';
 import { ConflictError } from '../../lib/model/errors.ts';
+import type { Tag } from '../../lib/model/tags.ts';
 import type { Stores } from '../../lib/store/ports.ts';
 
 /**
@@ -457,6 +458,108 @@ export function definitionStoreContract(name: string, factory: () => Promise<Sto
         expect((await stores.workflowDefs.get('shared_name'))?.version).toBe(1);
         expect(keysOf(await stores.workflowDefs.list())).toEqual(['shared_name:1']);
         expect(await stores.taskDefs.list()).toEqual([]);
+      });
+    });
+
+    describe('tags', () => {
+      const env = { key: 'env', value: 'prod' };
+      const team = { key: 'team', value: 'payments' };
+      const add = (added: Tag) => (tags: Tag[]) => [...tags.filter((t) => t.key !== added.key), added];
+
+      it('keeps a workflow name the tags its changes leave, for every version, apart from the definitions', async () => {
+        await stores.workflowDefs.put(workflowDefOf('tagged', 1), { overwrite: false });
+        await stores.workflowDefs.put(workflowDefOf('tagged', 2), { overwrite: false });
+        expect(await stores.workflowDefs.tags('tagged')).toEqual([]);
+
+        expect(await stores.workflowDefs.changeTags('tagged', add(env))).toEqual([env]);
+        expect(await stores.workflowDefs.changeTags('tagged', add(team))).toEqual([env, team]);
+
+        expect(await stores.workflowDefs.tags('tagged')).toEqual([env, team]);
+        expect(await stores.workflowDefs.get('tagged')).toEqual(workflowDefOf('tagged', 2));
+        expect(keysOf(await stores.workflowDefs.versions('tagged'))).toEqual(['tagged:1', 'tagged:2']);
+        expect(keysOf(await stores.workflowDefs.list())).toEqual(['tagged:1', 'tagged:2']);
+        // A new version and a replaced one keep them: they belong to the name.
+        await stores.workflowDefs.put(workflowDefOf('tagged', 3), { overwrite: false });
+        await stores.workflowDefs.put(workflowDefOf('tagged', 1, { description: 'again' }), {
+          overwrite: true,
+        });
+        expect(await stores.workflowDefs.tags('tagged')).toEqual([env, team]);
+        expect((await stores.workflowDefs.get('tagged'))?.version).toBe(3);
+      });
+
+      it('lists the tags of every workflow name that has some, and forgets an emptied list', async () => {
+        await stores.workflowDefs.put(workflowDefOf('with_tags', 1), { overwrite: false });
+        await stores.workflowDefs.put(workflowDefOf('without_tags', 1), { overwrite: false });
+        await stores.workflowDefs.changeTags('with_tags', () => [env]);
+        await stores.workflowDefs.changeTags('without_tags', () => [team]);
+        await stores.workflowDefs.changeTags('without_tags', () => []);
+
+        expect(await stores.workflowDefs.allTags()).toEqual(new Map([['with_tags', [env]]]));
+        expect(await stores.workflowDefs.tags('without_tags')).toEqual([]);
+      });
+
+      it('changes no tags of a workflow name without a definition, and drops them with its last version', async () => {
+        expect(await stores.workflowDefs.changeTags('untagged', add(env))).toBeUndefined();
+        expect(await stores.workflowDefs.tags('untagged')).toEqual([]);
+
+        await stores.workflowDefs.put(workflowDefOf('dropped', 1), { overwrite: false });
+        await stores.workflowDefs.put(workflowDefOf('dropped', 2), { overwrite: false });
+        await stores.workflowDefs.changeTags('dropped', add(env));
+        await stores.workflowDefs.delete('dropped', 2);
+        expect(await stores.workflowDefs.tags('dropped')).toEqual([env]);
+        await stores.workflowDefs.delete('dropped', 1);
+        expect(await stores.workflowDefs.tags('dropped')).toEqual([]);
+        expect(await stores.workflowDefs.allTags()).toEqual(new Map());
+        await stores.workflowDefs.put(workflowDefOf('dropped', 1), { overwrite: false });
+        expect(await stores.workflowDefs.tags('dropped')).toEqual([]);
+      });
+
+      it('loses none of many concurrent changes of one name', async () => {
+        await stores.workflowDefs.put(workflowDefOf('busy', 1), { overwrite: false });
+        await stores.taskDefs.put(taskDefOf('busy_task'));
+        const keys = Array.from({ length: 4 }, (_, i) => `k${i}`);
+        await Promise.all(
+          keys.map((key) => stores.workflowDefs.changeTags('busy', add({ key, value: key }))),
+        );
+        await Promise.all(
+          keys.map((key) => stores.taskDefs.changeTags('busy_task', add({ key, value: key }))),
+        );
+
+        expect((await stores.workflowDefs.tags('busy')).map((t) => t.key).sort()).toEqual(keys);
+        expect((await stores.taskDefs.tags('busy_task')).map((t) => t.key).sort()).toEqual(keys);
+      });
+
+      it('keeps a task definition its tags through a put, apart from the definition, and drops them with it', async () => {
+        const def = taskDefOf('tagged_task');
+        await stores.taskDefs.put(def);
+        expect(await stores.taskDefs.changeTags('tagged_task', add(env))).toEqual([env]);
+        await stores.taskDefs.put(taskDefOf('tagged_task', { retryCount: 9 }));
+
+        expect(await stores.taskDefs.tags('tagged_task')).toEqual([env]);
+        expect(await stores.taskDefs.get('tagged_task')).toEqual(taskDefOf('tagged_task', { retryCount: 9 }));
+        expect((await stores.taskDefs.getMany(['tagged_task'])).get('tagged_task')).toEqual(
+          taskDefOf('tagged_task', { retryCount: 9 }),
+        );
+        expect(await stores.taskDefs.list()).toEqual([taskDefOf('tagged_task', { retryCount: 9 })]);
+        expect(await stores.taskDefs.allTags()).toEqual(new Map([['tagged_task', [env]]]));
+
+        expect(await stores.taskDefs.changeTags('absent_task', add(env))).toBeUndefined();
+        expect(await stores.taskDefs.delete('tagged_task')).toBe(true);
+        expect(await stores.taskDefs.tags('tagged_task')).toEqual([]);
+        await stores.taskDefs.put(def);
+        expect(await stores.taskDefs.tags('tagged_task')).toEqual([]);
+        expect(await stores.taskDefs.changeTags('tagged_task', () => [])).toEqual([]);
+        expect(await stores.taskDefs.allTags()).toEqual(new Map());
+      });
+
+      it('keeps the tags of a task and a workflow of the same name apart', async () => {
+        await stores.taskDefs.put(taskDefOf('same'));
+        await stores.workflowDefs.put(workflowDefOf('same', 1), { overwrite: false });
+        await stores.taskDefs.changeTags('same', add(env));
+        await stores.workflowDefs.changeTags('same', add(team));
+
+        expect(await stores.taskDefs.tags('same')).toEqual([env]);
+        expect(await stores.workflowDefs.tags('same')).toEqual([team]);
       });
     });
   });

@@ -54,5 +54,35 @@ export function eventHandlerStoreContract(
       expect(await store.remove('a')).toBe(true);
       expect(await store.get('a')).toBeUndefined();
     });
+
+    it('keeps a handler its tags: created with it, through an update without tags, replaced by one with', async () => {
+      const env = { key: 'env', value: 'test' };
+      const team = { key: 'team', value: 'ünï' };
+      await store.create(handler('tagged', { tags: [env] }));
+      expect(await store.get('tagged')).toEqual(handler('tagged', { tags: [env] }));
+      expect(await store.update(handler('tagged', { description: 'changed' }))).toBe(true);
+      expect(await store.get('tagged')).toEqual(handler('tagged', { description: 'changed', tags: [env] }));
+      expect(await store.update(handler('tagged', { tags: [team] }))).toBe(true);
+      expect((await store.list()).find((h) => h.name === 'tagged')?.tags).toEqual([team]);
+      expect(await store.update(handler('tagged', { tags: [] }))).toBe(true);
+      expect((await store.get('tagged'))?.tags ?? []).toEqual([]);
+    });
+
+    it('changes tags atomically, losing none of concurrent changes, and only of existing handlers', async () => {
+      expect(await store.changeTags('absent', () => [{ key: 'k', value: 'v' }])).toBeUndefined();
+      expect(await store.get('absent')).toBeUndefined();
+      await store.create(handler('busy', { description: 'kept' }));
+      const keys = ['k0', 'k1', 'k2', 'k3'];
+      await Promise.all(
+        keys.map((key) => store.changeTags('busy', (tags) => [...tags, { key, value: key }])),
+      );
+      const stored = await store.get('busy');
+      expect(stored?.tags?.map((t) => t.key).sort()).toEqual(keys);
+      expect(stored?.description).toBe('kept');
+      expect(await store.changeTags('busy', () => [])).toEqual([]);
+      expect((await store.get('busy'))?.tags ?? []).toEqual([]);
+      expect(await store.remove('busy')).toBe(true);
+      expect(await store.changeTags('busy', () => [])).toBeUndefined();
+    });
   });
 }

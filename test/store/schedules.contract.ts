@@ -64,6 +64,18 @@ export function scheduleStoreContract(name: string, factory: () => Promise<Sched
       expect(await store.get('missing')).toBeUndefined();
     });
 
+    it('keeps a schedule its tags with it, through a save at the next version', async () => {
+      const tags = [
+        { key: 'env', value: 'test' },
+        { key: 'ünï', value: '' },
+      ];
+      await store.save(schedule('tagged', { tags }), undefined);
+      expect((await store.get('tagged'))?.tags).toEqual(tags);
+      await store.save(schedule('tagged', { rev: 2, tags: [tags[0] as (typeof tags)[0]] }), 1);
+      expect((await store.get('tagged'))?.tags).toEqual([tags[0]]);
+      expect((await store.list()).find((s) => s.name === 'tagged')?.tags).toEqual([tags[0]]);
+    });
+
     it('lets exactly one of two concurrent writers at one version win', async () => {
       await store.save(schedule('race'), undefined);
       const results = await Promise.allSettled([

@@ -1,5 +1,6 @@
 /** In-memory event handlers; each check-and-set has no await between check and write. */
 
+import type { Tag } from '../../model/tags.ts';
 import { memoryTables, type TableSource } from '../../store/keyed.ts';
 import type { EventHandler } from '../model.ts';
 import type { EventHandlerStore } from '../ports.ts';
@@ -18,9 +19,24 @@ export class MemoryEventHandlerStore implements EventHandlerStore {
   }
 
   async update(handler: EventHandler): Promise<boolean> {
-    if (!this.handlers.has(handler.name)) return false;
-    this.handlers.set(handler.name, structuredClone(handler));
+    const existing = this.handlers.get(handler.name);
+    if (!existing) return false;
+    const tags = handler.tags ?? existing.tags;
+    const { tags: _, ...rest } = structuredClone(handler);
+    this.handlers.set(
+      handler.name,
+      tags && tags.length > 0 ? { ...rest, tags: structuredClone(tags) } : rest,
+    );
     return true;
+  }
+
+  async changeTags(name: string, change: (tags: Tag[]) => Tag[]): Promise<Tag[] | undefined> {
+    const existing = this.handlers.get(name);
+    if (!existing) return undefined;
+    const next = structuredClone(change(structuredClone(existing.tags ?? [])));
+    const { tags: _, ...rest } = existing;
+    this.handlers.set(name, next.length > 0 ? { ...rest, tags: next } : rest);
+    return structuredClone(next);
   }
 
   async get(name: string): Promise<EventHandler | undefined> {

@@ -72,6 +72,16 @@ export const MODELS = {
       suppressedHealthResults: { type: 'array', items: {} },
     },
   },
+  Tag: {
+    type: 'object',
+    description: 'A tag of a definition, schedule, event handler or application (Orkes TagObject)',
+    required: ['key', 'value'],
+    properties: {
+      key: str('Key (one value per key)'),
+      value: str('Value'),
+      type: oneOfValues(['METADATA'], 'Always METADATA'),
+    },
+  },
   WorkflowTask: {
     type: 'object',
     description: 'A task of a workflow definition',
@@ -100,6 +110,7 @@ export const MODELS = {
       timeoutPolicy: oneOfValues(['TIME_OUT_WF', 'ALERT_ONLY'], 'What a timeout does'),
       restartable: { type: 'boolean' },
       ownerEmail: str('Owner'),
+      tags: { ...listOf('Tag'), description: "The name's tags (every version shares them)" },
     },
   },
   TaskDef: {
@@ -118,6 +129,7 @@ export const MODELS = {
       timeoutPolicy: oneOfValues(['RETRY', 'TIME_OUT_WF', 'ALERT_ONLY'], 'What a timeout does'),
       concurrentExecLimit: int('Tasks of this type in progress at once'),
       ownerEmail: str('Owner'),
+      tags: listOf('Tag'),
     },
   },
   Task: {
@@ -188,6 +200,11 @@ export const MODELS = {
       tasks: listOf('Task'),
       workflowDefinition: ref('WorkflowDef'),
       parentWorkflowId: str('The parent run of a sub-workflow'),
+      idempotencyKey: str('The idempotency key it was started with'),
+      idempotencyStrategy: oneOfValues(
+        ['FAIL', 'RETURN_EXISTING', 'FAIL_ON_RUNNING'],
+        'The strategy of that key',
+      ),
       createTime: int('Epoch ms'),
       startTime: int('Epoch ms'),
       endTime: int('Epoch ms'),
@@ -199,11 +216,6 @@ export const MODELS = {
     description: 'One page of search hits',
     required: ['totalHits', 'results'],
     properties: { totalHits: int('Hits in all pages'), results: { type: 'array', items: map('A hit') } },
-  },
-  Tag: {
-    type: 'object',
-    required: ['key', 'value'],
-    properties: { key: str('Tag key'), value: str('Tag value') },
   },
   Application: {
     type: 'object',

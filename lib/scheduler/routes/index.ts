@@ -5,7 +5,7 @@
  * `service.scheduler.admin.token` (X-Authorization, or Authorization: Bearer); unset, they are closed.
  *
  * One const per route, one file per part in this folder: the schedules, pausing and resuming
- * them, the previews and the admin routes. The list below keeps the order the routes always had.
+ * them, the previews, the admin routes and the schedules' tags (Orkes). The list below keeps the order the routes always had.
  */
 import type { RouteDef } from '../../http/router.ts';
 import type { ScheduleStore } from '../ports.ts';
@@ -20,6 +20,7 @@ import {
   saveSchedule,
   searchSchedulesRoute,
 } from './schedules.ts';
+import { deleteScheduleTags, putScheduleTags, scheduleTags } from './tags.ts';
 
 export interface SchedulerRouteDeps {
   service: SchedulerService;
@@ -45,5 +46,8 @@ export function schedulerRoutes({ service, schedules, adminToken }: SchedulerRou
     adminRequeue(service, adminToken),
     adminPause(service, adminToken),
     adminResume(service, adminToken),
+    scheduleTags(service),
+    putScheduleTags(service),
+    deleteScheduleTags(service),
   ];
 }

@@ -1,5 +1,14 @@
 /**
  * DynamoDB adapters of the definition ports. Key design: tables.ts. The document client is injected.
+ *
+ * Tags (DefinitionTags) are a `tags` attribute (the list as JSON text): on the task definition's
+ * own item, and for a workflow on an item of their own beside the versions (pk "WF#<name>", sk
+ * "TAGS", gsi1pk "WFTAGS"), since every version shares them. A change reads them, then writes
+ * conditionally on what it read (`tags = :old`, or their absence), and reads again when another
+ * change came first. A task definition's put leaves the attribute alone (an update of the other
+ * attributes); its delete takes it along. A workflow's delete removes the tags item once no version
+ * is left; a tag change that saw a version just before that delete may still write the item after
+ * it (no transaction joins the two), and a later definition of the name then shows those tags.
  */
 import {
   DeleteCommand,
@@ -7,16 +16,35 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
+  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { TaskDef, WorkflowDef } from '../../model/definitions.ts';
-import { ConflictError } from '../../model/errors.ts';
+import { ConflictError, VersionConflictError } from '../../model/errors.ts';
+import type { Tag } from '../../model/tags.ts';
 import type { TaskDefStore, WorkflowDefStore } from '../ports.ts';
 import { isConditionFailure, translate } from './errors.ts';
-import { batchGet, queryAll } from './paging.ts';
+import { batchGet, type Item, queryAll } from './paging.ts';
 
 const pad = (version: number): string => String(version).padStart(10, '0');
 export const wfKey = (name: string, version: number) => ({ pk: `WF#${name}`, sk: `V#${pad(version)}` });
 export const taskKey = (name: string) => ({ pk: `TASK#${name}`, sk: 'TASK' });
+/** The item holding a workflow name's tags. */
+export const wfTagsKey = (name: string) => ({ pk: `WF#${name}`, sk: 'TAGS' });
+
+/** Tries of a tag change that keeps losing to concurrent ones before it gives up (409, retryable). */
+const TAG_CHANGE_ATTEMPTS = 5;
+
+const tagsOfItem = (item: Item | undefined): Tag[] =>
+  typeof item?.tags === 'string' ? (JSON.parse(item.tags) as Tag[]) : [];
+
+/** `tags` as it was read: the condition a write of the next tags is made on. */
+const unchangedTags = (item: Item | undefined) =>
+  typeof item?.tags === 'string'
+    ? { condition: '#tags = :old', values: { ':old': item.tags } }
+    : { condition: 'attribute_not_exists(#tags)', values: {} };
+
+const lostTagRace = (name: string) =>
+  new VersionConflictError(`The tags of ${name} kept changing while they were changed; try again`);
 
 /** A workflow definition's item (gsi1 lists every workflow definition). */
 export const workflowDefItem = (def: WorkflowDef) => ({
@@ -67,10 +95,11 @@ export class DynamoWorkflowDefStore implements WorkflowDefStore {
       .send(
         new QueryCommand({
           TableName: this.table,
-          KeyConditionExpression: version === undefined ? 'pk = :pk' : 'pk = :pk AND sk = :sk',
+          KeyConditionExpression:
+            version === undefined ? 'pk = :pk AND begins_with(sk, :v)' : 'pk = :pk AND sk = :sk',
           ExpressionAttributeValues:
             version === undefined
-              ? { ':pk': `WF#${name}` }
+              ? { ':pk': `WF#${name}`, ':v': 'V#' }
               : { ':pk': `WF#${name}`, ':sk': `V#${pad(version)}` },
           ScanIndexForward: false,
           Limit: 1,
@@ -87,8 +116,8 @@ export class DynamoWorkflowDefStore implements WorkflowDefStore {
       this.client,
       {
         TableName: this.table,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': `WF#${name}` },
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :v)',
+        ExpressionAttributeValues: { ':pk': `WF#${name}`, ':v': 'V#' },
         ConsistentRead: true,
       },
       'workflow definition versions',
@@ -116,7 +145,87 @@ export class DynamoWorkflowDefStore implements WorkflowDefStore {
     const result = await this.client
       .send(new DeleteCommand({ TableName: this.table, Key: wfKey(name, version), ReturnValues: 'ALL_OLD' }))
       .catch((e: unknown) => translate(e, 'workflow definition delete'));
-    return result.Attributes !== undefined;
+    if (result.Attributes === undefined) return false;
+    // The name's tags go with its last version.
+    if (!(await this.hasVersion(name))) {
+      await this.client
+        .send(new DeleteCommand({ TableName: this.table, Key: wfTagsKey(name) }))
+        .catch((e: unknown) => translate(e, 'workflow definition tags delete'));
+    }
+    return true;
+  }
+
+  async tags(name: string): Promise<Tag[]> {
+    return tagsOfItem(await this.tagsItem(name));
+  }
+
+  async allTags(): Promise<Map<string, Tag[]>> {
+    const items = await queryAll(
+      this.client,
+      {
+        TableName: this.table,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :kind',
+        ExpressionAttributeValues: { ':kind': 'WFTAGS' },
+      },
+      'workflow definition tags list',
+    );
+    return new Map(items.map((item) => [String(item.name), tagsOfItem(item)]));
+  }
+
+  async changeTags(name: string, change: (tags: Tag[]) => Tag[]): Promise<Tag[] | undefined> {
+    for (let attempt = 0; attempt < TAG_CHANGE_ATTEMPTS; attempt++) {
+      if (!(await this.hasVersion(name))) return undefined;
+      const item = await this.tagsItem(name);
+      const next = change(tagsOfItem(item));
+      const { condition, values } = unchangedTags(item);
+      const conditional = {
+        TableName: this.table,
+        ConditionExpression: condition,
+        ExpressionAttributeNames: { '#tags': 'tags' },
+        ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
+      };
+      try {
+        if (next.length === 0) {
+          await this.client.send(new DeleteCommand({ ...conditional, Key: wfTagsKey(name) }));
+        } else {
+          const item = {
+            ...wfTagsKey(name),
+            gsi1pk: 'WFTAGS',
+            gsi1sk: name,
+            name,
+            tags: JSON.stringify(next),
+          };
+          await this.client.send(new PutCommand({ ...conditional, Item: item }));
+        }
+        return next;
+      } catch (error) {
+        if (!isConditionFailure(error)) translate(error, 'workflow definition tags change');
+      }
+    }
+    throw lostTagRace(name);
+  }
+
+  private async tagsItem(name: string): Promise<Item | undefined> {
+    const out = await this.client
+      .send(new GetCommand({ TableName: this.table, Key: wfTagsKey(name), ConsistentRead: true }))
+      .catch((e: unknown) => translate(e, 'workflow definition tags get'));
+    return out.Item;
+  }
+
+  private async hasVersion(name: string): Promise<boolean> {
+    const page = await this.client
+      .send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :v)',
+          ExpressionAttributeValues: { ':pk': `WF#${name}`, ':v': 'V#' },
+          Limit: 1,
+          ConsistentRead: true,
+        }),
+      )
+      .catch((e: unknown) => translate(e, 'workflow definition versions'));
+    return (page.Items?.length ?? 0) > 0;
   }
 }
 
@@ -127,31 +236,78 @@ export class DynamoTaskDefStore implements TaskDefStore {
   ) {}
 
   async put(def: TaskDef): Promise<void> {
+    // An update of every attribute but `tags`: the definition's tags stay.
+    const { pk: _pk, sk: _sk, ...attributes } = taskDefItem(def);
+    const names = Object.keys(attributes);
     await this.client
       .send(
-        new PutCommand({
+        new UpdateCommand({
           TableName: this.table,
-          Item: taskDefItem(def),
+          Key: taskKey(def.name),
+          UpdateExpression: `SET ${names.map((_, i) => `#a${i} = :a${i}`).join(', ')}`,
+          ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#a${i}`, n])),
+          ExpressionAttributeValues: Object.fromEntries(
+            names.map((n, i) => [`:a${i}`, attributes[n as keyof typeof attributes]]),
+          ),
         }),
       )
       .catch((e: unknown) => translate(e, 'task definition put'));
   }
 
-  async get(name: string): Promise<TaskDef | undefined> {
+  async tags(name: string): Promise<Tag[]> {
+    return tagsOfItem(await this.item(name));
+  }
+
+  async allTags(): Promise<Map<string, Tag[]>> {
+    const out = new Map<string, Tag[]>();
+    for (const item of await this.listItems()) {
+      const tags = tagsOfItem(item);
+      if (tags.length > 0) out.set(String(item.name), tags);
+    }
+    return out;
+  }
+
+  async changeTags(name: string, change: (tags: Tag[]) => Tag[]): Promise<Tag[] | undefined> {
+    for (let attempt = 0; attempt < TAG_CHANGE_ATTEMPTS; attempt++) {
+      const item = await this.item(name);
+      if (!item) return undefined;
+      const next = change(tagsOfItem(item));
+      const { condition, values } = unchangedTags(item);
+      try {
+        await this.client.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: taskKey(name),
+            UpdateExpression: next.length === 0 ? 'REMOVE #tags' : 'SET #tags = :new',
+            ConditionExpression: `attribute_exists(pk) AND ${condition}`,
+            ExpressionAttributeNames: { '#tags': 'tags' },
+            ...(next.length > 0 || Object.keys(values).length > 0
+              ? {
+                  ExpressionAttributeValues: {
+                    ...values,
+                    ...(next.length > 0 ? { ':new': JSON.stringify(next) } : {}),
+                  },
+                }
+              : {}),
+          }),
+        );
+        return next;
+      } catch (error) {
+        if (!isConditionFailure(error)) translate(error, 'task definition tags change');
+      }
+    }
+    throw lostTagRace(name);
+  }
+
+  private async item(name: string): Promise<Item | undefined> {
     const result = await this.client
       .send(new GetCommand({ TableName: this.table, Key: taskKey(name), ConsistentRead: true }))
       .catch((e: unknown) => translate(e, 'task definition get'));
-    return result.Item ? bodyOf<TaskDef>(result.Item) : undefined;
+    return result.Item;
   }
 
-  async getMany(names: readonly string[]): Promise<Map<string, TaskDef>> {
-    const keys = [...new Set(names)].map(taskKey);
-    const items = await batchGet(this.client, this.table, keys, 'task definition batch get');
-    return new Map(items.map((item) => bodyOf<TaskDef>(item)).map((def) => [def.name, def]));
-  }
-
-  async list(): Promise<TaskDef[]> {
-    const items = await queryAll(
+  private listItems(): Promise<Item[]> {
+    return queryAll(
       this.client,
       {
         TableName: this.table,
@@ -161,6 +317,21 @@ export class DynamoTaskDefStore implements TaskDefStore {
       },
       'task definition list',
     );
+  }
+
+  async get(name: string): Promise<TaskDef | undefined> {
+    const item = await this.item(name);
+    return item ? bodyOf<TaskDef>(item) : undefined;
+  }
+
+  async getMany(names: readonly string[]): Promise<Map<string, TaskDef>> {
+    const keys = [...new Set(names)].map(taskKey);
+    const items = await batchGet(this.client, this.table, keys, 'task definition batch get');
+    return new Map(items.map((item) => bodyOf<TaskDef>(item)).map((def) => [def.name, def]));
+  }
+
+  async list(): Promise<TaskDef[]> {
+    const items = await this.listItems();
     return items
       .map((item) => bodyOf<TaskDef>(item))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

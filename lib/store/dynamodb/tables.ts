@@ -8,8 +8,11 @@
  * "<name>#<version>"   task def      pk = "TASK#<name>"  sk = "TASK"                      gsi1pk = "TASK" 
  * gsi1sk = "<name>"   attributes: name, version, body (the definition as a JSON string: no 32-level nesting
  * limit,   no number/set marshalling surprises, one attribute to read).
- *   - latest version of a name: Query pk, ScanIndexForward=false, Limit=1 (one read).
- *   - all versions of a name: Query pk.  - list everything of a kind: Query gsi1 on gsi1pk.
+ *   workflow tags pk = "WF#<name>"  sk = "TAGS"  gsi1pk = "WFTAGS"  gsi1sk = "<name>"   attributes: name,
+ *   tags (a JSON list; a task def's tags are the same attribute on its own item; definitions.ts).
+ *   - latest version of a name: Query pk and sk begins_with "V#", ScanIndexForward=false, Limit=1.
+ *   - all versions of a name: Query pk and sk begins_with "V#".  - list everything of a kind: Query
+ *   gsi1 on gsi1pk.
  *   Definitions are few (thousands) and written rarely, so one gsi1 partition per kind is fine.
  *
  * executions (runs, their task rows and the tasks' logs; adapter: executions.ts):

@@ -1,12 +1,14 @@
 /**
  * In-memory definition stores: for tests, benchmarks and `SERVICE_STORE=memory`. A definition is
  * copied once when written and frozen; reads hand out that frozen object, so no caller can change
- * what is stored and reads (every workflow start) cost no copy.
+ * what is stored and reads (every workflow start) cost no copy. Tags are kept by name in a table of
+ * their own; a change of them reads and writes with no await between, so it is atomic.
  */
 import type { TaskDef, WorkflowDef } from '../../model/definitions.ts';
 import { ConflictError } from '../../model/errors.ts';
-import { keyOf, memoryTables, type TableSource } from '../keyed.ts';
-import type { TaskDefStore, WorkflowDefStore } from '../ports.ts';
+import type { Tag } from '../../model/tags.ts';
+import { type KeyedTable, keyOf, memoryTables, type TableSource } from '../keyed.ts';
+import type { DefinitionTags, TaskDefStore, WorkflowDefStore } from '../ports.ts';
 
 // Definitions are JSON documents; a JSON round trip copies them faster than structuredClone.
 const frozenCopy = <T>(value: T): T => deepFreeze(JSON.parse(JSON.stringify(value)) as T);
@@ -19,14 +21,58 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** Tags by name, over one keyed table; `exists` says whether the name has a definition. */
+class TagTable implements DefinitionTags {
+  constructor(
+    private readonly table: KeyedTable<Tag[]>,
+    private readonly exists: (name: string) => boolean,
+  ) {}
+
+  async tags(name: string): Promise<Tag[]> {
+    return structuredClone(this.table.get(name) ?? []);
+  }
+
+  async allTags(): Promise<Map<string, Tag[]>> {
+    return new Map([...this.table.entries()].map(([name, tags]) => [name, structuredClone(tags)]));
+  }
+
+  async changeTags(name: string, change: (tags: Tag[]) => Tag[]): Promise<Tag[] | undefined> {
+    if (!this.exists(name)) return undefined;
+    const next = structuredClone(change(structuredClone(this.table.get(name) ?? [])));
+    if (next.length === 0) this.table.delete(name);
+    else this.table.set(name, next);
+    return structuredClone(next);
+  }
+
+  forget(name: string): void {
+    this.table.delete(name);
+  }
+}
+
 export class MemoryWorkflowDefStore implements WorkflowDefStore {
   /** Every version, by name and version (what is stored); `byName` is built from it. */
   private readonly stored;
   private readonly byName = new Map<string, Map<number, WorkflowDef>>();
+  private readonly tagTable: TagTable;
 
   constructor(tables: TableSource = memoryTables) {
     this.stored = tables.table<WorkflowDef>('workflow-defs');
     for (const def of this.stored.values()) this.versionsOf(def.name).set(def.version, deepFreeze(def));
+    this.tagTable = new TagTable(tables.table<Tag[]>('workflow-def-tags'), (name) =>
+      Boolean(this.byName.get(name)?.size),
+    );
+  }
+
+  tags(name: string): Promise<Tag[]> {
+    return this.tagTable.tags(name);
+  }
+
+  allTags(): Promise<Map<string, Tag[]>> {
+    return this.tagTable.allTags();
+  }
+
+  changeTags(name: string, change: (tags: Tag[]) => Tag[]): Promise<Tag[] | undefined> {
+    return this.tagTable.changeTags(name, change);
   }
 
   private versionsOf(name: string): Map<number, WorkflowDef> {
@@ -73,17 +119,34 @@ export class MemoryWorkflowDefStore implements WorkflowDefStore {
     const versions = this.byName.get(name);
     if (!versions?.delete(version)) return false;
     this.stored.delete(keyOf(name, version));
-    if (versions.size === 0) this.byName.delete(name);
+    if (versions.size === 0) {
+      this.byName.delete(name);
+      this.tagTable.forget(name);
+    }
     return true;
   }
 }
 
 export class MemoryTaskDefStore implements TaskDefStore {
   private readonly byName;
+  private readonly tagTable: TagTable;
 
   constructor(tables: TableSource = memoryTables) {
     this.byName = tables.table<TaskDef>('task-defs');
     for (const def of this.byName.values()) deepFreeze(def);
+    this.tagTable = new TagTable(tables.table<Tag[]>('task-def-tags'), (name) => this.byName.has(name));
+  }
+
+  tags(name: string): Promise<Tag[]> {
+    return this.tagTable.tags(name);
+  }
+
+  allTags(): Promise<Map<string, Tag[]>> {
+    return this.tagTable.allTags();
+  }
+
+  changeTags(name: string, change: (tags: Tag[]) => Tag[]): Promise<Tag[] | undefined> {
+    return this.tagTable.changeTags(name, change);
   }
 
   async put(def: TaskDef): Promise<void> {
@@ -109,6 +172,7 @@ export class MemoryTaskDefStore implements TaskDefStore {
   }
 
   async delete(name: string): Promise<boolean> {
+    this.tagTable.forget(name);
     return this.byName.delete(name);
   }
 }

@@ -8,6 +8,7 @@ import { pathParams, stringValue } from '../../http/contract.ts';
 import { emptyOk } from '../../http/responses.ts';
 import { type RouteDef, route } from '../../http/router.ts';
 import type { PayloadLocations } from '../../payloads/locations.ts';
+import type { TaskService } from '../../tasks/service.ts';
 import type { SyncExecution } from '../execute.ts';
 import type { WorkflowOperations } from '../operations/index.ts';
 import type { WorkflowReader } from '../service.ts';
@@ -21,6 +22,7 @@ import { historyRoutes } from './history.ts';
 import { operationRoutes } from './operations.ts';
 import { retrievalRoutes } from './retrieval.ts';
 import { startRoutes } from './start.ts';
+import { stateRoutes } from './state.ts';
 import { testRunRoutes } from './test-run.ts';
 
 /** What the workflow routes need; the engine provides it (lib/runtime/engine.ts). */
@@ -30,8 +32,10 @@ export interface WorkflowRouteDeps {
   operations: WorkflowOperations;
   /** Test runs against mocked workers (POST /workflow/test). */
   testRuns: Pick<WorkflowTestRunner, 'run'>;
-  /** Synchronous execution (execute.ts here). */
+  /** Synchronous execution (execute.ts here), and its wait after a state update (state.ts). */
   execution: SyncExecution;
+  /** The tasks a state update applies its result to (state.ts). */
+  tasks: Pick<TaskService, 'openTaskByRef' | 'taskOfRun' | 'update'>;
   /** Asks for a decide of the run. */
   requestDecide(workflowId: string): Promise<void>;
   /** Large payload locations (externalstoragelocation, the local payload route). */
@@ -62,6 +66,12 @@ export function workflowRoutes(engine: WorkflowRouteDeps): RouteDef[] {
     ...historyRoutes(engine.operations),
     ...testRunRoutes(engine.testRuns),
     ...executeRoutes(engine.starter, engine.execution),
+    ...stateRoutes({
+      reader: engine.reader,
+      tasks: engine.tasks,
+      setVariables: (workflowId, variables) => engine.operations.setVariables(workflowId, variables),
+      execution: engine.execution,
+    }),
     ...correlatedBatchRoutes(engine.reader),
     ...storageLocationRoutes('/api/workflow', engine.payloads),
     ...localPayloadRoutes(engine.payloads),

@@ -13,7 +13,10 @@ export function readOnlyTaskDefs(store: TaskDefStore): TaskDefStore {
     get: (name) => store.get(name),
     getMany: (names) => store.getMany(names),
     list: () => store.list(),
+    tags: (name) => store.tags(name),
+    allTags: () => store.allTags(),
     put: refuse,
     delete: refuse,
+    changeTags: refuse,
   };
 }
