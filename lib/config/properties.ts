@@ -29,6 +29,14 @@ const DECLARED = [
     default: 16,
     description: 'HTTP tasks in flight at once in one local process (the in-process pool)',
   },
+  // Configuration itself
+  {
+    name: 'service.config.strict',
+    type: bool,
+    default: false,
+    description:
+      'Refuse to start (a configuration error) when an environment variable starting with SERVICE_ names no property; otherwise each such variable is a warning at start naming the closest property',
+  },
   // Server and local host
   {
     name: 'service.server.port',

@@ -27,7 +27,7 @@ import {
   TABLES,
 } from '../../lib/capabilities.ts';
 import type { Capability } from '../../lib/capability-contract.ts';
-import { envNameOf } from '../../lib/config/load.ts';
+import { envNameOf, unknownServiceVariables } from '../../lib/config/load.ts';
 import { EVENT_SOURCES_DESCRIPTION } from '../../lib/events/sources.ts';
 import { MAX_RECEIVE_COUNT, timer } from '../../lib/jobs/decision-consumers.ts';
 import { DELAYED_QUEUE_AGE_ALARM_SECONDS } from '../../lib/jobs/types.ts';
@@ -457,6 +457,15 @@ describe('ConductorStack with the default gates', () => {
     expect(environmentOf(template, 'metadata')).toMatchObject({
       SERVICE_DYNAMODB_TABLES_DEFINITIONS: { Ref: tableId },
     });
+  });
+
+  it('sets no SERVICE_ variable that names no property, so no function warns of its environment at start', () => {
+    const functions = Object.values(serviceFunctions(template));
+    expect(functions.length).toBeGreaterThan(8);
+    for (const fn of functions) {
+      const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(unknownServiceVariables(variables), String(fn.Properties.Description)).toEqual([]);
+    }
   });
 });
 
