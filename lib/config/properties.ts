@@ -152,6 +152,21 @@ const DECLARED = [
     description: 'Validity of the presigned S3 URLs of externalstoragelocation (AWS)',
   },
   {
+    name: 'service.external-payload.sweep',
+    type: bool,
+    default: true,
+    description:
+      'The daily payload sweep reclaims stored payloads no run, task row or schedule names any more (lib/payloads/sweep.ts)',
+  },
+  {
+    name: 'service.external-payload.sweep-grace',
+    type: { kind: 'duration' },
+    // Two days, in ms.
+    default: 2 * 86_400_000,
+    description:
+      'The payload sweep never reclaims a payload written more recently than this (seconds, or with a unit: 2d; at least 2h): an upload a client has not yet named, a write whose run is being committed',
+  },
+  {
     name: 'service.aws.payload-bucket',
     type: str,
     description:

@@ -57,6 +57,12 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  // A capability's own check of the configuration (Capability.checkConfig) fails the start later
+  // than loading it does, and is a configuration error all the same.
+  if (error instanceof ConfigError) {
+    complain(`Configuration error: ${error.message}`);
+    process.exit(EXIT_CODES.configuration);
+  }
   if (error instanceof StartError) {
     complain(error.message);
     process.exit(EXIT_CODES.cannotStart);

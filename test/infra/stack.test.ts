@@ -20,6 +20,7 @@ import {
 import {
   grantedTables,
   JOBS,
+  PAYLOAD_REFERENCE_TABLES,
   CONSUMERS as QUEUE_CONSUMERS,
   queueUrlProperty,
   CAPABILITIES as ROUTE_GROUPS,
@@ -32,6 +33,7 @@ import { EVENT_SOURCES_DESCRIPTION } from '../../lib/events/sources.ts';
 import { MAX_RECEIVE_COUNT, timer } from '../../lib/jobs/decision-consumers.ts';
 import { DELAYED_QUEUE_AGE_ALARM_SECONDS } from '../../lib/jobs/types.ts';
 import { metadataCapability } from '../../lib/metadata/capability.ts';
+import { PAYLOAD_PREFIX, UNREFERENCED_TAG } from '../../lib/payloads/keys.ts';
 import { scheduleFire } from '../../lib/scheduler/schedule-fire.ts';
 import { keyAttributeTypes, projectionOf } from '../../lib/store/dynamodb/tables.ts';
 import { systemCapability } from '../../lib/system/capability.ts';
@@ -406,10 +408,78 @@ describe('ConductorStack with the default gates', () => {
         CorsRules: [Match.objectLike({ AllowedMethods: ['PUT', 'GET'], ExposedHeaders: ['ETag'] })],
       },
       LifecycleConfiguration: {
-        Rules: [
+        Rules: Match.arrayWith([
           Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }),
-        ],
+        ]),
       },
+    });
+  });
+
+  it('expires the payloads the payload sweep tagged unreferenced, and no payload by age alone', () => {
+    const [, bucket] = only(
+      template.findResources('AWS::S3::Bucket', { Properties: { CorsConfiguration: Match.anyValue() } }),
+      'files bucket',
+    );
+    const rules = (bucket.LifecycleConfiguration as { Rules: Record<string, unknown>[] }).Rules;
+    expect(rules).toHaveLength(2);
+    expect(rules[1]).toEqual({
+      Id: 'ExpireUnreferencedPayloads',
+      Prefix: PAYLOAD_PREFIX,
+      TagFilters: [{ Key: UNREFERENCED_TAG.Key, Value: UNREFERENCED_TAG.Value }],
+      ExpirationInDays: 1,
+      Status: 'Enabled',
+    });
+    // No rule expires objects under payloads/ without the tag.
+    for (const rule of rules) {
+      if (rule.ExpirationInDays !== undefined) expect(rule.TagFilters).toBeDefined();
+    }
+  });
+
+  it('runs the payload sweep once a day: it lists and tags payloads, reads the tables that name them, and writes nothing', () => {
+    const [, fn] = functionOf(template, 'payload-sweep');
+    expect(fn.Timeout).toBe(900);
+    expect(fn.ReservedConcurrentExecutions).toBe(1);
+    const [fnId] = functionOf(template, 'payload-sweep');
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 day)',
+      Targets: Match.arrayWith([Match.objectLike({ Arn: { 'Fn::GetAtt': [fnId, 'Arn'] } })]),
+    });
+    const [bucketId] = only(
+      template.findResources('AWS::S3::Bucket', { Properties: { CorsConfiguration: Match.anyValue() } }),
+      'files bucket',
+    );
+    const statements = statementsOf(template, 'payload-sweep');
+    const s3 = statements.filter((st) => JSON.stringify(st.Action).includes('s3:'));
+    expect(s3).toEqual([
+      {
+        Effect: 'Allow',
+        Action: ['s3:GetObject', 's3:PutObjectTagging'],
+        Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, `/${PAYLOAD_PREFIX}*`]] },
+      },
+      {
+        Effect: 'Allow',
+        Action: 's3:ListBucket',
+        Resource: { 'Fn::GetAtt': [bucketId, 'Arn'] },
+        Condition: { StringLike: { 's3:prefix': [`${PAYLOAD_PREFIX}*`] } },
+      },
+    ]);
+    // Every table that may name a payload, read only: the executions and schedules tables.
+    const dynamo = statements.filter((st) => JSON.stringify(st.Action).includes('dynamodb:'));
+    const actions = dynamo.flatMap((st) => (Array.isArray(st.Action) ? st.Action : [st.Action]));
+    expect(actions.some((action) => /Put|Update|Delete|Write/.test(action))).toBe(false);
+    const tables = new Set(
+      dynamo.flatMap((st) =>
+        (Array.isArray(st.Resource) ? st.Resource : [st.Resource]).map(
+          (r) => JSON.stringify(r).match(/"(Data\w+?)[0-9A-F]{8}"/)?.[1],
+        ),
+      ),
+    );
+    expect([...tables].sort()).toEqual(['DataExecutions', 'DataSchedules']);
+    expect(PAYLOAD_REFERENCE_TABLES.map((t) => t.id).sort()).toEqual(['executions', 'schedules']);
+    expect(environmentOf(template, 'payload-sweep')).toMatchObject({
+      SERVICE_AWS_PAYLOAD_BUCKET: { Ref: bucketId },
+      SERVICE_DYNAMODB_TABLES_EXECUTIONS: { Ref: tableIdOf(template, 'executions') },
+      SERVICE_DYNAMODB_TABLES_SCHEDULES: { Ref: tableIdOf(template, 'schedules') },
     });
   });
 
@@ -653,7 +723,9 @@ describe('ConductorStack decision pipeline', () => {
   });
 
   it('tells every function that requests decides both queue URLs', () => {
-    const senders = [...Object.keys(CONSUMERS), 'workflows', 'tasks'];
+    const sending = [...QUEUE_CONSUMERS, ...JOBS].filter((work) => work.grants.sends.length > 0);
+    expect(sending.length).toBeGreaterThan(4);
+    const senders = [...sending.map((work) => work.name), 'workflows', 'tasks'];
     for (const name of senders) {
       expect(environmentOf(template, name)).toMatchObject({
         SERVICE_AWS_DECISION_QUEUE_URL: { Ref: decisionsId },
@@ -818,6 +890,7 @@ describe('ConductorStack gates', () => {
     expect(ungated.map((work) => work.name).sort()).toEqual([
       'decider',
       'event-handlers',
+      'payload-sweep',
       'sweeper',
       'system-tasks',
       'timer',

@@ -88,6 +88,18 @@ describe('npm start', () => {
     expect(result.stdout).toBe('');
   });
 
+  it("stops a capability's own check of the configuration with exit code 2 too", async () => {
+    const result = await start({
+      SERVICE_STORE: 'memory',
+      SERVICE_SERVER_PORT: '0',
+      SERVICE_EXTERNAL_PAYLOAD_SWEEP_GRACE: '1h',
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      'Configuration error: Property service.external-payload.sweep-grace must be at least 2h (the payload sweep must not reclaim a payload a run is being committed with), got 3600 s',
+    ]);
+  });
+
   it('refuses an unknown SERVICE_ variable under service.config.strict: exit code 2, naming the closest property', async () => {
     const result = await start({
       SERVICE_STORE: 'memory',
