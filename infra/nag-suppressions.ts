@@ -15,6 +15,7 @@ import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
 import { TABLES } from '../lib/capabilities.ts';
+import { PAYLOAD_PREFIX } from '../lib/payloads/keys.ts';
 import type { ServiceApi } from './constructs/api.ts';
 import type { ApiKeys } from './constructs/api-keys.ts';
 import type { ServiceData } from './constructs/data.ts';
@@ -70,7 +71,7 @@ export function acknowledgeNagFindings(stack: Stack, subjects: NagSubjects): voi
   for (const prefix of data.grantedPrefixes) {
     Validations.of(stack).acknowledge({
       id: `AwsSolutions-IAM5[Resource::${ref(data.bucket)}/${prefix}*]`,
-      reason: `The grant covers objects under ${prefix} of the files bucket only, whose keys the service generates; "*" is the rest of the key, and nothing outside the prefix is reached (no listing, no other prefix).`,
+      reason: `The grant covers objects under ${prefix} of the files bucket only, whose keys the service generates; "*" is the rest of the key, and nothing outside the prefix is reached (no other prefix; the only listing is the payload sweep's, of ${PAYLOAD_PREFIX} alone, by an s3:prefix condition).`,
     });
   }
 

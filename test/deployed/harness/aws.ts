@@ -56,6 +56,11 @@ export class AwsFront {
 
   private iam!: Iam;
 
+  /** The S3 stand-in itself (s3rver: access key S3RVER), for a test to look behind the IAM check. */
+  get s3Endpoint(): string {
+    return `http://127.0.0.1:${this.s3Port}`;
+  }
+
   /** Listens first: queue URLs in the template point at this endpoint. */
   static async listen(): Promise<AwsFront> {
     const front = new AwsFront();
