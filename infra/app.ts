@@ -5,7 +5,9 @@
  * backend likewise: `-c searchBackend=opensearch` (default `store`), and operations options:
  * `-c alarmEmail=… -c apiRateLimit=… -c apiBurstLimit=… -c reserveConcurrency=false`, and table
  * billing: `-c tableCapacity=provisioned -c tableMaxUnits=…`.
- * Authentication is on unless `-c auth=none`.
+ * Authentication is on unless `-c auth=none`. Browser origins allowed to call the API's own URL:
+ * `-c corsOrigins=https://app.example.com,…` (none by default); a web ACL in front of CloudFront:
+ * `-c waf=true` (infra/constructs/waf.ts).
  *
  * Every synth runs cdk-nag's AwsSolutions checks: a finding the stack neither fixes nor acknowledges
  * with its reason (infra/nag-suppressions.ts) stops the synth with the validation report.
@@ -17,6 +19,7 @@ import { GATES, type GateName, PROPERTIES } from '../lib/config/properties.ts';
 import { DEFAULT_API_LIMITS } from './constructs/api-stage.ts';
 import type { TableCapacity } from './constructs/data.ts';
 import { parseEventSinkTarget } from './constructs/event-sources.ts';
+import type { WafOptions } from './constructs/waf.ts';
 import { type ApiAuthMode, ConductorStack, type Gates, type SearchBackend } from './stack.ts';
 
 const app = new App();
@@ -34,6 +37,9 @@ new ConductorStack(app, typeof stackName === 'string' ? stackName : 'ConductorSe
   } satisfies Gates,
   searchBackend: searchBackendFromContext(app),
   auth: authFromContext(app),
+  // e.g. -c corsOrigins=https://app.example.com (none by default: the UI is on the API's origin)
+  corsOrigins: listFromContext(app, 'corsOrigins'),
+  waf: wafFromContext(app),
   properties: propertiesFromContext(app),
   operations: {
     alarmEmail: stringFromContext(app, 'alarmEmail'),
@@ -139,6 +145,28 @@ function tableCapacityFromContext(app: App): TableCapacity {
     throw new Error(`Context 'tableMaxUnits' (${maxUnits}) must be at least tableMinUnits (${minUnits})`);
   }
   return { mode: 'provisioned', minUnits, maxUnits };
+}
+
+/**
+ * `-c waf=true` puts a web ACL in front of the CloudFront distribution (`-c wafRateLimit=…`
+ * requests per IP in five minutes); `-c wafWebAclArn=…` uses one made in us-east-1 instead.
+ */
+function wafFromContext(app: App): WafOptions | undefined {
+  const on = booleanFromContext(app, 'waf');
+  const webAclArn = stringFromContext(app, 'wafWebAclArn');
+  const rateLimit = numberFromContext(app, 'wafRateLimit');
+  if (on !== true) {
+    if (webAclArn !== undefined || rateLimit !== undefined) {
+      throw new Error("Context 'wafWebAclArn' and 'wafRateLimit' apply only with waf=true");
+    }
+    return undefined;
+  }
+  if (webAclArn !== undefined && rateLimit !== undefined) {
+    throw new Error(
+      "Context 'wafRateLimit' applies to the web ACL the stack creates, not to one given by wafWebAclArn",
+    );
+  }
+  return { webAclArn, rateLimit };
 }
 
 /** `-c auth=none` deploys the open API; absent or `key`, keys are required. */

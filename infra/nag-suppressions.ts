@@ -15,6 +15,7 @@ import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { IConstruct } from 'constructs';
 import { TABLES } from '../lib/capabilities.ts';
+import { PAYLOAD_PREFIX } from '../lib/payloads/keys.ts';
 import type { ServiceApi } from './constructs/api.ts';
 import type { ApiKeys } from './constructs/api-keys.ts';
 import type { ServiceData } from './constructs/data.ts';
@@ -29,6 +30,8 @@ export interface NagSubjects {
   /** The application keys; absent when the stack is deployed with `-c auth=none`. */
   apiKeys?: ApiKeys;
   ui: ManagementUi;
+  /** A web ACL is in front of the distribution (`-c waf=true`): nothing about WAF to acknowledge. */
+  firewall: boolean;
   /**
    * Queues that are dead-letter queues themselves, though no queue names them in a redrive policy
    * (a Lambda on-failure destination, an EventBridge target's dead-letter queue), and what lands there.
@@ -37,7 +40,7 @@ export interface NagSubjects {
 }
 
 export function acknowledgeNagFindings(stack: Stack, subjects: NagSubjects): void {
-  const { functions, data, api, apiKeys, ui, deadLetterDestinations } = subjects;
+  const { functions, data, api, apiKeys, ui, firewall, deadLetterDestinations } = subjects;
   const ref = (construct: IConstruct) =>
     `<${stack.getLogicalId(construct.node.defaultChild as CfnElement)}.Arn>`;
 
@@ -68,7 +71,7 @@ export function acknowledgeNagFindings(stack: Stack, subjects: NagSubjects): voi
   for (const prefix of data.grantedPrefixes) {
     Validations.of(stack).acknowledge({
       id: `AwsSolutions-IAM5[Resource::${ref(data.bucket)}/${prefix}*]`,
-      reason: `The grant covers objects under ${prefix} of the files bucket only, whose keys the service generates; "*" is the rest of the key, and nothing outside the prefix is reached (no listing, no other prefix).`,
+      reason: `The grant covers objects under ${prefix} of the files bucket only, whose keys the service generates; "*" is the rest of the key, and nothing outside the prefix is reached (no other prefix; the only listing is the payload sweep's, of ${PAYLOAD_PREFIX} alone, by an s3:prefix condition).`,
     });
   }
 
@@ -88,11 +91,15 @@ export function acknowledgeNagFindings(stack: Stack, subjects: NagSubjects): voi
       reason:
         "The UI and API serve the operator's users wherever they are, and the service has no country it must refuse; an operator who must restrict countries adds a geo restriction.",
     },
-    {
-      id: 'AwsSolutions-CFR2',
-      reason:
-        "A web ACL on the distribution would not cover the API's own execute-api URL, which the SDKs and workers call directly. The service limits hostile input itself before routing (docs/security.md), requires keys by default, and the API stage is throttled; a WAF (created in us-east-1 only, billed per month, rule and request) is the operator's choice.",
-    },
+    ...(firewall
+      ? []
+      : [
+          {
+            id: 'AwsSolutions-CFR2',
+            reason:
+              "The web ACL is the operator's choice (-c waf=true: infra/constructs/waf.ts), off by default: AWS WAF bills it per month, rule and request, creates it in us-east-1 only, and it would not cover the API's own execute-api URL (HTTP APIs take no web ACL), which the SDKs and workers may call directly. The service limits hostile input itself before routing (docs/security.md), requires keys by default, and the API stage is throttled.",
+          },
+        ]),
     {
       id: 'AwsSolutions-CFR4',
       reason:

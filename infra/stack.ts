@@ -32,7 +32,7 @@ import { GATES, type GateName, gatedOn, PROPERTIES } from '../lib/config/propert
 import type { AwsDeployment, FunctionGrants, OutsideSource } from '../lib/deployment.ts';
 import { type Consumer, type PeriodicJob, rateMs, type StreamConsumer } from '../lib/jobs/types.ts';
 import { tablePropertyName } from '../lib/store/dynamodb/tables.ts';
-import { ALARM_DEFAULTS, ServiceAlarms } from './constructs/alarms.ts';
+import { ServiceAlarms } from './constructs/alarms.ts';
 import { ServiceApi } from './constructs/api.ts';
 import { ApiKeys } from './constructs/api-keys.ts';
 import { type ApiStageLimits, ApiStageSettings, DEFAULT_API_LIMITS } from './constructs/api-stage.ts';
@@ -43,6 +43,7 @@ import { WorkQueues } from './constructs/queues.ts';
 import { collectionNameOf, SearchCollection } from './constructs/search-collection.ts';
 import { ServiceFunction, type ServiceFunctionProps } from './constructs/service-function.ts';
 import { ManagementUi } from './constructs/ui.ts';
+import { EdgeFirewall, type WafOptions } from './constructs/waf.ts';
 import { acknowledgeNagFindings, type NagSubjects } from './nag-suppressions.ts';
 
 /** On/off per gated feature (docs/api.md "Overview" item 7); keys match GATES in lib/config/properties.ts. */
@@ -81,6 +82,18 @@ export interface ConductorStackProps extends StackProps {
   auth?: ApiAuthMode;
   /** A built management UI to serve as it is (default: ui/dist, built first when stale). */
   uiDir?: string;
+  /**
+   * Origins of browser applications that may call the API's own URL (`-c corsOrigins=...`); none
+   * by default: the management UI reaches the API through CloudFront on its own origin
+   * (infra/constructs/api.ts).
+   */
+  corsOrigins?: readonly string[];
+  /**
+   * An AWS WAF web ACL in front of the CloudFront distribution (`-c waf=true`; off by default):
+   * AWS managed rule groups and a per-IP rate limit (infra/constructs/waf.ts, which says what it
+   * does not cover: the API's own execute-api URL).
+   */
+  waf?: WafOptions;
 }
 
 export type ApiAuthMode = 'key' | 'none';
@@ -96,10 +109,13 @@ export interface OperationsOptions {
   /** API stage throttling (`-c apiRateLimit=… -c apiBurstLimit=…`); DEFAULT_API_LIMITS otherwise. */
   apiLimits?: ApiStageLimits;
   /**
-   * Reserve one concurrent execution for each periodic job (true by default): a job never runs
-   * twice at once, and its retries wait for the running one. An account whose concurrency limit
-   * is at AWS's minimum of unreserved executions (10, new accounts) cannot reserve any; there,
-   * `-c reserveConcurrency=false`.
+   * Reserve concurrency (true by default): the consumers runs progress through (Consumer.reserved:
+   * the decider and the timer consumer) reserve their queue's maxConcurrency, so a burst of API
+   * requests can never take the account's concurrency from decides, and each periodic job reserves
+   * one execution, so a job never runs twice at once and its retries wait for the running one.
+   * Lambda keeps 100 executions of the account unreserved, so this needs an account concurrency
+   * limit of at least 100 plus the reserved total (about 160; 1,000 by default, 10 on some new
+   * accounts until raised); below it, `-c reserveConcurrency=false` reserves nothing (synth warns).
    */
   reserveConcurrency?: boolean;
   /** Table billing (`-c tableCapacity=provisioned -c tableMaxUnits=…`); on-demand by default. */
@@ -154,6 +170,13 @@ export class ConductorStack extends Stack {
       streamed: streamConsumers.map((c) => c.table),
       capacity: this.operations.tableCapacity,
     });
+    for (const [tableId, table] of this.data.tables) this.alarms.table(pascalCase(tableId), table);
+    if (!this.reserving()) {
+      Annotations.of(this).addWarningV2(
+        'conductor:no-reserved-concurrency',
+        'reserveConcurrency=false: the decider, the timer consumer and the periodic jobs reserve no concurrency, so a burst of API requests can take the whole account concurrency and delay every decide (throttled decides are retried, not lost). Deploy without it once the account concurrency limit allows (docs/operations.md).',
+      );
+    }
     if (props.searchBackend === 'opensearch') {
       this.search = new SearchCollection(this, 'Search', {
         name: collectionNameOf(this.stackName),
@@ -162,7 +185,7 @@ export class ConductorStack extends Stack {
     }
     // The bucket's `payloads/` prefix is granted to the functions that read and write runs
     // (FunctionGrants.payloads); file storage will grant its own prefix next to its functions.
-    const api = new ServiceApi(this, 'Api');
+    const api = new ServiceApi(this, 'Api', { corsOrigins: props.corsOrigins });
     const consumers = CONSUMERS.filter((consumer) => gateOn(consumer, props.gates));
     this.queues = new WorkQueues(this, 'Queues', { consumers });
     new ApiStageSettings(this, 'ApiStage', api.httpApi, this.operations.apiLimits ?? DEFAULT_API_LIMITS);
@@ -221,10 +244,12 @@ export class ConductorStack extends Stack {
       value: this.alarms.topic.topicArn,
       description: 'SNS topic of the Conductor alarms: subscribe to it to be told',
     });
+    const firewall = props.waf ? new EdgeFirewall(this, 'Waf', props.waf) : undefined;
     const ui = new ManagementUi(this, 'Ui', {
       api: api.httpApi,
       routes: groups.flatMap((capability) => capability.apiRoutes),
       dir: props.uiDir,
+      webAclArn: firewall?.webAclArn,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: api.url, description: 'Base URL of the Conductor API' });
@@ -246,8 +271,14 @@ export class ConductorStack extends Stack {
       api,
       apiKeys,
       ui,
+      firewall: firewall !== undefined,
       deadLetterDestinations: this.deadLetterDestinations,
     });
+  }
+
+  /** Whether functions reserve concurrency (OperationsOptions.reserveConcurrency; on by default). */
+  private reserving(): boolean {
+    return this.operations.reserveConcurrency !== false;
   }
 
   /** A consumer's function, fed by its queue (created in WorkQueues) in batches. */
@@ -259,6 +290,9 @@ export class ConductorStack extends Stack {
       timeout: Duration.seconds(consumer.timeoutSeconds),
       memorySize: consumer.memorySize,
       scriptWorker: consumer.scriptWorker,
+      // The event source never runs more than maxConcurrency at once: reserving as much takes
+      // nothing it would use from the rest of the account, and guarantees it that much.
+      reservedConcurrentExecutions: this.reserving() && consumer.reserved ? queue.maxConcurrency : undefined,
       grants: consumer.grants,
     });
     // The event source grants consuming (receive, delete, change visibility) on its queue; partial
@@ -272,14 +306,12 @@ export class ConductorStack extends Stack {
     );
     const id = pascalCase(queue.name);
     this.alarms.deadLetters(id, this.queues.deadLetterQueue(queue.name), queue.deadLetters.description);
-    if (queue.type === 'fifo') {
-      this.alarms.oldestMessage(
-        id,
-        this.queues.queue(queue.name),
-        ALARM_DEFAULTS.decisionAgeSeconds,
-        consumer.summary,
-      );
-    }
+    this.alarms.oldestMessage(
+      id,
+      this.queues.queue(queue.name),
+      queue.oldestMessageAlarmSeconds,
+      `The ${consumer.name} consumer (${consumer.summary})`,
+    );
     new CfnOutput(this, queue.deadLetters.output, {
       value: this.queues.deadLetterQueue(queue.name).queueUrl,
       description: queue.deadLetters.description,
@@ -331,7 +363,7 @@ export class ConductorStack extends Stack {
       entry: `functions/${job.name}.ts`,
       description: backgroundDescription(job),
       timeout: Duration.seconds(job.timeoutSeconds),
-      reservedConcurrentExecutions: this.operations.reserveConcurrency === false ? undefined : 1,
+      reservedConcurrentExecutions: this.reserving() ? 1 : undefined,
       grants: job.grants,
     });
     // A failed run is retried (every job is idempotent: a sweep or tick run twice sends what the

@@ -53,10 +53,22 @@ export type CapabilityStores = Intersection<StoresOf<(typeof CAPABILITIES)[numbe
  * the engine as it does (`decides` includes `starts`).
  */
 export function grantedTables(grants: FunctionGrants): readonly TableGrant[] {
-  if (grants.engine === undefined) return grants.tables;
-  const uses = grants.engine === 'decides' ? (['starts', 'decides'] as const) : (['starts'] as const);
+  const uses =
+    grants.engine === undefined
+      ? ([] as const)
+      : grants.engine === 'decides'
+        ? (['starts', 'decides'] as const)
+        : (['starts'] as const);
   const added = ALL.flatMap((capability) => uses.flatMap((use) => capability.engineGrants?.[use] ?? []));
-  return [...grants.tables, ...added];
+  // The payload sweep reads every table a capability lists payload references from.
+  const references =
+    grants.payloads === 'sweep'
+      ? PAYLOAD_REFERENCE_TABLES.filter(
+          (table) => !grants.tables.some((grant) => grant.table.id === table.id),
+        ).map((table) => ({ table, access: 'read' as const }))
+      : [];
+  if (added.length === 0 && references.length === 0) return grants.tables;
+  return [...grants.tables, ...added, ...references];
 }
 
 /**
@@ -74,6 +86,11 @@ export function routeGroupGrants(capability: AnyCapability, secured: boolean): F
     ? capability.grants
     : { ...capability.grants, tables };
 }
+
+/** The tables that may name large payloads (Capability.payloadReferences), every capability's. */
+export const PAYLOAD_REFERENCE_TABLES: readonly TableSpec[] = ALL.flatMap(
+  (capability) => capability.payloadReferences?.tables ?? [],
+);
 
 /** Every capability, as the folds see it. */
 export function capabilities(): readonly AnyCapability[] {

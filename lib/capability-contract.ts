@@ -110,6 +110,13 @@ export interface ServiceContext<S extends object = object> {
   version: string;
   /** An external search index (OpenSearch) that answers search; absent: search reads the store. */
   searchIndex?: SearchIndex;
+  /** Where large payloads are kept (lib/payloads). */
+  payloads: PayloadStore;
+  /**
+   * Every payload key a stored text of any capability names (Capability.payloadReferences, each
+   * capability's, gated or not: data outlives a switched-off feature): what the payload sweep keeps.
+   */
+  payloadReferences(visit: (key: string) => void): Promise<void>;
 }
 
 export interface Capability<S extends object = object, P extends object = object> {
@@ -167,6 +174,17 @@ export interface Capability<S extends object = object, P extends object = object
    * the QuickJS and jq workers ship with it (a synchronous execute's first decide, a test run).
    */
   readonly scriptWorker?: boolean;
+  /**
+   * Its stores may name large payloads (lib/payloads keys) in what they keep (a schedule's start
+   * request, a run's records): how to list every key named, and the tables read to list them (the
+   * stack grants them, read only, to the payload sweep: FunctionGrants.payloads `sweep`). The
+   * payload sweep (lib/payloads/sweep.ts) keeps every payload any capability lists.
+   */
+  readonly payloadReferences?: {
+    readonly tables: readonly TableSpec[];
+    /** Hands every key named to `visit`; answers once everything was read. */
+    list(stores: S, visit: (key: string) => void): Promise<void>;
+  };
   /** Outside sources a deployment may route into one of its consumers (AWS only). */
   // biome-ignore lint/suspicious/noExplicitAny: the consumer's message type is its own.
   readonly outsideSources?: OutsideSources<any, P>;

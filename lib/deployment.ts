@@ -40,9 +40,11 @@ export interface FunctionGrants {
   /**
    * The large-payload store (the files bucket's `payloads/` prefix, lib/payloads): every function
    * that reads or writes runs needs it, since a run's inputs and outputs may live there. The
-   * function is also told the bucket's name (`service.aws.payload-bucket`).
+   * function is also told the bucket's name (`service.aws.payload-bucket`). `sweep` is the payload
+   * sweep's: list the prefix, read and tag its objects (never write or delete them), and read
+   * every table a capability lists payload references from (Capability.payloadReferences).
    */
-  payloads?: TableAccess;
+  payloads?: TableAccess | 'sweep';
   /**
    * The search index (OpenSearch, when the stack's search backend is `opensearch`): `read` for
    * functions that answer search, `readWrite` for the indexer. Such functions are also told its

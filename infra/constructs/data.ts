@@ -18,7 +18,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods } from 'aws-cd
 import { Construct } from 'constructs';
 import { TABLES } from '../../lib/capabilities.ts';
 import type { TableAccess } from '../../lib/deployment.ts';
-import { PAYLOAD_PREFIX } from '../../lib/payloads/keys.ts';
+import { PAYLOAD_PREFIX, UNREFERENCED_TAG } from '../../lib/payloads/keys.ts';
 import {
   type IndexProjection,
   keyAttributeTypes,
@@ -37,6 +37,13 @@ import { pascalCase } from './names.ts';
 export type TableCapacity =
   | { mode: 'on-demand' }
   | { mode: 'provisioned'; minUnits: number; maxUnits: number };
+
+/**
+ * Days after its creation a payload tagged unreferenced is expired: 1, the least S3 takes (the
+ * sweep only tags payloads written more than its grace period ago, so the rule deletes a tagged
+ * payload at its next daily run).
+ */
+export const UNREFERENCED_PAYLOAD_EXPIRY_DAYS = 1;
 
 /** The share of provisioned capacity auto scaling keeps in use. */
 export const TARGET_UTILIZATION = 70;
@@ -74,17 +81,30 @@ export class ServiceData extends Construct {
 
   /**
    * Grants the large-payload prefix of the files bucket only (lib/payloads): objects are read and
-   * put, never listed, deleted or touched outside `payloads/` (the bucket's grantRead would also
-   * allow listing the whole bucket, files included).
+   * put, never deleted or touched outside `payloads/` (the bucket's grantRead would also allow
+   * listing the whole bucket, files included). The payload sweep (`sweep`) may list the prefix
+   * (s3:ListBucket on the bucket, only for prefixes under `payloads/`), read objects' metadata and
+   * tag them for the lifecycle rule that expires unreferenced payloads: it never puts or deletes.
    */
-  grantPayloads(grantee: IGrantable, access: TableAccess): void {
+  grantPayloads(grantee: IGrantable, access: TableAccess | 'sweep'): void {
     this.prefixes.add(PAYLOAD_PREFIX);
+    const actions = {
+      read: ['s3:GetObject'],
+      readWrite: ['s3:GetObject', 's3:PutObject'],
+      sweep: ['s3:GetObject', 's3:PutObjectTagging'],
+    }[access];
     grantee.grantPrincipal.addToPrincipalPolicy(
-      new PolicyStatement({
-        actions: access === 'readWrite' ? ['s3:GetObject', 's3:PutObject'] : ['s3:GetObject'],
-        resources: [this.bucket.arnForObjects(`${PAYLOAD_PREFIX}*`)],
-      }),
+      new PolicyStatement({ actions, resources: [this.bucket.arnForObjects(`${PAYLOAD_PREFIX}*`)] }),
     );
+    if (access === 'sweep') {
+      grantee.grantPrincipal.addToPrincipalPolicy(
+        new PolicyStatement({
+          actions: ['s3:ListBucket'],
+          resources: [this.bucket.bucketArn],
+          conditions: { StringLike: { 's3:prefix': [`${PAYLOAD_PREFIX}*`] } },
+        }),
+      );
+    }
   }
 
   /** Grants the given S3 actions on objects under one prefix of the bucket, nothing else. */
@@ -169,8 +189,20 @@ export class ServiceData extends Construct {
           exposedHeaders: ['ETag'],
         },
       ],
-      // Parts of an abandoned multipart upload are billed until aborted and never show in listings.
-      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      lifecycleRules: [
+        // Parts of an abandoned multipart upload are billed until aborted and never show in listings.
+        { abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        // Payloads the payload sweep found unreferenced (lib/payloads/sweep.ts) carry this tag; a
+        // write of the key makes a new object without it. An age alone cannot tell an unreferenced
+        // payload from one a long-running or forever-kept run still reads (content keys are shared
+        // between runs): no rule expires payloads by age.
+        {
+          id: 'ExpireUnreferencedPayloads',
+          prefix: PAYLOAD_PREFIX,
+          tagFilters: { [UNREFERENCED_TAG.Key]: UNREFERENCED_TAG.Value },
+          expiration: Duration.days(UNREFERENCED_PAYLOAD_EXPIRY_DAYS),
+        },
+      ],
       removalPolicy: RemovalPolicy.RETAIN,
     });
   }

@@ -40,6 +40,8 @@ export interface ManagementUiProps {
    * it is missing or older than the UI sources, so synth and deploy need no separate build step.
    */
   dir?: string;
+  /** The ARN of a web ACL of CloudFront scope to put in front of the distribution (`-c waf=true`). */
+  webAclArn?: string;
 }
 
 /**
@@ -104,6 +106,7 @@ export class ManagementUi extends Construct {
     const apiOrigin = new HttpOrigin(apiHost);
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Conductor management UI and API on one origin',
+      webAclId: props.webAclArn,
       defaultRootObject: 'index.html',
       enableLogging: true,
       logBucket: this.accessLogs,

@@ -2,7 +2,10 @@
  * The only reader of the environment and of property files. Sources, highest first: environment
  * variables (`service.scheduler.enabled` -> `SERVICE_SCHEDULER_ENABLED`; `keys[0].id` ->
  * `KEYS_0_ID`), a properties file, the defaults in properties.ts. Values are validated once, at start:
- * a wrong value stops the start with a message naming the property.
+ * a wrong value stops the start with a message naming the property, and so does an unknown key in a
+ * properties file. An environment variable starting with `SERVICE_` that names no property (a typo:
+ * `SERVICE_SCHEDULR_ENABLED`) is a warning naming the closest property (ServiceConfig.warnings,
+ * which each host writes out), or, with `service.config.strict=true`, a configuration error.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -62,6 +65,8 @@ export function loadConfig(options: LoadOptions = {}): ServiceConfig {
     }
   }
 
+  const unknown = unknownServiceVariables(env, specs);
+
   // PORT is the conventional way to pick a port: above the file, below SERVICE_SERVER_PORT.
   if (env.PORT) raw.set('service.server.port', env.PORT);
   for (const spec of specs) {
@@ -103,7 +108,95 @@ export function loadConfig(options: LoadOptions = {}): ServiceConfig {
     values.set(key, convert(spec, key, text));
   }
   if (!values.has('service.instance-id')) values.set('service.instance-id', hostname());
-  return new ServiceConfig(values);
+  const warnings = unknown.map(describeUnknown);
+  if (values.get(STRICT) === true && warnings.length > 0) {
+    throw new ConfigError(
+      `${warnings.join('; ')} (${STRICT} is on: fix or remove ${unknown.length === 1 ? 'it' : 'them'})`,
+    );
+  }
+  return new ServiceConfig(values, warnings);
+}
+
+/** Refuse unknown `SERVICE_*` variables instead of warning of them. */
+const STRICT = 'service.config.strict';
+
+/** An environment variable that looks like a property's (`SERVICE_...`) but names none. */
+export interface UnknownVariable {
+  name: string;
+  /** The property whose variable is nearest to it (edit distance), when there is any property. */
+  closest?: { property: string; variable: string };
+}
+
+/**
+ * The `SERVICE_*` environment variables no property reads, each with the property whose variable is
+ * closest to it. Only names count: a known variable set to an empty value is not unknown.
+ */
+export function unknownServiceVariables(
+  env: Readonly<Record<string, unknown>>,
+  specs: readonly PropertySpec[] = PROPERTIES,
+): UnknownVariable[] {
+  const patterns = specs.map((spec) => ({ spec, pattern: envPatternOf(spec) }));
+  return Object.keys(env)
+    .filter((name) => name.startsWith('SERVICE_'))
+    .filter((name) => !patterns.some(({ pattern }) => pattern.test(name)))
+    .sort()
+    .map((name) => {
+      let closest: UnknownVariable['closest'];
+      let best = Number.POSITIVE_INFINITY;
+      for (const { spec } of patterns) {
+        const variable = exampleVariableOf(spec, name);
+        const distance = editDistance(name, variable);
+        if (distance < best) {
+          best = distance;
+          closest = { property: spec.name, variable };
+        }
+      }
+      return { name, closest };
+    });
+}
+
+function describeUnknown({ name, closest }: UnknownVariable): string {
+  const hint = closest ? `; the closest is ${closest.property} (${closest.variable})` : '';
+  return `Unknown environment variable ${name}: no property is read from it${hint}`;
+}
+
+/** The environment variables a spec reads: its name, with any list index or table id. */
+function envPatternOf(spec: PropertySpec): RegExp {
+  if (spec.name.includes('{table}')) {
+    return new RegExp(`^${envNameOf(spec.name.replace('{table}', ''))}[A-Z0-9]+$`);
+  }
+  if (spec.name.includes('[n]')) {
+    return new RegExp(`^${envNameOf(spec.name).replace('_N_', '_\\d+_').replace(/_N$/, '_\\d+')}$`);
+  }
+  return new RegExp(`^${envNameOf(spec.name)}$`);
+}
+
+/** A variable of the spec to compare `name` with: a list index or table id taken from `name` if it has one. */
+function exampleVariableOf(spec: PropertySpec, name: string): string {
+  if (spec.name.includes('[n]')) {
+    const index = /_(\d+)(_|$)/.exec(name)?.[1] ?? '0';
+    return envNameOf(spec.name.replace('[n]', `[${index}]`));
+  }
+  if (spec.name.includes('{table}')) {
+    const prefix = envNameOf(spec.name.replace('{table}', ''));
+    const id = name.startsWith(prefix) ? name.slice(prefix.length) : 'DEFINITIONS';
+    return `${prefix}${id || 'DEFINITIONS'}`;
+  }
+  return envNameOf(spec.name);
+}
+
+/** Levenshtein distance: insertions, deletions and substitutions of one character. */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length] as number;
 }
 
 /** Defaults plus the given values, with no environment and no file: for tests and embedding. */

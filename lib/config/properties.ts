@@ -29,6 +29,14 @@ const DECLARED = [
     default: 16,
     description: 'HTTP tasks in flight at once in one local process (the in-process pool)',
   },
+  // Configuration itself
+  {
+    name: 'service.config.strict',
+    type: bool,
+    default: false,
+    description:
+      'Refuse to start (a configuration error) when an environment variable starting with SERVICE_ names no property; otherwise each such variable is a warning at start naming the closest property',
+  },
   // Server and local host
   {
     name: 'service.server.port',
@@ -142,6 +150,21 @@ const DECLARED = [
     type: int(1, 604800),
     default: 3600,
     description: 'Validity of the presigned S3 URLs of externalstoragelocation (AWS)',
+  },
+  {
+    name: 'service.external-payload.sweep',
+    type: bool,
+    default: true,
+    description:
+      'The daily payload sweep reclaims stored payloads no run, task row or schedule names any more (lib/payloads/sweep.ts)',
+  },
+  {
+    name: 'service.external-payload.sweep-grace',
+    type: { kind: 'duration' },
+    // Two days, in ms.
+    default: 2 * 86_400_000,
+    description:
+      'The payload sweep never reclaims a payload written more recently than this (seconds, or with a unit: 2d; at least 2h): an upload a client has not yet named, a write whose run is being committed',
   },
   {
     name: 'service.aws.payload-bucket',

@@ -7,7 +7,14 @@ import { GATES, type GateName, type ListPropertyName, type PropertyName } from '
 type Value = string | number | boolean;
 
 export class ServiceConfig {
-  constructor(private readonly values: ReadonlyMap<string, Value>) {}
+  /**
+   * @param warnings what the loader found suspicious but not wrong (an unknown `SERVICE_*`
+   *   variable), one sentence each: each host writes them out at start (stderr, the log).
+   */
+  constructor(
+    private readonly values: ReadonlyMap<string, Value>,
+    readonly warnings: readonly string[] = [],
+  ) {}
 
   /** Any name may be asked about: an unknown one is simply absent. */
   has(name: string): boolean {

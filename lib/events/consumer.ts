@@ -45,6 +45,8 @@ export const eventHandlers: Consumer<EventMessage, EventDeps> = {
     what: 'event',
     type: 'standard',
     maxConcurrency: 10,
+    // Events are sent undelayed and handled within seconds: five minutes is a backlog.
+    oldestMessageAlarmSeconds: 300,
     batchSize: 10,
     maxReceiveCount: MAX_RECEIVE_COUNT,
     deadLetters: {

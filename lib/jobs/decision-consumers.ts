@@ -13,7 +13,7 @@
 import type { DecisionMessage } from '../queue/work-queues.ts';
 import { decodeDecisionMessage, mergeDecisionMessages } from '../queue/work-queues.ts';
 import { DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE } from '../store/dynamodb/tables.ts';
-import type { Consumer } from './types.ts';
+import { type Consumer, DELAYED_QUEUE_AGE_ALARM_SECONDS } from './types.ts';
 
 /** SQS event sources hand Lambda at most 10 messages per batch from a FIFO queue. */
 const BATCH_SIZE = 10;
@@ -32,6 +32,8 @@ export const decider: Consumer<DecisionMessage> = {
     maxReceiveCount: MAX_RECEIVE_COUNT,
     // One decider per run at a time anyway (message group = run); this bounds how many runs at once.
     maxConcurrency: 50,
+    // A decide normally starts within a second of its request: five minutes is a backlog.
+    oldestMessageAlarmSeconds: 300,
     deadLetters: {
       output: 'DecisionDeadLetterQueueUrl',
       description: 'Decide requests that failed repeatedly',
@@ -49,6 +51,8 @@ export const decider: Consumer<DecisionMessage> = {
   local: { attempts: 'unbounded' },
   // A batch of up to 10 runs, decided concurrently; scripts alone may take 4 s each (evaluator.ts).
   timeoutSeconds: 60,
+  // Every run progresses through decides: API bursts must not starve it (docs/operations.md).
+  reserved: true,
   memorySize: 1024,
   scriptWorker: true,
   // Decides runs, so it writes runs and worker queues, reads definitions (sub-workflow and failure
@@ -81,6 +85,8 @@ export const timer: Consumer<DecisionMessage> = {
     maxReceiveCount: MAX_RECEIVE_COUNT,
     // Forwarding a wake-up is one SQS send: a few invocations keep up with thousands a second.
     maxConcurrency: 5,
+    // Wake-ups are sent delayed by up to 15 minutes.
+    oldestMessageAlarmSeconds: DELAYED_QUEUE_AGE_ALARM_SECONDS,
     deadLetters: { output: 'TimerDeadLetterQueueUrl', description: 'Wake-ups that could not be forwarded' },
   },
   decode: decodeDecisionMessage,
@@ -95,5 +101,7 @@ export const timer: Consumer<DecisionMessage> = {
   },
   // It only forwards messages.
   timeoutSeconds: 30,
+  // Wake-ups (timeouts, WAIT deadlines, retry delays) reach the decider through it.
+  reserved: true,
   grants: { tables: [], sends: ['decisions'] },
 };

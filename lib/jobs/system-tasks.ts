@@ -8,7 +8,7 @@
 import { decodeSystemTaskMessage, type SystemTaskMessage } from '../queue/work-queues.ts';
 import { EXECUTIONS_TABLE } from '../store/dynamodb/tables.ts';
 import { MAX_RECEIVE_COUNT } from './decision-consumers.ts';
-import type { Consumer } from './types.ts';
+import { type Consumer, DELAYED_QUEUE_AGE_ALARM_SECONDS } from './types.ts';
 
 export const systemTasks: Consumer<SystemTaskMessage> = {
   name: 'system-tasks',
@@ -20,6 +20,8 @@ export const systemTasks: Consumer<SystemTaskMessage> = {
     batchSize: 10,
     maxReceiveCount: MAX_RECEIVE_COUNT,
     maxConcurrency: 20,
+    // A retried HTTP task's message is held back by its retry delay (up to 15 minutes).
+    oldestMessageAlarmSeconds: DELAYED_QUEUE_AGE_ALARM_SECONDS,
     deadLetters: {
       output: 'SystemTaskDeadLetterQueueUrl',
       description: 'System tasks (HTTP) whose result could not be recorded',

@@ -69,6 +69,12 @@ export interface PeriodicJob<P extends object = object, R = unknown> {
   grants: Grants;
 }
 
+/**
+ * The oldest-message alarm of a queue whose messages may be sent with a delay (wake-ups, schedule
+ * fires, retried HTTP tasks): SQS's longest delay (15 minutes) and five minutes more.
+ */
+export const DELAYED_QUEUE_AGE_ALARM_SECONDS = 15 * 60 + 5 * 60;
+
 export interface QueueSpec {
   name: WorkQueueName;
   type: WorkQueueType;
@@ -84,6 +90,12 @@ export interface QueueSpec {
    * from the API functions.
    */
   maxConcurrency: number;
+  /**
+   * The age of the queue's oldest message, in seconds, that raises an alarm on AWS (the consumer
+   * is not keeping up, or not consuming at all). A queue whose messages are sent with a delay
+   * (SQS delays one at most 15 minutes) allows for it: DELAYED_QUEUE_AGE_ALARM_SECONDS.
+   */
+  oldestMessageAlarmSeconds: number;
   /** The stack output naming the dead-letter queue, and what lands there. */
   deadLetters: { output: string; description: string };
   /** What one message is, in a sender's error when it cannot be queued ("schedule fire"). */
@@ -119,6 +131,12 @@ export interface Consumer<M, P extends object = object> {
   local?: LocalDelivery;
   /** How long one batch may take on AWS; the queue's visibility timeout is derived from it. */
   timeoutSeconds: number;
+  /**
+   * Runs make progress through it (decides, wake-ups): on AWS its function reserves its queue's
+   * maxConcurrency (unless the stack is deployed with `-c reserveConcurrency=false`), so a burst
+   * of the API functions never takes the account's concurrency from it (and it never takes more).
+   */
+  reserved?: boolean;
   memorySize?: number;
   /** The function evaluates scripts (ships the QuickJS worker). */
   scriptWorker?: boolean;

@@ -30,7 +30,20 @@ export interface ExternalizeOptions {
   recordBudgetBytes: number;
   /** Bytes of payload JSON kept in the per-process read cache. */
   cacheBytes?: number;
+  /** The time of a put, for PUT_MEMORY_MS (a test's clock; the system clock by default). */
+  now?: () => number;
 }
+
+/**
+ * How long a process trusts a payload it put itself to be still stored, and skips putting the same
+ * content again: the payload sweep (sweep.ts) never reclaims a payload written that recently
+ * (its grace period is far longer), so the skip is safe. A payload this process only read, or put
+ * longer ago, is put again: the sweep may have reclaimed it since, and the put brings it back.
+ */
+export const PUT_MEMORY_MS = 3_600_000;
+
+/** Keys a process remembers putting (each about 100 bytes). */
+const PUT_MEMORY_KEYS = 10_000;
 
 type Payload = Record<string, unknown>;
 type DataKey = 'input' | 'output' | 'inputData' | 'outputData';
@@ -60,8 +73,8 @@ interface Inline {
 /**
  * The execution store with payloads over the threshold kept in `payloads`: writes of runs and task
  * rows store them there, reads of runs and task rows put them back. Removing a run leaves its
- * payloads: a content key may be shared with other runs (the bucket's lifecycle, not a reference
- * count, is what would reclaim them). Search reads pass through unresolved: results name the
+ * payloads: a content key may be shared with other runs, so the payload sweep (sweep.ts), which
+ * reads every stored reference, is what reclaims them. Search reads pass through unresolved: results name the
  * external payload paths (as Conductor's index does) rather than reading every candidate's payloads.
  */
 export function externalizingExecutions(
@@ -103,12 +116,16 @@ export function externalizingExecutions(
 /** Moves payloads out of records on write and back in on read, with a cache of what it read. */
 class PayloadCodec {
   private readonly cache: PayloadCache;
+  /** When this process last put each content key (oldest first): PUT_MEMORY_MS. */
+  private readonly puts = new Map<string, number>();
+  private readonly now: () => number;
 
   constructor(
     private readonly payloads: PayloadStore,
     private readonly options: ExternalizeOptions,
   ) {
     this.cache = new PayloadCache(options.cacheBytes ?? 32 * 1024 * 1024);
+    this.now = options.now ?? Date.now;
   }
 
   // ---- write: externalize ----
@@ -210,11 +227,29 @@ class PayloadCodec {
   private async externalize(field: Inline): Promise<void> {
     const json = field.json ?? JSON.stringify(field.owner[field.pair[0]] ?? {});
     const key = contentKey(json);
-    // Content keys never change meaning, so a key this process wrote or read needs no second put.
-    if (!this.cache.has(key)) await this.payloads.put(key, json);
+    // Content keys never change meaning, so a key this process put within PUT_MEMORY_MS needs no
+    // second put; one it only read, or put before that, is put again (the sweep may have taken it).
+    if (!this.putRecently(key)) {
+      await this.payloads.put(key, json);
+      this.rememberPut(key);
+    }
     this.cache.set(key, json);
     field.owner[field.pair[0]] = {};
     field.owner[field.pair[1]] = key;
+  }
+
+  private putRecently(key: string): boolean {
+    const at = this.puts.get(key);
+    return at !== undefined && this.now() - at < PUT_MEMORY_MS;
+  }
+
+  private rememberPut(key: string): void {
+    this.puts.delete(key);
+    this.puts.set(key, this.now());
+    for (const [oldest] of this.puts) {
+      if (this.puts.size <= PUT_MEMORY_KEYS) break;
+      this.puts.delete(oldest);
+    }
   }
 
   private async readSource(path: string, field: PathKey): Promise<Payload> {
@@ -273,10 +308,6 @@ class PayloadCache {
   private size = 0;
 
   constructor(private readonly capacity: number) {}
-
-  has(key: string): boolean {
-    return this.entries.has(key);
-  }
 
   get(key: string): string | undefined {
     const json = this.entries.get(key);

@@ -16,6 +16,12 @@ import { createHash, randomUUID } from 'node:crypto';
  */
 export const PAYLOAD_PREFIX = 'payloads/';
 
+/**
+ * The S3 tag the payload sweep puts on a payload nothing refers to (s3.ts); the files bucket's
+ * lifecycle rule expires objects under PAYLOAD_PREFIX that carry it (infra/constructs/data.ts).
+ */
+export const UNREFERENCED_TAG = { Key: 'conductor-payload', Value: 'unreferenced' } as const;
+
 export const PAYLOAD_TYPES = ['WORKFLOW_INPUT', 'WORKFLOW_OUTPUT', 'TASK_INPUT', 'TASK_OUTPUT'] as const;
 export type PayloadType = (typeof PAYLOAD_TYPES)[number];
 
@@ -33,6 +39,20 @@ export function contentKey(json: string): string {
 export function uploadKey(type: PayloadType): string {
   const namespace = UPLOAD_NAMESPACES[PAYLOAD_TYPES.indexOf(type)];
   return `${namespace}/${randomUUID()}.json`;
+}
+
+/** Either key shape, anywhere in a text (global: every occurrence). */
+const ANY_KEY =
+  /(?:sha256\/[0-9a-f]{64}|(?:workflow-input|workflow-output|task-input|task-output)\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.json/g;
+
+/**
+ * Every payload key named anywhere in a stored text (a record's JSON, a schedule's start request):
+ * what the payload sweep (sweep.ts) keeps. It reads the text, not the fields, so it holds for every
+ * stored shape of a record, old or compact, and a key quoted inside a payload counts too (a sweep
+ * that keeps one payload too many is harmless; one too few loses data).
+ */
+export function payloadKeysIn(text: string): string[] {
+  return text.match(ANY_KEY) ?? [];
 }
 
 export const isContentKey = (path: string): boolean => CONTENT_KEY.test(path);

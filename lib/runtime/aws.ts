@@ -70,14 +70,24 @@ let services: Promise<Services> | undefined;
 /** How often a waiting request re-reads its run on AWS: at most 4 reads a second per request. */
 const AWS_REREAD_MS = 250;
 
-function awsConfig() {
-  const config: ServiceConfig = loadConfig({ cwd: '/var/task' });
+/**
+ * The function's configuration, from its environment (set by the stack), and its logger; `env`
+ * and `write` stand in for the process's in tests.
+ */
+export function awsConfig(
+  options: { env?: Record<string, string | undefined>; write?: (line: string) => void } = {},
+) {
+  const config: ServiceConfig = loadConfig({ cwd: '/var/task', env: options.env });
   const logger = createLogger({
     level: config.oneOf('service.log.level', LOG_LEVELS),
     format: 'json',
+    write: options.write,
     // Every line names the invocation's request id (set by the handlers below).
     context: invocationContext,
   });
+  // The stack sets only properties that exist; anything else named SERVICE_* was added by hand
+  // (or misspelt): one warning line each, on every cold start (service.config.strict refuses it).
+  for (const warning of config.warnings) logger.warn(warning);
   return { config, logger };
 }
 

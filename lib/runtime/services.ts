@@ -137,6 +137,7 @@ export function createServices(deps: ServiceDeps): Services {
       }
       return given;
     },
+    payloadReferences: (visit) => payloadReferencesOf(all, stores, visit),
     routeTable: () => {
       routeTable ??= routesOf(services, enabledCapabilities(config));
       return routeTable;
@@ -149,6 +150,15 @@ export function createServices(deps: ServiceDeps): Services {
 /** The routes of these capabilities over the services (each with what it provides). */
 export function routesOf(services: Services, of: readonly AnyCapability[]): RouteDef[] {
   return of.flatMap((capability) => capability.routes(services, services.provided(capability)));
+}
+
+/** Every payload key any capability's stores name, one capability after the other. */
+async function payloadReferencesOf(
+  all: readonly AnyCapability[],
+  stores: ServiceStores,
+  visit: (key: string) => void,
+): Promise<void> {
+  for (const capability of all) await capability.payloadReferences?.list(stores, visit);
 }
 
 /** Each capability's decorators over its own stores, once, for every reader. */

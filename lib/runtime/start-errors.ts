@@ -1,7 +1,20 @@
 /**
+ * The exit codes of `npm start` (lib/runtime/local-main.ts), as docs/operations.md and the README
+ * state them (test/runtime/start-failures.test.ts runs each; readme.test.ts keeps the texts true).
+ */
+export const EXIT_CODES = {
+  /** Stopped by SIGINT or SIGTERM, after a clean shutdown. */
+  stopped: 0,
+  /** A start that cannot work (a StartError's sentence, or `Failed to start: ...`), or a failed shutdown. */
+  cannotStart: 1,
+  /** A configuration error (`Configuration error: ...`, naming the property or variable). */
+  configuration: 2,
+} as const;
+
+/**
  * Why the local server cannot start, in one sentence a person can act on: `npm start` prints the
- * message alone and exits 1 (lib/runtime/local-main.ts), instead of a stack trace from deep inside
- * the store or node:net.
+ * message alone and exits EXIT_CODES.cannotStart (1; lib/runtime/local-main.ts), instead of a stack
+ * trace from deep inside the store or node:net.
  */
 export class StartError extends Error {}
 

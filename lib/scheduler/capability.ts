@@ -5,6 +5,7 @@
  * dispatches the rest and the fire consumer (schedule-fire.ts) starts the workflows.
  */
 import type { Capability, ServiceContext } from '../capability-contract.ts';
+import { payloadKeysIn } from '../payloads/keys.ts';
 import { DEFINITIONS_TABLE, tableName } from '../store/dynamodb/tables.ts';
 import { ScheduleDispatcher } from './dispatcher.ts';
 import type { ScheduleFireMessage } from './fire-message.ts';
@@ -49,6 +50,16 @@ export const schedulerCapability: Capability<SchedulerStores, SchedulerDeps> = {
     ),
   }),
   provides: (services) => ({ scheduler: dispatcherOf(services) }),
+  // A schedule's start request may name a payload (externalInputPayloadStoragePath): the payload
+  // sweep keeps it while the schedule exists.
+  payloadReferences: {
+    tables: [SCHEDULES_TABLE],
+    list: async ({ schedules }, visit) => {
+      for (const schedule of await schedules.list()) {
+        payloadKeysIn(JSON.stringify(schedule.startWorkflowRequest)).forEach(visit);
+      }
+    },
+  },
   // The tick dispatches fires ahead; the consumer starts each workflow at its second.
   jobs: [scheduleTick],
   consumers: [scheduleFire],

@@ -4,7 +4,7 @@
  * (lib/scheduler/dispatcher.ts `fire`). Fires are independent: no key, no coalescing.
  */
 import { MAX_RECEIVE_COUNT } from '../jobs/decision-consumers.ts';
-import type { Consumer } from '../jobs/types.ts';
+import { type Consumer, DELAYED_QUEUE_AGE_ALARM_SECONDS } from '../jobs/types.ts';
 import { DEFINITIONS_TABLE, EXECUTIONS_TABLE, QUEUES_TABLE } from '../store/dynamodb/tables.ts';
 import { decodeScheduleFireMessage, type ScheduleFireMessage } from './fire-message.ts';
 import type { SchedulerDeps } from './schedule-tick.ts';
@@ -22,6 +22,8 @@ export const scheduleFire: Consumer<ScheduleFireMessage, SchedulerDeps> = {
     batchSize: 10,
     maxReceiveCount: MAX_RECEIVE_COUNT,
     maxConcurrency: 10,
+    // Fires are sent delayed to their second, up to 15 minutes ahead.
+    oldestMessageAlarmSeconds: DELAYED_QUEUE_AGE_ALARM_SECONDS,
     deadLetters: {
       output: 'ScheduleDeadLetterQueueUrl',
       description: 'Schedule fires that failed repeatedly',

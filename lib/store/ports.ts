@@ -251,6 +251,18 @@ export interface IdempotencyClaims {
   claimIdempotencyKey(claim: IdempotencyClaim): Promise<string | undefined>;
 }
 
+/** What the payload sweep reads of runs (lib/payloads/sweep.ts). */
+export interface PayloadReferences {
+  /**
+   * Every payload key that a stored run record (its tasks included) or task row names anywhere in
+   * its stored text (lib/payloads/keys.ts payloadKeysIn), repeats included. Runs past their
+   * retention but not yet deleted count too. A full read of the runs and rows: the sweep's alone.
+   * Each key is handed to `visit` as it is read (nothing is gathered), and the answer comes once
+   * every run and row was read.
+   */
+  payloadReferences(visit: (key: string) => void): Promise<void>;
+}
+
 /** Every part: what an adapter implements and what the engine's stack decorates. */
 export interface ExecutionStore
   extends RunStore,
@@ -258,7 +270,8 @@ export interface ExecutionStore
     RunQueries,
     RunWakeUps,
     TaskLogs,
-    IdempotencyClaims {}
+    IdempotencyClaims,
+    PayloadReferences {}
 
 export interface QueueEntry {
   queueName: string;

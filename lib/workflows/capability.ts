@@ -3,11 +3,13 @@
  * executions table that the engine writes.
  */
 import type { Capability } from '../capability-contract.ts';
+import { ConfigError } from '../config/load.ts';
 import { decider, timer } from '../jobs/decision-consumers.ts';
 import { expiredRuns } from '../jobs/expired-runs.ts';
 import { searchIndexer } from '../jobs/search-indexer.ts';
 import { sweeper } from '../jobs/sweeper.ts';
 import { systemTasks } from '../jobs/system-tasks.ts';
+import { MIN_SWEEP_GRACE_MS, type PayloadSweepProvided, payloadSweep } from '../payloads/sweep.ts';
 import { workflowSearchRoutes } from '../search/routes.ts';
 import { searchServiceOf } from '../search/service.ts';
 import { DynamoExecutionStore } from '../store/dynamodb/executions.ts';
@@ -22,9 +24,17 @@ export interface WorkflowStores {
   executions: ExecutionStore;
 }
 
-export const workflowsCapability: Capability<WorkflowStores> = {
+export const workflowsCapability: Capability<WorkflowStores, PayloadSweepProvided> = {
   name: 'workflows',
   tables: [EXECUTIONS_TABLE],
+  checkConfig: (config) => {
+    const grace = config.number('service.external-payload.sweep-grace');
+    if (grace < MIN_SWEEP_GRACE_MS) {
+      throw new ConfigError(
+        `Property service.external-payload.sweep-grace must be at least 2h (the payload sweep must not reclaim a payload a run is being committed with), got ${grace / 1000} s`,
+      );
+    }
+  },
   stores: {
     memory: () => ({ executions: new MemoryExecutionStore() }),
     embedded: (source) => ({ executions: new EmbeddedExecutionStore(source.db) }),
@@ -41,6 +51,8 @@ export const workflowsCapability: Capability<WorkflowStores> = {
         payloads,
         thresholdBytes: config.number('service.external-payload.threshold-bytes'),
         recordBudgetBytes: config.number('service.external-payload.record-budget-bytes'),
+        // The payload sweep reads the same clock (a put is trusted for PUT_MEMORY_MS of it).
+        now: () => clock.now(),
       },
       retention: {
         runsMs: config.number('service.workflow.retention'),
@@ -50,9 +62,24 @@ export const workflowsCapability: Capability<WorkflowStores> = {
       publishTo: watcher,
     }),
   }),
-  // The engine's background work: decides, wake-ups, HTTP tasks off the decider, the sweeper, and
-  // on AWS the change-stream consumers of the executions table.
-  jobs: [sweeper],
+  // Runs and task rows name their externalized payloads: the payload sweep keeps those.
+  payloadReferences: {
+    tables: [EXECUTIONS_TABLE],
+    list: ({ executions }, visit) => executions.payloadReferences(visit),
+  },
+  provides: (services) => ({
+    payloadSweep: {
+      payloads: services.payloads,
+      references: (visit) => services.payloadReferences(visit),
+      enabled: services.config.boolean('service.external-payload.sweep'),
+      graceMs: services.config.number('service.external-payload.sweep-grace'),
+      clock: services.clock,
+      logger: services.logger,
+    },
+  }),
+  // The engine's background work: decides, wake-ups, HTTP tasks off the decider, the sweeper, the
+  // payload sweep, and on AWS the change-stream consumers of the executions table.
+  jobs: [sweeper, payloadSweep],
   consumers: [decider, timer, systemTasks],
   streamConsumers: [searchIndexer, expiredRuns],
   routes: (services) => [

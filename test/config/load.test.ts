@@ -7,7 +7,15 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, configOf, envNameOf, loadConfig, parseProperties } from '../../lib/config/load.ts';
+import {
+  ConfigError,
+  configOf,
+  editDistance,
+  envNameOf,
+  loadConfig,
+  parseProperties,
+  unknownServiceVariables,
+} from '../../lib/config/load.ts';
 
 const SIGNING_KEYS = 'service.file-storage.service.signing.keys';
 
@@ -365,5 +373,77 @@ describe('parseProperties', () => {
 
   it('rejects a line without a key', () => {
     expect(() => parseProperties('=value')).toThrow(ConfigError);
+  });
+});
+
+describe('unknown SERVICE_ environment variables', () => {
+  it('are a warning naming the closest property, and the start goes on', () => {
+    const config = load({ SERVICE_SCHEDULR_ENABLED: 'false', SERVICE_STORE: 'memory' });
+
+    expect(config.warnings).toEqual([
+      'Unknown environment variable SERVICE_SCHEDULR_ENABLED: no property is read from it; the closest is service.scheduler.enabled (SERVICE_SCHEDULER_ENABLED)',
+    ]);
+    // Nothing is read from it: the scheduler keeps its default.
+    expect(config.boolean('service.scheduler.enabled')).toBe(true);
+    expect(config.string('service.store')).toBe('memory');
+  });
+
+  it('name the closest list entry or table variable, index kept', () => {
+    const config = load({
+      SERVICE_SECURITY_KEYS_1_SECERT: 'x',
+      SERVICE_DYNAMODB_TABLE_DEFINITIONS: 'defs',
+    });
+
+    expect(config.warnings).toEqual([
+      'Unknown environment variable SERVICE_DYNAMODB_TABLE_DEFINITIONS: no property is read from it; the closest is service.dynamodb.tables.{table} (SERVICE_DYNAMODB_TABLES_DEFINITIONS)',
+      'Unknown environment variable SERVICE_SECURITY_KEYS_1_SECERT: no property is read from it; the closest is service.security.keys[n].secret (SERVICE_SECURITY_KEYS_1_SECRET)',
+    ]);
+  });
+
+  it('leave out every variable a property reads: plain, list entries, table names, empty values', () => {
+    const config = load({
+      SERVICE_SCHEDULER_ENABLED: 'false',
+      SERVICE_SECURITY_KEYS_0_ID: 'k',
+      SERVICE_SECURITY_KEYS_0_SECRET: '0123456789abcdef',
+      SERVICE_DYNAMODB_TABLES_DEFINITIONS: 'defs',
+      SERVICE_INSTANCE_ID: '',
+      PORT: '9000',
+      NOT_SERVICE_X: '1',
+      service_lowercase: '1',
+    });
+
+    expect(config.warnings).toEqual([]);
+  });
+
+  it('stop the start under service.config.strict, from the environment or a properties file', () => {
+    const error = configErrorOf(() =>
+      load({ SERVICE_CONFIG_STRICT: 'true', SERVICE_SCHEDULR_ENABLED: 'true' }),
+    );
+    expect(error.message).toBe(
+      'Unknown environment variable SERVICE_SCHEDULR_ENABLED: no property is read from it; the closest is service.scheduler.enabled (SERVICE_SCHEDULER_ENABLED) (service.config.strict is on: fix or remove it)',
+    );
+
+    writeProperties(['service.config.strict=true']);
+    expect(() => load({ SERVICE_SERVER_PROT: '9000' })).toThrow(
+      /SERVICE_SERVER_PROT.*closest is service.server.port/,
+    );
+    // Strict with nothing unknown starts as usual.
+    expect(load({ SERVICE_SERVER_PORT: '9000' }).number('service.server.port')).toBe(9000);
+  });
+
+  it('are counted by name against the properties table given', () => {
+    expect(unknownServiceVariables({ SERVICE_SCHEDULER_ENABLED: 'true', SERVICE_X: '1' })).toEqual([
+      { name: 'SERVICE_X', closest: expect.objectContaining({ property: expect.any(String) }) },
+    ]);
+    expect(unknownServiceVariables({ SERVICE_A_B: '1' }, [])).toEqual([
+      { name: 'SERVICE_A_B', closest: undefined },
+    ]);
+  });
+
+  it('editDistance counts single-character edits', () => {
+    expect(editDistance('SCHEDULR', 'SCHEDULER')).toBe(1);
+    expect(editDistance('', 'ABC')).toBe(3);
+    expect(editDistance('KITTEN', 'SITTING')).toBe(3);
+    expect(editDistance('SAME', 'SAME')).toBe(0);
   });
 });

@@ -115,10 +115,13 @@ describe('ConductorStack authentication by default', () => {
     }
   });
 
-  it('lets browsers send X-Authorization', () => {
-    template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
-      CorsConfiguration: { AllowHeaders: Match.arrayWith(['x-authorization']) },
-    });
+  it('lets browsers on the origins it is given send X-Authorization', () => {
+    synth({ corsOrigins: ['https://app.example.com'] }).template.hasResourceProperties(
+      'AWS::ApiGatewayV2::Api',
+      {
+        CorsConfiguration: { AllowHeaders: Match.arrayWith(['x-authorization']) },
+      },
+    );
   });
 
   it('routes POST /api/token, /api-docs and Swagger UI to the system function', () => {

@@ -3,8 +3,8 @@
  * infra/app.ts runs on every `cdk synth`: no error and no warning may remain that the stack neither
  * fixes nor acknowledges with its reason (infra/nag-suppressions.ts). Three shapes between them
  * create every kind of resource the stack can: the default stack; every gate on with OpenSearch,
- * a run retention, event sources and sinks and an alarm address; the open API with provisioned
- * tables and no reserved concurrency.
+ * a run retention, event sources and sinks, an alarm address, a web ACL and CORS origins; the open
+ * API with provisioned tables and no reserved concurrency.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,22 +21,25 @@ const DEFAULT_GATES: Gates = { scheduler: true, fileStorage: false, messageQueue
 
 const SHAPES: Record<string, Partial<ConductorStackProps>> = {
   'the default stack': {},
-  'every gate on, OpenSearch, a run retention, event sources and sinks, an alarm address': {
-    gates: { scheduler: true, fileStorage: true, messageQueue: true, agents: true },
-    searchBackend: 'opensearch',
-    properties: { 'service.workflow.retention': '30d' },
-    outsideSources: {
-      events: [
-        { type: 'sqs', queue: 'orders' },
-        { type: 'eventbridge', bus: 'commerce', detailType: 'OrderPlaced' },
+  'every gate on, OpenSearch, a run retention, event sources and sinks, an alarm address, a web ACL, CORS origins':
+    {
+      gates: { scheduler: true, fileStorage: true, messageQueue: true, agents: true },
+      searchBackend: 'opensearch',
+      properties: { 'service.workflow.retention': '30d' },
+      outsideSources: {
+        events: [
+          { type: 'sqs', queue: 'orders' },
+          { type: 'eventbridge', bus: 'commerce', detailType: 'OrderPlaced' },
+        ],
+      },
+      eventSinks: [
+        { type: 'sqs', queue: 'shipments' },
+        { type: 'eventbridge', bus: 'audit' },
       ],
+      operations: { alarmEmail: 'ops@example.com' },
+      waf: {},
+      corsOrigins: ['https://app.example.com'],
     },
-    eventSinks: [
-      { type: 'sqs', queue: 'shipments' },
-      { type: 'eventbridge', bus: 'audit' },
-    ],
-    operations: { alarmEmail: 'ops@example.com' },
-  },
   'the open API (auth=none), provisioned tables, no reserved concurrency': {
     auth: 'none',
     operations: {
@@ -87,6 +90,9 @@ describe('cdk-nag AwsSolutions checks', () => {
       const { errors, warnings } = findings(app, stack);
       expect(errors, `AwsSolutions errors:\n${listed(errors)}`).toEqual([]);
       expect(warnings, `AwsSolutions warnings:\n${listed(warnings)}`).toEqual([]);
+      // A finding fixed is not acknowledged as well: with a web ACL, nothing about WAF is.
+      const acknowledged = acknowledgements(stack).map(([id]) => id);
+      expect(acknowledged.some((id) => id.endsWith('AwsSolutions-CFR2'))).toBe(props.waf === undefined);
       // Every acknowledgement says why: a reason of a sentence at least, never a placeholder.
       const reasons = acknowledgements(stack).filter(([id]) => id.includes('AwsSolutions-'));
       expect(reasons.length).toBeGreaterThan(10);

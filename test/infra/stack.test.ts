@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALARM_DEFAULTS, TABLE_OPERATIONS } from '../../infra/constructs/alarms.ts';
 import { DEFAULT_API_LIMITS } from '../../infra/constructs/api-stage.ts';
 import { pascalCase } from '../../infra/constructs/names.ts';
 import {
@@ -19,6 +20,7 @@ import {
 import {
   grantedTables,
   JOBS,
+  PAYLOAD_REFERENCE_TABLES,
   CONSUMERS as QUEUE_CONSUMERS,
   queueUrlProperty,
   CAPABILITIES as ROUTE_GROUPS,
@@ -27,10 +29,12 @@ import {
   TABLES,
 } from '../../lib/capabilities.ts';
 import type { Capability } from '../../lib/capability-contract.ts';
-import { envNameOf } from '../../lib/config/load.ts';
+import { envNameOf, unknownServiceVariables } from '../../lib/config/load.ts';
 import { EVENT_SOURCES_DESCRIPTION } from '../../lib/events/sources.ts';
 import { MAX_RECEIVE_COUNT, timer } from '../../lib/jobs/decision-consumers.ts';
+import { DELAYED_QUEUE_AGE_ALARM_SECONDS } from '../../lib/jobs/types.ts';
 import { metadataCapability } from '../../lib/metadata/capability.ts';
+import { PAYLOAD_PREFIX, UNREFERENCED_TAG } from '../../lib/payloads/keys.ts';
 import { scheduleFire } from '../../lib/scheduler/schedule-fire.ts';
 import { keyAttributeTypes, projectionOf } from '../../lib/store/dynamodb/tables.ts';
 import { systemCapability } from '../../lib/system/capability.ts';
@@ -295,15 +299,24 @@ describe('ConductorStack with the default gates', () => {
     }
   });
 
-  it('lets browsers on any origin call the API with JSON bodies', () => {
-    template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
-      ProtocolType: 'HTTP',
+  it('answers no CORS by default (the UI shares its origin through CloudFront), and only the origins it is given', () => {
+    const [, api] = only(template.findResources('AWS::ApiGatewayV2::Api'), 'HTTP API');
+    expect(api.ProtocolType).toBe('HTTP');
+    expect(api.CorsConfiguration).toBeUndefined();
+    const origins = ['https://app.example.com', 'http://localhost:5173'];
+    synth({ corsOrigins: origins }).hasResourceProperties('AWS::ApiGatewayV2::Api', {
       CorsConfiguration: {
-        AllowOrigins: ['*'],
+        AllowOrigins: origins,
         AllowMethods: Match.arrayWith(['GET', 'POST', 'PUT', 'DELETE']),
         AllowHeaders: ['content-type', 'x-authorization'],
       },
     });
+    expect(() => synth({ corsOrigins: ['*'] })).toThrow(
+      /CORS origin '\*' would let any web page call the API/,
+    );
+    expect(() => synth({ corsOrigins: ['https://app.example.com/ui'] })).toThrow(
+      /is not an origin: give the scheme, host and port only/,
+    );
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { StageName: '$default', AutoDeploy: true });
     template.hasOutput('ApiUrl', {
       Value: Match.objectLike({ 'Fn::GetAtt': Match.arrayWith(['ApiEndpoint']) }),
@@ -396,10 +409,78 @@ describe('ConductorStack with the default gates', () => {
         CorsRules: [Match.objectLike({ AllowedMethods: ['PUT', 'GET'], ExposedHeaders: ['ETag'] })],
       },
       LifecycleConfiguration: {
-        Rules: [
+        Rules: Match.arrayWith([
           Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }),
-        ],
+        ]),
       },
+    });
+  });
+
+  it('expires the payloads the payload sweep tagged unreferenced, and no payload by age alone', () => {
+    const [, bucket] = only(
+      template.findResources('AWS::S3::Bucket', { Properties: { CorsConfiguration: Match.anyValue() } }),
+      'files bucket',
+    );
+    const rules = (bucket.LifecycleConfiguration as { Rules: Record<string, unknown>[] }).Rules;
+    expect(rules).toHaveLength(2);
+    expect(rules[1]).toEqual({
+      Id: 'ExpireUnreferencedPayloads',
+      Prefix: PAYLOAD_PREFIX,
+      TagFilters: [{ Key: UNREFERENCED_TAG.Key, Value: UNREFERENCED_TAG.Value }],
+      ExpirationInDays: 1,
+      Status: 'Enabled',
+    });
+    // No rule expires objects under payloads/ without the tag.
+    for (const rule of rules) {
+      if (rule.ExpirationInDays !== undefined) expect(rule.TagFilters).toBeDefined();
+    }
+  });
+
+  it('runs the payload sweep once a day: it lists and tags payloads, reads the tables that name them, and writes nothing', () => {
+    const [, fn] = functionOf(template, 'payload-sweep');
+    expect(fn.Timeout).toBe(900);
+    expect(fn.ReservedConcurrentExecutions).toBe(1);
+    const [fnId] = functionOf(template, 'payload-sweep');
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 day)',
+      Targets: Match.arrayWith([Match.objectLike({ Arn: { 'Fn::GetAtt': [fnId, 'Arn'] } })]),
+    });
+    const [bucketId] = only(
+      template.findResources('AWS::S3::Bucket', { Properties: { CorsConfiguration: Match.anyValue() } }),
+      'files bucket',
+    );
+    const statements = statementsOf(template, 'payload-sweep');
+    const s3 = statements.filter((st) => JSON.stringify(st.Action).includes('s3:'));
+    expect(s3).toEqual([
+      {
+        Effect: 'Allow',
+        Action: ['s3:GetObject', 's3:PutObjectTagging'],
+        Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, `/${PAYLOAD_PREFIX}*`]] },
+      },
+      {
+        Effect: 'Allow',
+        Action: 's3:ListBucket',
+        Resource: { 'Fn::GetAtt': [bucketId, 'Arn'] },
+        Condition: { StringLike: { 's3:prefix': [`${PAYLOAD_PREFIX}*`] } },
+      },
+    ]);
+    // Every table that may name a payload, read only: the executions and schedules tables.
+    const dynamo = statements.filter((st) => JSON.stringify(st.Action).includes('dynamodb:'));
+    const actions = dynamo.flatMap((st) => (Array.isArray(st.Action) ? st.Action : [st.Action]));
+    expect(actions.some((action) => /Put|Update|Delete|Write/.test(action))).toBe(false);
+    const tables = new Set(
+      dynamo.flatMap((st) =>
+        (Array.isArray(st.Resource) ? st.Resource : [st.Resource]).map(
+          (r) => JSON.stringify(r).match(/"(Data\w+?)[0-9A-F]{8}"/)?.[1],
+        ),
+      ),
+    );
+    expect([...tables].sort()).toEqual(['DataExecutions', 'DataSchedules']);
+    expect(PAYLOAD_REFERENCE_TABLES.map((t) => t.id).sort()).toEqual(['executions', 'schedules']);
+    expect(environmentOf(template, 'payload-sweep')).toMatchObject({
+      SERVICE_AWS_PAYLOAD_BUCKET: { Ref: bucketId },
+      SERVICE_DYNAMODB_TABLES_EXECUTIONS: { Ref: tableIdOf(template, 'executions') },
+      SERVICE_DYNAMODB_TABLES_SCHEDULES: { Ref: tableIdOf(template, 'schedules') },
     });
   });
 
@@ -466,6 +547,15 @@ describe('ConductorStack with the default gates', () => {
     expect(environmentOf(template, 'metadata')).toMatchObject({
       SERVICE_DYNAMODB_TABLES_DEFINITIONS: { Ref: tableId },
     });
+  });
+
+  it('sets no SERVICE_ variable that names no property, so no function warns of its environment at start', () => {
+    const functions = Object.values(serviceFunctions(template));
+    expect(functions.length).toBeGreaterThan(8);
+    for (const fn of functions) {
+      const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(unknownServiceVariables(variables), String(fn.Properties.Description)).toEqual([]);
+    }
   });
 });
 
@@ -653,7 +743,9 @@ describe('ConductorStack decision pipeline', () => {
   });
 
   it('tells every function that requests decides both queue URLs', () => {
-    const senders = [...Object.keys(CONSUMERS), 'workflows', 'tasks'];
+    const sending = [...QUEUE_CONSUMERS, ...JOBS].filter((work) => work.grants.sends.length > 0);
+    expect(sending.length).toBeGreaterThan(4);
+    const senders = [...sending.map((work) => work.name), 'workflows', 'tasks'];
     for (const name of senders) {
       expect(environmentOf(template, name)).toMatchObject({
         SERVICE_AWS_DECISION_QUEUE_URL: { Ref: decisionsId },
@@ -818,6 +910,7 @@ describe('ConductorStack gates', () => {
     expect(ungated.map((work) => work.name).sort()).toEqual([
       'decider',
       'event-handlers',
+      'payload-sweep',
       'sweeper',
       'system-tasks',
       'timer',
@@ -1329,25 +1422,135 @@ describe('ConductorStack operations: alarms, limits, tracing, least privilege', 
     }
   });
 
-  it("raises an alarm when the decision queue's oldest message waits five minutes", () => {
+  it("raises an alarm when any work queue's oldest message waits too long: five minutes, or 20 with delays", () => {
     const [decisionsId] = only(
       template.findResources('AWS::SQS::Queue', {
         Properties: { FifoQueue: true, RedrivePolicy: Match.objectLike({}) },
       }),
       'decision queue',
     );
-    const name = { Name: 'QueueName', Value: { 'Fn::GetAtt': [decisionsId, 'QueueName'] } };
-    expectAlarm('ApproximateAgeOfOldestMessage', name, 300);
+    const queueName = (id: string) => ({ Name: 'QueueName', Value: { 'Fn::GetAtt': [id, 'QueueName'] } });
+    expectAlarm('ApproximateAgeOfOldestMessage', queueName(decisionsId), 300);
+    // Every consumer's queue (the queue whose redrive policy names its dead-letter queue).
+    const deployed = QUEUE_CONSUMERS.filter((consumer) => !consumer.gate || DEFAULT_GATES[consumer.gate]);
+    expect(deployed.length).toBeGreaterThanOrEqual(4);
+    for (const consumer of deployed) {
+      const dlqId = outputRef(template, consumer.queue.deadLetters.output);
+      const [queueId] = only(
+        template.findResources('AWS::SQS::Queue', {
+          Properties: {
+            RedrivePolicy: Match.objectLike({ deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] } }),
+          },
+        }),
+        `${consumer.queue.name} queue`,
+      );
+      expectAlarm(
+        'ApproximateAgeOfOldestMessage',
+        queueName(queueId),
+        consumer.queue.oldestMessageAlarmSeconds,
+      );
+    }
+    expect(timer.queue.oldestMessageAlarmSeconds).toBe(DELAYED_QUEUE_AGE_ALARM_SECONDS);
+    expect(DELAYED_QUEUE_AGE_ALARM_SECONDS).toBe(1200);
   });
 
-  it('raises an alarm on any error or throttle of every function', () => {
+  /** The alarms on a metric math expression whose metrics include one on `dimension`. */
+  function mathAlarmsOn(metricName: string, dimension: unknown): Properties[] {
+    return Object.values(template.findResources('AWS::CloudWatch::Alarm'))
+      .map((alarm) => alarm.Properties as Properties)
+      .filter((alarm) => {
+        const metrics = (alarm.Metrics ?? []) as {
+          MetricStat?: { Metric: { MetricName: string; Dimensions: unknown } };
+        }[];
+        return metrics.some(
+          (m) =>
+            m.MetricStat?.Metric.MetricName === metricName &&
+            JSON.stringify(m.MetricStat.Metric.Dimensions).includes(JSON.stringify(dimension)),
+        );
+      });
+  }
+
+  it("raises an alarm on every function's error rate, not on a single error, and on any throttle", () => {
     // Every function of the service; CDK's own deploy-time function for the UI bucket is not one.
     const functions = Object.keys(serviceFunctions(template));
     expect(functions.length).toBeGreaterThan(8);
     for (const fnId of functions) {
       const dimension = { Name: 'FunctionName', Value: { Ref: fnId } };
-      expectAlarm('Errors', dimension, 1);
+      // No alarm on the bare error count any more.
+      expect(alarmsOn('Errors', dimension)).toEqual([]);
+      const [rate, ...others] = mathAlarmsOn('Errors', dimension);
+      expect(others).toEqual([]);
+      expect(rate).toMatchObject({
+        Threshold: ALARM_DEFAULTS.functionErrorRatePercent,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        EvaluationPeriods: 1,
+        TreatMissingData: 'notBreaching',
+        AlarmActions: [{ Ref: topicId }],
+        OKActions: [{ Ref: topicId }],
+      });
+      const metrics = rate?.Metrics as {
+        Id: string;
+        Expression?: string;
+        ReturnData?: boolean;
+        MetricStat?: { Metric: { MetricName: string }; Period: number; Stat: string };
+      }[];
+      const stats = Object.fromEntries(metrics.flatMap((m) => (m.MetricStat ? [[m.Id, m.MetricStat]] : [])));
+      expect(stats.errors).toMatchObject({ Metric: { MetricName: 'Errors' }, Period: 300, Stat: 'Sum' });
+      expect(stats.invocations).toMatchObject({
+        Metric: { MetricName: 'Invocations' },
+        Period: 300,
+        Stat: 'Sum',
+      });
+      const [expression] = metrics.filter((m) => m.Expression !== undefined);
+      expect(expression?.Expression).toBe(
+        'IF(invocations >= 10 AND errors >= 2, 100 * errors / invocations, 0)',
+      );
       expectAlarm('Throttles', dimension, 1);
+    }
+  });
+
+  it('judges the error rate only past two errors in ten invocations: one error in five minutes does not page', () => {
+    // The expression as CloudWatch evaluates it, on a few five-minute periods.
+    const rate = (errors: number, invocations: number) =>
+      invocations >= ALARM_DEFAULTS.functionMinInvocations && errors >= ALARM_DEFAULTS.functionMinErrors
+        ? (100 * errors) / invocations
+        : 0;
+    const pages = (errors: number, invocations: number) =>
+      rate(errors, invocations) >= ALARM_DEFAULTS.functionErrorRatePercent;
+    expect(pages(1, 1)).toBe(false);
+    expect(pages(1, 10)).toBe(false);
+    expect(pages(1, 12)).toBe(false);
+    expect(pages(2, 10)).toBe(true);
+    expect(pages(2, 100)).toBe(false);
+    expect(pages(5, 100)).toBe(true);
+    expect(pages(9, 9)).toBe(false);
+  });
+
+  it("raises alarms on every table's throttled requests and DynamoDB system errors, summed over the operations used", () => {
+    const tables = template.findResources('AWS::DynamoDB::Table');
+    expect(Object.keys(tables)).toHaveLength(TABLES.length);
+    for (const tableId of Object.keys(tables)) {
+      const dimension = { Name: 'TableName', Value: { Ref: tableId } };
+      for (const [metricName, threshold] of [
+        ['ThrottledRequests', ALARM_DEFAULTS.tableThrottledRequests],
+        ['SystemErrors', ALARM_DEFAULTS.tableSystemErrors],
+      ] as const) {
+        const [alarm, ...others] = mathAlarmsOn(metricName, dimension);
+        expect(others, `${metricName} alarms of ${tableId}`).toEqual([]);
+        expect(alarm).toMatchObject({ Threshold: threshold, AlarmActions: [{ Ref: topicId }] });
+        const metrics = alarm?.Metrics as {
+          Expression?: string;
+          MetricStat?: { Metric: { Dimensions: { Name: string; Value: unknown }[] } };
+        }[];
+        const operations = metrics.flatMap(
+          (m) =>
+            m.MetricStat?.Metric.Dimensions.filter((d) => d.Name === 'Operation').map((d) => d.Value) ?? [],
+        );
+        expect(operations.sort()).toEqual([...TABLE_OPERATIONS].sort());
+        // A metric math alarm takes at most ten metrics.
+        expect(metrics.filter((m) => m.MetricStat).length).toBeLessThanOrEqual(10);
+        expect(metrics.filter((m) => m.Expression !== undefined)).toHaveLength(1);
+      }
     }
   });
 
@@ -1403,10 +1606,46 @@ describe('ConductorStack operations: alarms, limits, tracing, least privilege', 
       const [, fn] = functionOf(template, job.name);
       expect(fn.ReservedConcurrentExecutions).toBe(1);
     }
-    const unreserved = synth({ operations: { reserveConcurrency: false } });
+    const app = new App({
+      outdir: mkdtempSync(join(tmpdir(), 'conductor-cdk-test-')),
+      context: { 'aws:cdk:bundling-stacks': [] },
+    });
+    outdirs.push(app.outdir);
+    const stack = new ConductorStack(app, 'Unreserved', {
+      gates: DEFAULT_GATES,
+      operations: { reserveConcurrency: false },
+    });
+    const unreserved = Template.fromStack(stack);
     for (const fn of Object.values(unreserved.findResources('AWS::Lambda::Function'))) {
       expect(fn.Properties.ReservedConcurrentExecutions).toBeUndefined();
     }
+    // Synth says what that costs.
+    Annotations.fromStack(stack).hasWarning(
+      '*',
+      Match.stringLikeRegexp('reserveConcurrency=false: .*delay every decide'),
+    );
+  });
+
+  it('reserves the decider and the timer consumer their whole event-source concurrency, so API bursts cannot starve decides', () => {
+    const reserved = QUEUE_CONSUMERS.filter((consumer) => consumer.reserved);
+    expect(reserved.map((consumer) => consumer.name).sort()).toEqual(['decider', 'timer']);
+    for (const consumer of QUEUE_CONSUMERS.filter((c) => !c.gate || DEFAULT_GATES[c.gate])) {
+      const [, fn] = functionOf(template, consumer.name);
+      expect(fn.ReservedConcurrentExecutions, consumer.name).toBe(
+        consumer.reserved ? consumer.queue.maxConcurrency : undefined,
+      );
+    }
+    // The route groups are not reserved (a reservation would also cap them at that number).
+    for (const group of enabledGroups(ROUTE_GROUPS, DEFAULT_GATES)) {
+      const [, fn] = functionOf(template, group.name);
+      expect(fn.ReservedConcurrentExecutions, group.name).toBeUndefined();
+    }
+    // What the account gives up to them: the docs state the limit this needs.
+    const total = Object.values(serviceFunctions(template)).reduce(
+      (sum, fn) => sum + ((fn.Properties.ReservedConcurrentExecutions as number | undefined) ?? 0),
+      0,
+    );
+    expect(total).toBeLessThanOrEqual(60);
   });
 
   it('bills the tables by provisioned capacity when told, auto scaled on utilization per table and global index', () => {

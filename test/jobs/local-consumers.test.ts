@@ -22,6 +22,7 @@ function consumer(name: string, extra: Partial<Consumer<string>> = {}): Consumer
       batchSize: 10,
       maxReceiveCount: 2,
       maxConcurrency: 2,
+      oldestMessageAlarmSeconds: 300,
       deadLetters: { output: 'X', description: 'x' },
     },
     decode: (body) => String(body),

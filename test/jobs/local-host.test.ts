@@ -72,6 +72,8 @@ describe('the local host', () => {
     expect((await api.workflow(id)).status).toBe('RUNNING');
     expect(await server.server.jobs.tick(clock.now())).toEqual([
       { job: 'sweeper', result: { due: 1, requested: 1 } },
+      // No payload is older than the sweep's grace period: it reads no store.
+      { job: 'payload-sweep', result: { stored: 0, candidates: 0, unreferenced: 0, reclaimed: 0 } },
       { job: 'schedule-tick', result: { paused: false, schedules: 0, fires: 0, skipped: 0 } },
     ]);
     expect(

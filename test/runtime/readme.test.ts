@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configOf } from '../../lib/config/load.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
 import { type LocalServer, startLocalServer } from '../../lib/runtime/local.ts';
+import { EXIT_CODES } from '../../lib/runtime/start-errors.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -45,6 +46,20 @@ describe('the README', () => {
       { timeout: 60_000 },
     );
     expect(stdout.trim().endsWith('"status":"COMPLETED"}')).toBe(true);
+  });
+
+  it('states the exit codes npm start uses, as docs/operations.md does', () => {
+    const prose = README.replace(/\s+/g, ' ');
+    expect(prose).toContain(
+      `It exits with code ${EXIT_CODES.stopped} after Ctrl-C (a clean shutdown), ${EXIT_CODES.cannotStart} when it cannot start`,
+    );
+    expect(prose).toContain(
+      `and ${EXIT_CODES.configuration} on a configuration error (\`Configuration error: ...\`)`,
+    );
+    const operations = readFileSync(join(ROOT, 'docs/operations.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(operations).toContain(`${EXIT_CODES.stopped} after SIGINT or SIGTERM`);
+    expect(operations).toContain(`${EXIT_CODES.configuration} for a configuration error`);
+    expect(operations).toContain(`${EXIT_CODES.cannotStart} for a start that cannot work`);
   });
 
   it('names only paths that exist in the repository, and no document outside it', () => {

@@ -593,5 +593,56 @@ export function executionStoreContract(name: string, factory: () => Promise<Stor
         expect(await store.holdRun('wf-never', T0 + 86_400_000)).toBe(false);
       });
     });
+
+    describe('payload references (the payload sweep)', () => {
+      const key = (n: number) => `sha256/${String(n).repeat(64).slice(0, 64)}.json`;
+      const upload = 'task-output/0e4c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b.json';
+
+      const referenced = async (): Promise<string[]> => {
+        const keys = new Set<string>();
+        await store.payloadReferences((k) => keys.add(k));
+        return [...keys].sort();
+      };
+
+      it('lists every payload key runs and task rows name: their own paths, their tasks', async () => {
+        const big = 'x'.repeat(3000); // over the DynamoDB adapter's deflate threshold
+        await store.createWorkflow(
+          workflowOf('wf-refs', {
+            externalInputPayloadStoragePath: key(1),
+            input: {},
+            output: { note: big },
+            tasks: [taskOf('wf-refs', 'task-in-record', 1, { externalOutputPayloadStoragePath: key(2) })],
+          }),
+        );
+        await store.createTasks([
+          taskOf('wf-refs', 'task-row', 2, { externalInputPayloadStoragePath: key(3), inputData: { big } }),
+          // A key quoted inside a payload counts too: keeping one payload too many is harmless.
+          taskOf('wf-refs', 'task-quoting', 3, { outputData: { saved: upload } }),
+        ]);
+        await store.appendLogs([{ taskId: 'task-row', log: `not a reference ${key(4)}`, createdTime: T0 }]);
+        expect(await referenced()).toEqual([key(1), key(2), key(3), upload].sort());
+      });
+
+      it('lists nothing of a removed run, and follows a commit', async () => {
+        await store.createWorkflow(workflowOf('wf-gone', { externalOutputPayloadStoragePath: key(5) }));
+        await store.createTasks([
+          taskOf('wf-gone', 'task-gone', 1, { externalOutputPayloadStoragePath: key(6) }),
+        ]);
+        const record = workflowOf('wf-kept', { externalInputPayloadStoragePath: key(7) });
+        await store.createWorkflow(record);
+        await store.removeWorkflow('wf-gone');
+        expect(await referenced()).toEqual([key(7)]);
+        await store.commitWorkflow(
+          {
+            ...record,
+            externalInputPayloadStoragePath: undefined,
+            externalOutputPayloadStoragePath: key(8),
+            rev: 2,
+          },
+          1,
+        );
+        expect(await referenced()).toEqual([key(8)]);
+      });
+    });
   });
 }

@@ -16,6 +16,7 @@ import {
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
 import { mapLimited } from '../../model/map-limited.ts';
+import { payloadKeysIn } from '../../payloads/keys.ts';
 import type {
   ExecutionStore,
   ExpiredRunRemover,
@@ -28,6 +29,7 @@ import { matchesQuery, type WorkflowQuery } from '../run-query.ts';
 import { byRunOrder } from '../run-rows.ts';
 import { isConditionFailure, isMissingIndex, putIfAbsent, translate } from './errors.ts';
 import {
+  bodyJson,
   bodyOf,
   byNameQuery,
   correlationKeyOf,
@@ -394,6 +396,34 @@ export class DynamoExecutionStore implements ExecutionStore, ExpiredRunRemover {
         taskTypes.includes(t.taskType),
       );
     }
+  }
+
+  /**
+   * A Scan of the whole table, run items and task rows kept (log lines and idempotency keys read
+   * but filtered out), their bodies read as stored, deflated or not: one read unit per 8 KB of the
+   * table (eventually consistent: the sweep's grace period covers the lag), once per sweep.
+   */
+  async payloadReferences(visit: (key: string) => void): Promise<void> {
+    let start: Item | undefined;
+    do {
+      const page = await this.client
+        .send(
+          new ScanCommand({
+            TableName: this.table,
+            FilterExpression: 'sk = :wf OR begins_with(sk, :task)',
+            ExpressionAttributeNames: { '#body': 'body', '#bodyZ': 'bodyZ' },
+            ExpressionAttributeValues: { ':wf': WORKFLOW_SK, ':task': TASK_PREFIX },
+            ProjectionExpression: '#body, #bodyZ',
+            ExclusiveStartKey: start,
+          }),
+        )
+        .catch((e: unknown) => translate(e, 'payload references scan'));
+      for (const item of page.Items ?? []) {
+        if (item.body === undefined && item.bodyZ === undefined) continue;
+        payloadKeysIn(bodyJson(item)).forEach(visit);
+      }
+      start = page.LastEvaluatedKey;
+    } while (start);
   }
 
   async unfinishedWorkflows(limit: number): Promise<string[]> {

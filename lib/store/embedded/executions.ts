@@ -21,6 +21,7 @@ import { createHash } from 'node:crypto';
 import type { WorkflowDef } from '../../model/definitions.ts';
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
 import { isTerminalWorkflow, type TaskRecord, type WorkflowRecord } from '../../model/execution.ts';
+import { payloadKeysIn } from '../../payloads/keys.ts';
 import { workflowText } from '../../search/summaries.ts';
 import { addTo, removeFrom } from '../id-index.ts';
 import type { KeyedTable } from '../keyed.ts';
@@ -51,6 +52,7 @@ const typePrefix = (taskType: string) => `x/y/${q(taskType)}`;
 const typeKey = (taskType: string, taskId: string) => `${typePrefix(taskType)}${q(taskId)}`;
 const logsPrefix = (taskId: string) => `x/l/${q(taskId)}`;
 const ALL_ROWS = 'x/t/';
+const ALL_RECORDS = 'x/r/';
 
 function headOf(record: WorkflowRecord): Head {
   const head: Head = {
@@ -282,6 +284,13 @@ export class EmbeddedExecutionStore implements ExecutionStore {
     const out: TaskRecord[] = [];
     for await (const [, value] of this.db.entries(ALL_ROWS)) out.push(rowOf(value));
     return out;
+  }
+
+  async payloadReferences(visit: (key: string) => void): Promise<void> {
+    // The stored text as it is: records (`<hash>\n<encoded run>`) and rows (`<rev>\n<row JSON>`).
+    for (const prefix of [ALL_RECORDS, ALL_ROWS]) {
+      for await (const [, value] of this.db.entries(prefix)) payloadKeysIn(value).forEach(visit);
+    }
   }
 
   async unfinishedWorkflows(limit: number): Promise<string[]> {

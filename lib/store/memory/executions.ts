@@ -7,6 +7,7 @@
 
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
+import { payloadKeysIn } from '../../payloads/keys.ts';
 import { addTo, removeFrom } from '../id-index.ts';
 import type { ExecutionStore, IdempotencyClaim, RunIndexRead, RunIndexRow, TaskExecLog } from '../ports.ts';
 import { freezeDeeply } from '../run-codec.ts';
@@ -100,6 +101,13 @@ export class MemoryExecutionStore implements ExecutionStore {
       this.taskLogs.delete(taskId);
     }
     this.tasks.delete(workflowId);
+  }
+
+  async payloadReferences(visit: (key: string) => void): Promise<void> {
+    for (const stored of this.workflows.values()) payloadKeysIn(JSON.stringify(stored.record)).forEach(visit);
+    for (const rows of this.tasks.values()) {
+      for (const stored of rows.values()) payloadKeysIn(JSON.stringify(stored.row)).forEach(visit);
+    }
   }
 
   async createTasks(tasks: TaskRecord[]): Promise<TaskRecord[]> {

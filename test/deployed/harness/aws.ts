@@ -56,6 +56,11 @@ export class AwsFront {
 
   private iam!: Iam;
 
+  /** The S3 stand-in itself (s3rver: access key S3RVER), for a test to look behind the IAM check. */
+  get s3Endpoint(): string {
+    return `http://127.0.0.1:${this.s3Port}`;
+  }
+
   /** Listens first: queue URLs in the template point at this endpoint. */
   static async listen(): Promise<AwsFront> {
     const front = new AwsFront();
@@ -164,9 +169,14 @@ export class AwsFront {
     }
   }
 
-  private async authorize(caller: Caller, action: string, resources: string[]): Promise<string | undefined> {
+  private async authorize(
+    caller: Caller,
+    action: string,
+    resources: string[],
+    context: Record<string, string> = {},
+  ): Promise<string | undefined> {
     for (const resource of resources) {
-      if (!(await this.iam.allows(caller.role, caller.functionName, action, resource))) {
+      if (!(await this.iam.allows(caller.role, caller.functionName, action, resource, context))) {
         return `User: arn:aws:sts::${ACCOUNT}:assumed-role/${caller.role}/${caller.functionName} is not authorized to perform: ${action} on resource: ${resource} because no identity-based policy allows the ${action} action`;
       }
     }
@@ -260,8 +270,8 @@ export class AwsFront {
   ) {
     const [, bucket = '', ...keyParts] = url.pathname.split('/');
     const key = decodeURIComponent(keyParts.join('/'));
-    const { action, resource } = s3Authorization(req.method ?? 'GET', url, bucket, key);
-    const denied = await this.authorize(caller, action, [resource]);
+    const { action, resource, context } = s3Authorization(req.method ?? 'GET', url, bucket, key);
+    const denied = await this.authorize(caller, action, [resource], context);
     if (denied) {
       res.writeHead(403, { 'content-type': 'application/xml' });
       res.end(
@@ -282,7 +292,7 @@ function s3Authorization(
   url: URL,
   bucket: string,
   key: string,
-): { action: string; resource: string } {
+): { action: string; resource: string; context?: Record<string, string> } {
   const q = url.searchParams;
   const object = `arn:aws:s3:::${bucket}/${key}`;
   if (!key) {
@@ -290,7 +300,17 @@ function s3Authorization(
       return { action: 's3:ListBucketMultipartUploads', resource: `arn:aws:s3:::${bucket}` };
     if (method === 'POST' && q.has('delete'))
       return { action: 's3:DeleteObject', resource: `arn:aws:s3:::${bucket}/*` };
-    return { action: 's3:ListBucket', resource: `arn:aws:s3:::${bucket}` };
+    // A listing's prefix is a condition key policies may scope it by (the payload sweep's is).
+    const prefix = q.get('prefix');
+    return {
+      action: 's3:ListBucket',
+      resource: `arn:aws:s3:::${bucket}`,
+      ...(prefix !== null ? { context: { 's3:prefix': prefix } } : {}),
+    };
+  }
+  if (q.has('tagging')) {
+    const verb = method === 'PUT' ? 'Put' : method === 'DELETE' ? 'Delete' : 'Get';
+    return { action: `s3:${verb}ObjectTagging`, resource: object };
   }
   if (method === 'GET' && q.has('uploadId'))
     return { action: 's3:ListMultipartUploadParts', resource: object };

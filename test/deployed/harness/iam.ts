@@ -67,11 +67,18 @@ export class Iam {
    * in `denials`. Managed policies (AWSLambdaBasicExecutionRole) grant only log writes, which the
    * functions make through their output, not the SDK, so they are not consulted.
    */
-  async allows(role: string, functionName: string, action: string, resource: string): Promise<boolean> {
-    const key = `${role}|${action}|${resource}`;
+  /** `context`: the request's own condition keys (`s3:prefix` of a listing). */
+  async allows(
+    role: string,
+    functionName: string,
+    action: string,
+    resource: string,
+    context: Record<string, string> = {},
+  ): Promise<boolean> {
+    const key = `${role}|${action}|${resource}|${JSON.stringify(context)}`;
     let decision = this.decisions.get(key);
     if (!decision) {
-      decision = this.evaluate(role, functionName, action, resource);
+      decision = this.evaluate(role, functionName, action, resource, context);
       this.decisions.set(key, decision);
     }
     const result = await decision;
@@ -85,6 +92,7 @@ export class Iam {
     functionName: string,
     action: string,
     resource: string,
+    context: Record<string, string>,
   ): Promise<string> {
     const simulation: Simulation = {
       request: {
@@ -99,6 +107,7 @@ export class Iam {
           'aws:SecureTransport': 'true',
           'aws:PrincipalAccount': ACCOUNT,
           'aws:PrincipalArn': `arn:aws:iam::${ACCOUNT}:role/${role}`,
+          ...context,
         },
       },
       identityPolicies: this.identity.get(role) ?? [],
