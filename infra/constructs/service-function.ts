@@ -87,10 +87,11 @@ export class ServiceFunction extends NodejsFunction {
         // and class names are kept, so stack traces still name the code they pass through.
         sourceMap: false,
         keepNames: true,
-        // The Node 22 runtime ships AWS SDK v3; bundling it again only slows cold starts. The
-        // local server's embedded store (classic-level, a native module) is never opened on AWS:
-        // lib/store/embedded/database.ts imports it when a store is opened, so it stays out.
-        externalModules: ['@aws-sdk/*', 'classic-level'],
+        // The pinned AWS SDK (package-lock.json) is bundled, not the runtime's own copy: the SDK
+        // version the tests ran against is the one that runs. The local server's embedded store
+        // (classic-level, a native module) is never opened on AWS: lib/store/embedded/database.ts
+        // imports it when a store is opened, so it stays out.
+        externalModules: ['classic-level'],
         commandHooks: withAssets(props.scriptWorker ? scriptWorkerHooks : undefined, props.assets),
       },
     });
