@@ -85,14 +85,17 @@ export function clientErrorHandler(instance: string) {
 
 /**
  * Whether the parser overflowed inside the request line (414) rather than the headers (431). It
- * hands over only the chunk it failed in: the request line's start, its end (` HTTP/1.1`), or a
- * chunk with neither a line end nor a header separator (the middle of an overlong target).
+ * hands over only the chunk it failed in: one that starts with the request line (which overflowed
+ * there only if the line does not end in it: a chunk that holds the whole line and then headers
+ * overflowed in the headers), the line's end (` HTTP/1.1`), or a chunk with neither a line end nor
+ * a header separator (the middle of an overlong target).
  */
 function inRequestLine(packet: Buffer | undefined): boolean {
   if (!packet) return false;
   const end = packet.indexOf('\r\n');
   const line = packet.subarray(0, end >= 0 ? end : packet.length).toString('latin1');
-  if (/^[A-Z]+ \//.test(line) || / HTTP\/\d\.\d$/.test(line)) return true;
+  if (/^[A-Z]+ \//.test(line)) return end < 0;
+  if (/ HTTP\/\d\.\d$/.test(line)) return true;
   return end < 0 && !line.includes(': ');
 }
 
