@@ -25,7 +25,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { packageSize } from '../infra/constructs/package-size.ts';
 import { TABLES } from '../lib/capabilities.ts';
-import { tableNamesFrom } from '../lib/runtime/stores.ts';
+import { tableNamesFrom } from '../lib/runtime/store-bundle.ts';
 import { issueToken } from '../lib/security/tokens.ts';
 import { startEmbeddedDynamo } from '../lib/store/dynamodb/embedded.ts';
 import { dynamoSession } from '../lib/store/dynamodb/index.ts';

@@ -17,15 +17,9 @@ import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import {
-  CAPABILITIES,
-  CONSUMERS,
-  grantedTables,
-  JOBS,
-  queueUrlProperty,
-  STREAM_CONSUMERS,
-} from '../lib/capabilities.ts';
+import { CAPABILITIES, CONSUMERS, grantedTables, JOBS, STREAM_CONSUMERS } from '../lib/capabilities.ts';
 import type { Capability } from '../lib/capability-contract.ts';
+import { queueUrlProperty } from '../lib/catalog.ts';
 import { envNameOf, findSpec } from '../lib/config/load.ts';
 import { GATES, type GateName, gatedOn, PROPERTIES } from '../lib/config/properties.ts';
 import type { AwsDeployment, FunctionGrants, OutsideSource } from '../lib/deployment.ts';

@@ -100,9 +100,10 @@ export interface ServiceContext<S extends object = object> {
   scripts: ScriptEvaluator;
   /**
    * Every route of every enabled capability, as the local host serves them (a Lambda's router holds
-   * only its own group's): what the OpenAPI document walks.
+   * only its own group's): what the OpenAPI document walks. A promise: the system function, made of
+   * its own capabilities only, builds it on the document's first request (lib/runtime/route-table.ts).
    */
-  routeTable(): readonly RouteDef[];
+  routeTable(): Promise<readonly RouteDef[]>;
   /** API authentication (open unless service.security.enabled): the router checks, POST /api/token issues. */
   auth: ApiAuth;
   version: string;

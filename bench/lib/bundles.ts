@@ -48,12 +48,13 @@ interface Resource {
 }
 
 /**
- * Synthesizes, with real bundling into `outdir`, the stack with every function there is: all gated
- * capabilities, both stream consumers (the search indexer and the cleaner of expired runs) and the
- * events capability's outside sources; authentication on (the default).
+ * Synthesizes into `outdir`, with real bundling unless `bundling` is false (then no asset directory
+ * holds code), the stack with every function there is: all gated capabilities, both stream
+ * consumers (the search indexer and the cleaner of expired runs) and the events capability's
+ * outside sources; authentication on (the default).
  */
-export function synthesizeFunctions(outdir: string): SynthesizedFunction[] {
-  const app = new App({ outdir });
+export function synthesizeFunctions(outdir: string, { bundling = true } = {}): SynthesizedFunction[] {
+  const app = new App({ outdir, context: bundling ? {} : { 'aws:cdk:bundling-stacks': [] } });
   new ConductorStack(app, 'Bench', {
     gates: { scheduler: true, fileStorage: true, messageQueue: true, agents: false },
     searchBackend: 'opensearch',

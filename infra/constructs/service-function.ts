@@ -106,7 +106,8 @@ const quote = (arg: string): string => `'${arg.replaceAll("'", "'\\''")}'`;
  * from the file `quickjs-worker.mjs` next to the function's `index.mjs`, and the QuickJS loader
  * reads `emscripten-module.wasm` next to the module that imports it. esbuild bundles one entry per
  * function, so after it, a hook bundles the worker as a second file and copies the wasm beside it
- * (and bundles the jq worker of JSON_JQ_TRANSFORM, `jq-worker.mjs`, the same way).
+ * (and bundles the jq worker of JSON_JQ_TRANSFORM, `jq-worker.mjs`, and copies its `jq.wasm`, the
+ * same way).
  * Paths are relative to the bundling input (the project root), so the hook is the same whether
  * esbuild runs locally or in CDK's bundling container.
  */
@@ -130,9 +131,10 @@ const scriptWorkerHooks: ICommandHooks = {
     ];
     return [
       [esbuild, ...worker('lib/engine/script/quickjs-worker.ts', 'quickjs-worker.mjs')].map(quote).join(' '),
-      // JSON_JQ_TRANSFORM's jq worker (lib/engine/jq/jq.ts); jq-wasm's inline build embeds its wasm.
+      // JSON_JQ_TRANSFORM's jq worker (lib/engine/jq/jq.ts), which reads jq.wasm beside it.
       [esbuild, ...worker('lib/engine/jq/jq-worker.ts', 'jq-worker.mjs')].map(quote).join(' '),
       ['cp', `${inputDir}/${quickJsWasmPath()}`, `${outputDir}/emscripten-module.wasm`].map(quote).join(' '),
+      ['cp', `${inputDir}/${jqWasmPath()}`, `${outputDir}/jq.wasm`].map(quote).join(' '),
     ];
   },
 };
@@ -145,6 +147,14 @@ function quickJsWasmPath(): string {
   const fromProject = createRequire(resolve(PROJECT_ROOT, 'package.json'));
   const fromQuickJs = createRequire(fromProject.resolve('quickjs-emscripten'));
   return relative(PROJECT_ROOT, fromQuickJs.resolve('@jitl/quickjs-wasmfile-release-sync/wasm'));
+}
+
+/** jq's wasm (jq-wasm's `jq.wasm` export), relative to the project root. */
+function jqWasmPath(): string {
+  return relative(
+    PROJECT_ROOT,
+    createRequire(resolve(PROJECT_ROOT, 'package.json')).resolve('jq-wasm/jq.wasm'),
+  );
 }
 
 /**

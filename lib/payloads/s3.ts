@@ -3,7 +3,7 @@
  * read and write runs are granted exactly that prefix, infra/stack.ts). Clients upload and
  * download large payloads straight to S3 through presigned URLs, never through the API.
  */
-import { GetObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { PAYLOAD_PREFIX } from './keys.ts';
 import type { PayloadOperation, PayloadStore } from './ports.ts';
@@ -48,4 +48,9 @@ export class S3PayloadStore implements PayloadStore {
     const command = operation === 'WRITE' ? new PutObjectCommand(target) : new GetObjectCommand(target);
     return getSignedUrl(this.client, command, { expiresIn });
   }
+}
+
+/** The store over the bucket, with a client of the SDK's default region and credentials. */
+export function s3PayloadStore(bucket: string): S3PayloadStore {
+  return new S3PayloadStore(new S3Client({}), bucket);
 }

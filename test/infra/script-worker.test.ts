@@ -49,6 +49,7 @@ describe('ServiceFunction bundling', () => {
       'emscripten-module.wasm',
       'index.mjs',
       'jq-worker.mjs',
+      'jq.wasm',
       'quickjs-worker.mjs',
     ]);
   });

@@ -20,12 +20,12 @@ import {
   grantedTables,
   JOBS,
   CONSUMERS as QUEUE_CONSUMERS,
-  queueUrlProperty,
   CAPABILITIES as ROUTE_GROUPS,
   STREAM_CONSUMERS,
   TABLES,
 } from '../../lib/capabilities.ts';
 import type { Capability } from '../../lib/capability-contract.ts';
+import { queueUrlProperty } from '../../lib/catalog.ts';
 import { envNameOf } from '../../lib/config/load.ts';
 import { EVENT_SOURCES_DESCRIPTION } from '../../lib/events/sources.ts';
 import { MAX_RECEIVE_COUNT, timer } from '../../lib/jobs/decision-consumers.ts';

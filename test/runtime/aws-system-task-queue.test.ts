@@ -2,7 +2,7 @@
 // gives deciding functions, HTTP tasks go to SQS; without it a send is refused with an error naming
 // the missing property, instead of the HTTP request being made inside the decide.
 import { describe, expect, it } from 'vitest';
-import { queueUrlProperties, queueUrlProperty } from '../../lib/capabilities.ts';
+import { queueUrlProperties, queueUrlProperty } from '../../lib/catalog.ts';
 import { configOf } from '../../lib/config/load.ts';
 import type { ServiceConfig } from '../../lib/config/service-config.ts';
 import { SqsWorkQueue } from '../../lib/queue/sqs-work-queue.ts';

@@ -2,14 +2,17 @@
 // file per capability, table names derived (never spelt) on both sides.
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CAPABILITIES, capabilities, TABLES } from '../../lib/capabilities.ts';
+import { type AnyCapability, CAPABILITIES, CONSUMERS, capabilities, TABLES } from '../../lib/capabilities.ts';
+import { ALL_TABLES, WORK_QUEUES } from '../../lib/catalog.ts';
 import { ConfigError, configOf, loadConfig } from '../../lib/config/load.ts';
+import { ENGINE_CAPABILITIES } from '../../lib/engine-capabilities.ts';
 import type { RouteDef } from '../../lib/http/router.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
 import { ManualClock } from '../../lib/model/clock.ts';
 import { LocalDecisionQueue } from '../../lib/queue/local.ts';
 import { createServices } from '../../lib/runtime/services.ts';
-import { createMemoryStores, tableNamesOf } from '../../lib/runtime/stores.ts';
+import { tableNamesOf } from '../../lib/runtime/store-bundle.ts';
+import { createMemoryStores } from '../../lib/runtime/stores.ts';
 import { tablePropertyName } from '../../lib/store/dynamodb/tables.ts';
 
 function services() {
@@ -78,6 +81,30 @@ describe('the capability list', () => {
     for (const capability of CAPABILITIES) {
       for (const grant of capability.grants.tables) expect(TABLES).toContain(grant.table);
     }
+  });
+
+  it('lists in lib/catalog.ts exactly the tables and work queues the capabilities declare', () => {
+    const ids = (tables: readonly { id: string }[]) => tables.map((t) => t.id).sort();
+    expect(ids(ALL_TABLES)).toEqual(ids(TABLES));
+    expect([...WORK_QUEUES].sort((a, b) => a.name.localeCompare(b.name))).toEqual(
+      CONSUMERS.map((c) => c.queue).sort((a, b) => a.name.localeCompare(b.name)),
+    );
+  });
+
+  it('lists in lib/engine-capabilities.ts every capability that gives the engine a store or a contribution', () => {
+    // The stores the engine runs on (lib/store/ports.ts Stores).
+    const engineStores = ['executions', 'queue', 'pollData', 'limits', 'workflowDefs', 'taskDefs'];
+    const contributes = (capability: AnyCapability) =>
+      capability.engine !== undefined ||
+      capability.engineGrants !== undefined ||
+      Object.keys(capability.stores?.memory() ?? {}).some((key) => engineStores.includes(key));
+    expect(ENGINE_CAPABILITIES.map((c) => c.name).sort()).toEqual(
+      capabilities()
+        .filter(contributes)
+        .map((c) => c.name)
+        .sort(),
+    );
+    for (const capability of ENGINE_CAPABILITIES) expect(CAPABILITIES).toContain(capability);
   });
 
   it("builds every capability's stores into one bundle", () => {

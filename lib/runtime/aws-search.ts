@@ -1,0 +1,21 @@
+/**
+ * The OpenSearch index the stack names to the functions that search or index (FunctionGrants.search),
+ * signed with the function's own role (the SDK's credential chain). Loaded only by functions
+ * configured with it (service.search.backend=opensearch) and by the search indexer.
+ */
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
+import type { ServiceConfig } from '../config/service-config.ts';
+import { OpenSearchIndex } from '../search/opensearch/opensearch-index.ts';
+import { SignedOpenSearchHttp } from '../search/opensearch/signed-http.ts';
+
+export function openSearchIndexFrom(config: ServiceConfig): OpenSearchIndex {
+  const http = new SignedOpenSearchHttp(
+    {
+      url: config.requireString('service.search.opensearch.endpoint'),
+      region: config.requireString('service.search.opensearch.region'),
+      service: config.oneOf('service.search.opensearch.service', ['aoss', 'es'] as const),
+    },
+    defaultProvider(),
+  );
+  return new OpenSearchIndex(http, config.requireString('service.search.opensearch.index-prefix'));
+}
