@@ -2,7 +2,7 @@
 // their executions; it runs no engine (the event handlers run in event-handlers.ts).
 import { eventsCapability } from '../lib/events/capability.ts';
 import type { FunctionParts } from '../lib/runtime/aws.ts';
-import { dynamodb } from '../lib/runtime/aws-adapters.ts';
+import { dynamodb } from '../lib/runtime/aws-adapters/dynamodb.ts';
 import { routeGroupHandler } from './http-handler.ts';
 
 export const parts: FunctionParts = { capabilities: [eventsCapability], adapters: [dynamodb] };

@@ -2,7 +2,8 @@
 // authorized against their runs (the workflows capability's store); it runs no engine.
 import { filesCapability } from '../lib/files/capability.ts';
 import type { FunctionParts } from '../lib/runtime/aws.ts';
-import { dynamodb, s3Payloads } from '../lib/runtime/aws-adapters.ts';
+import { dynamodb } from '../lib/runtime/aws-adapters/dynamodb.ts';
+import { s3Payloads } from '../lib/runtime/aws-adapters/s3-payloads.ts';
 import { workflowsCapability } from '../lib/workflows/capability.ts';
 import { routeGroupHandler } from './http-handler.ts';
 

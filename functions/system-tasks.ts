@@ -2,8 +2,10 @@
 // (lib/jobs/system-tasks.ts).
 import { systemTasks } from '../lib/jobs/system-tasks.ts';
 import { consumerHandler, type FunctionParts } from '../lib/runtime/aws.ts';
-import { dynamodb, s3Payloads } from '../lib/runtime/aws-adapters.ts';
+import { dynamodb } from '../lib/runtime/aws-adapters/dynamodb.ts';
+import { s3Payloads } from '../lib/runtime/aws-adapters/s3-payloads.ts';
+import { sqsQueues } from '../lib/runtime/aws-adapters/sqs.ts';
 import { withEngine } from '../lib/runtime/engine-parts.ts';
 
-export const parts: FunctionParts = { ...withEngine(), adapters: [dynamodb, s3Payloads] };
+export const parts: FunctionParts = { ...withEngine(), adapters: [dynamodb, sqsQueues, s3Payloads] };
 export const handler = consumerHandler(systemTasks, parts);

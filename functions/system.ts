@@ -3,7 +3,7 @@
 // service: those are built on the document's first request (lib/runtime/route-table.ts).
 import { metadataCapability } from '../lib/metadata/capability.ts';
 import type { FunctionParts } from '../lib/runtime/aws.ts';
-import { dynamodb } from '../lib/runtime/aws-adapters.ts';
+import { dynamodb } from '../lib/runtime/aws-adapters/dynamodb.ts';
 import { systemCapability } from '../lib/system/capability.ts';
 import { routeGroupHandler } from './http-handler.ts';
 

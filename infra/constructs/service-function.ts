@@ -24,10 +24,53 @@ export const HTTP_TIMEOUT = Duration.seconds(29);
 
 /**
  * esbuild's ESM output has no `require`; some dependencies are CommonJS and call it (or `__require`
- * shims do), so the bundle recreates it from the module's own URL.
+ * shims do), so the bundle recreates it from the module's own URL (without an `import` of
+ * node:module: see ESM_BUILTINS).
  */
 const ESM_REQUIRE_BANNER =
-  "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+  "const require = process.getBuiltinModule('module').createRequire(import.meta.url);";
+
+/**
+ * The Node builtins the bundles import, each reached through a one-line module of
+ * `infra/esm-builtins/` (`module.exports = process.getBuiltinModule('node:http')`) rather than by
+ * an ESM `import`. Node makes an ESM facade of a builtin by reading every export once, and some
+ * exports are lazy getters: node:http's load the fetch and WebSocket implementation (undici),
+ * node:process's open stdin, node:crypto's the Web Crypto API. That alone was about 10 ms of every
+ * cold start (npm run bench:coldstart). A builtin missing here is imported as before, only slower:
+ * test/infra/script-worker.test.ts checks that a bundle imports none.
+ */
+export const ESM_BUILTINS = [
+  'child_process',
+  'crypto',
+  'dns',
+  'events',
+  'fs',
+  'fs/promises',
+  'http',
+  'https',
+  'module',
+  'net',
+  'os',
+  'path',
+  'process',
+  'stream',
+  'stream/promises',
+  'stream/web',
+  'timers',
+  'url',
+  'util',
+  'vm',
+  'worker_threads',
+  'zlib',
+] as const;
+
+/** esbuild `--alias` values sending each builtin (bare and `node:`) to its module under `root`. */
+function builtinAliases(root: string): string[] {
+  return ESM_BUILTINS.flatMap((name) => {
+    const file = `${root}/infra/esm-builtins/${name.replace('/', '-')}.cjs`;
+    return [`${name}=${file}`, `node:${name}=${file}`];
+  });
+}
 
 export interface ServiceFunctionProps {
   /** Entry file relative to the repository root, e.g. `functions/metadata.ts`; exports `handler`. */
@@ -92,6 +135,8 @@ export class ServiceFunction extends NodejsFunction {
         // (classic-level, a native module) is never opened on AWS: lib/store/embedded/database.ts
         // imports it when a store is opened, so it stays out.
         externalModules: ['classic-level'],
+        // esbuild runs in the project root.
+        esbuildArgs: { '--alias': builtinAliases('.') },
         commandHooks: withAssets(props.scriptWorker ? scriptWorkerHooks : undefined, props.assets),
       },
     });
@@ -127,6 +172,7 @@ const scriptWorkerHooks: ICommandHooks = {
       '--keep-names',
       '--log-level=warning',
       `--banner:js=${ESM_REQUIRE_BANNER}`,
+      ...builtinAliases(inputDir).map((alias) => `--alias:${alias}`),
       `--outfile=${outputDir}/${out}`,
     ];
     return [

@@ -1,15 +1,15 @@
 /**
  * Composition root on AWS Lambda: configuration from the function's environment (set by the CDK
  * stack), DynamoDB tables and SQS queues created by the stack. Each function's entry (functions/)
- * names what it is made of (FunctionParts): its capabilities, the engine where it runs runs, and
- * the AWS adapters its services use besides SQS (lib/runtime/aws-adapters.ts), so its bundle holds
- * those and no other. Its services are built on its first invocation and reused. The route groups'
- * handler is in aws-http.ts (it adds the API keys), the stream consumers' in aws-streams.ts.
+ * names what it is made of (FunctionParts): its capabilities, the engine where it starts, decides
+ * or changes runs, and the AWS adapters its services use (lib/runtime/aws-adapters/: DynamoDB,
+ * SQS, S3, EVENT tasks' sinks, OpenSearch), so its bundle holds those and no other. Its services
+ * are built on its first invocation and reused. The route groups' handler is in aws-http.ts (it
+ * adds the API keys), the stream consumers' in aws-streams.ts.
  */
-import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { AnyCapability } from '../capabilities.ts';
-import { queueUrlProperty, WORK_QUEUES } from '../catalog.ts';
+import { queueUrlProperty } from '../catalog.ts';
 import { loadConfig } from '../config/load.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { createQuickJsEvaluator } from '../engine/script/evaluator.ts';
@@ -18,14 +18,10 @@ import type { Consumer, JobDeps, PeriodicJob } from '../jobs/types.ts';
 import { beginInvocation, invocationContext } from '../log/invocation.ts';
 import { createLogger, LOG_LEVELS, type Logger } from '../log/logger.ts';
 import { embeddedMetrics } from '../log/metrics.ts';
-import { type Clock, systemClock } from '../model/clock.ts';
-import { randomIds } from '../model/ids.ts';
+import { systemClock } from '../model/clock.ts';
 import { LocalNotifier } from '../model/notifier.ts';
 import type { PayloadStore } from '../payloads/ports.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
-import { SqsDecisionQueue } from '../queue/sqs.ts';
-import { SqsWorkQueue } from '../queue/sqs-work-queue.ts';
-import type { WorkQueueName } from '../queue/work-queues.ts';
 import { LocalRunWatcher } from '../workflows/progress.ts';
 import { composeServices, type ServiceDeps, type ServiceParts, type Services } from './compose.ts';
 import { jobDepsOf } from './job-deps.ts';
@@ -47,8 +43,10 @@ export function awsConfig(): { config: ServiceConfig; logger: Logger } {
 }
 
 /**
- * One AWS adapter of a function's services (lib/runtime/aws-adapters.ts): what it adds to them
- * (DynamoDB stores, the payload store on S3, EVENT tasks' outside sinks, OpenSearch, the API keys).
+ * One AWS adapter of a function's services (lib/runtime/aws-adapters/, one module each, so a
+ * function's bundle holds only the SDK clients of those its entry names): what it adds to them
+ * (DynamoDB stores, SQS queues, the payload store on S3, EVENT tasks' outside sinks, OpenSearch,
+ * the API keys).
  */
 export type AwsAdapter = (context: AdapterContext) => Partial<ServiceDeps>;
 
@@ -56,14 +54,12 @@ export interface AdapterContext {
   config: ServiceConfig;
   /** The function's capabilities (their stores are made over DynamoDB). */
   capabilities: readonly AnyCapability[];
-  /** The function's one SQS client. */
-  sqs: SQSClient;
 }
 
 /**
- * What a Lambda function is made of: its capabilities and, where it runs runs, the engine
- * (ServiceParts), and the AWS adapters its services use besides SQS. Its entry in functions/ names
- * them, so its bundle holds those and no other.
+ * What a Lambda function is made of: its capabilities and, where it starts, decides or changes
+ * runs, the engine (ServiceParts), and the AWS adapters its services use. Its entry in functions/
+ * names them, so its bundle holds those and no other.
  */
 export interface FunctionParts extends ServiceParts {
   adapters: readonly AwsAdapter[];
@@ -80,8 +76,6 @@ export function awsServices(parts: FunctionParts): () => Promise<Services> {
 
 function buildServices(parts: FunctionParts): Services {
   const { config, logger } = awsConfig();
-  // One SQS client for every queue this function sends to (its connections are shared).
-  const sqs = new SQSClient({});
   const base: ServiceDeps = {
     config,
     logger,
@@ -89,8 +83,9 @@ function buildServices(parts: FunctionParts): Services {
     clock: systemClock,
     // A function whose capabilities keep nothing (the timer) has no store and no DynamoDB client.
     stores: memoryStoresOf([]),
-    decisions: decisionQueueFrom(config, systemClock, sqs),
-    workQueues: workQueuesFrom(config, sqs),
+    // A function that sends to no queue has no SQS client: a send is a wiring bug (the sqs adapter).
+    decisions: unwiredDecisionQueue(),
+    workQueues: {},
     payloads: unwiredPayloads,
     // Cheap to build: its worker thread starts on the first script, which only the decider runs.
     scripts: createQuickJsEvaluator(),
@@ -104,13 +99,25 @@ function buildServices(parts: FunctionParts): Services {
       maxMs: config.number('service.tasks.poll.reread-max'),
     }),
   };
-  const context = { config, capabilities: parts.capabilities, sqs };
+  const context = { config, capabilities: parts.capabilities };
   const noStores = base.stores;
   const deps: ServiceDeps = Object.assign(base, ...parts.adapters.map((adapter) => adapter(context)));
   if (deps.stores === noStores && parts.capabilities.some((capability) => capability.stores)) {
     throw new Error('This function has capabilities with stores, and no store adapter (dynamodb)');
   }
   return composeServices(parts, deps);
+}
+
+/**
+ * The decision queue of a function the stack gave no queue URLs to (and the right to send only to
+ * functions that send to a work queue, infra/stack.ts): a request is a wiring bug, reported as such
+ * rather than as an SQS error. Functions given them have the SQS adapter (aws-adapters/sqs.ts).
+ */
+export function unwiredDecisionQueue(): DecisionQueue {
+  const properties = { decisions: queueUrlProperty('decisions'), timers: queueUrlProperty('timers') };
+  const unwired = (): Promise<void> =>
+    Promise.reject(new Error(`This function was not given ${properties.decisions} and ${properties.timers}`));
+  return { request: unwired, requestForTasks: unwired, wakeAt: unwired, settled: () => Promise.resolve() };
 }
 
 /**
@@ -121,49 +128,6 @@ const unwiredPayloads: PayloadStore = {
   put: () => Promise.reject(new Error('This function was not given service.aws.payload-bucket')),
   get: () => Promise.reject(new Error('This function was not given service.aws.payload-bucket')),
 };
-
-/**
- * The stack gives the queue URLs (and the right to send) only to functions that send to a work
- * queue (infra/stack.ts). Elsewhere a request is a wiring bug, reported as such rather than as an
- * SQS error.
- */
-function decisionQueueFrom(config: ServiceConfig, clock: Clock, sqs: SQSClient): DecisionQueue {
-  const properties = { decisions: queueUrlProperty('decisions'), timers: queueUrlProperty('timers') };
-  const decisions = config.string(properties.decisions);
-  const timers = config.string(properties.timers);
-  if (decisions === undefined || timers === undefined) {
-    const unwired = (): Promise<void> =>
-      Promise.reject(
-        new Error(`This function was not given ${properties.decisions} and ${properties.timers}`),
-      );
-    return { request: unwired, requestForTasks: unwired, wakeAt: unwired, settled: () => Promise.resolve() };
-  }
-  return new SqsDecisionQueue(sqs, { decisions, timers }, clock, randomIds);
-}
-
-/** The queues the decision queue is made of (it has its own port, DecisionQueue). */
-const DECISION_QUEUES: readonly WorkQueueName[] = ['decisions', 'timers'];
-
-/**
- * Every consumer's queue the stack gave this function the URL of (with the right to send,
- * `sends: [...]`): schedule fires, system tasks (HTTP; the decider never makes a request itself,
- * which would hold a decide on a slow endpoint), `conductor:` events. A queue without its URL stays
- * unwired: a send fails naming the property (the executor fails such a task with that reason).
- */
-export function workQueuesFrom(
-  config: ServiceConfig,
-  sqs: SQSClient = new SQSClient({}),
-): Record<WorkQueueName, SqsWorkQueue<unknown>> {
-  const queues: Record<string, SqsWorkQueue<unknown>> = {};
-  for (const queue of WORK_QUEUES) {
-    if (DECISION_QUEUES.includes(queue.name)) continue;
-    const url = config.string(queue.urlProperty);
-    if (url === undefined) continue;
-    const address = { name: queue.name, url, type: queue.type };
-    queues[queue.name] = new SqsWorkQueue(sqs, address, randomIds, queue.what);
-  }
-  return queues;
-}
 
 /**
  * The Lambda handler of one queue consumer (lib/jobs), fed by an SQS event source: a partial batch

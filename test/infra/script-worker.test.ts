@@ -1,7 +1,8 @@
 // The QuickJS script worker really ships with the functions that ask for it: this test runs the
 // real esbuild bundling (no Docker), then evaluates scripts with the bundled worker and wasm.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -63,6 +64,19 @@ describe('ServiceFunction bundling', () => {
       // The measure is a real one: the bundle is a few hundred KB, compressed.
       expect(size.zippedBytes).toBeGreaterThan(100_000);
       expect(size.zippedBytes).toBeLessThan(size.unzippedBytes);
+    }
+  });
+
+  it('reaches every Node builtin without an ESM import of it (infra/esm-builtins)', () => {
+    const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
+    for (const dir of assets) {
+      for (const file of readdirSync(dir).filter((name) => name.endsWith('.mjs'))) {
+        const code = readFileSync(join(dir, file), 'utf8');
+        const imported = [...code.matchAll(/\b(?:from|import)\s*["']([^"']+)["']/g)]
+          .map((match) => match[1] as string)
+          .filter((specifier) => builtins.has(specifier));
+        expect(imported, `${dir}/${file}`).toEqual([]);
+      }
     }
   });
 

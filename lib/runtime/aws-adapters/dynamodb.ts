@@ -1,17 +1,18 @@
 /**
  * DynamoDB on AWS: the client (region and credentials from the Lambda environment, the SDK's
- * chain) and the stores of a function's capabilities over the tables the stack names to it. Loaded
- * by the functions whose capabilities have stores (lib/runtime/aws.ts imports it when they do), and
- * by the cleaner of expired runs.
+ * chain), the stores of a function's capabilities over the tables the stack names to it (the
+ * `dynamodb` adapter, for functions whose capabilities have stores), and the cleaner of expired
+ * runs' remover.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { AnyCapability } from '../capabilities.ts';
-import type { ServiceConfig } from '../config/service-config.ts';
-import { DynamoExecutionStore } from '../store/dynamodb/executions.ts';
-import { documentClient, dynamoSession } from '../store/dynamodb/index.ts';
-import { EXECUTIONS_TABLE, tableName } from '../store/dynamodb/tables.ts';
-import type { ExpiredRunRemover } from '../store/ports.ts';
-import { dynamoStoresOf, type ServiceStores, tableNamesOf } from './store-bundle.ts';
+import type { AnyCapability } from '../../capabilities.ts';
+import type { ServiceConfig } from '../../config/service-config.ts';
+import { DynamoExecutionStore } from '../../store/dynamodb/executions.ts';
+import { documentClient, dynamoSession } from '../../store/dynamodb/index.ts';
+import { EXECUTIONS_TABLE, tableName } from '../../store/dynamodb/tables.ts';
+import type { ExpiredRunRemover } from '../../store/ports.ts';
+import type { AwsAdapter } from '../aws.ts';
+import { dynamoStoresOf, type ServiceStores, tableNamesOf } from '../store-bundle.ts';
 
 /** The DynamoDB client; `service.dynamodb.endpoint` replaces AWS's where set. */
 export function dynamoClientFrom(config: ServiceConfig): DynamoDBClient {
@@ -31,3 +32,8 @@ export function expiredRunRemoverFrom(config: ServiceConfig): ExpiredRunRemover 
     tableName(tableNamesOf(config), EXECUTIONS_TABLE),
   );
 }
+
+/** The stores of the function's capabilities, over DynamoDB. */
+export const dynamodb: AwsAdapter = ({ config, capabilities }) => ({
+  stores: awsStoresOf(capabilities, config),
+});
