@@ -17,20 +17,23 @@
  * the zipped package size (infra/constructs/package-size.ts) and the first invocation's answer and
  * AWS calls. Aim: module load + first invocation ≤ 60 ms per function on a 2-core machine.
  * Options: --runs=5 --only=TimerFunction,DeciderFunction --cpu-prof=DIR (a CPU profile of every cold
- * start into DIR, named by process id)
+ * start into DIR, named by process id) --baseline=DIR (another checkout of this repository, e.g. a
+ * git worktree of an earlier commit: its functions are measured too, each cold start right after
+ * the same function's here, so both see the same machine load, and printed in a second table)
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { packageSize } from '../infra/constructs/package-size.ts';
-import { TABLES } from '../lib/capabilities.ts';
+import { ALL_TABLES } from '../lib/catalog.ts';
 import { tableNamesFrom } from '../lib/runtime/store-bundle.ts';
 import { issueToken } from '../lib/security/tokens.ts';
 import { startEmbeddedDynamo } from '../lib/store/dynamodb/embedded.ts';
 import { dynamoSession } from '../lib/store/dynamodb/index.ts';
 import { Args } from './lib/args.ts';
-import { type SynthesizedFunction, synthesizeFunctions } from './lib/bundles.ts';
+import type { SynthesizedFunction, synthesizeFunctions } from './lib/bundles.ts';
 import {
   type ColdStart,
   ColdStartSandbox,
@@ -55,6 +58,8 @@ const only = new Set(
     .filter((name) => name !== ''),
 );
 const profiles = args.string('cpu-prof', '');
+const baseline = args.string('baseline', '');
+const ROOT = resolve(import.meta.dirname, '..');
 const AIM_MS = 60;
 
 /** Lambda's runtime is Node 22: this process's Node when it is one, else the repository's node@22. */
@@ -77,7 +82,7 @@ interface Measured {
 }
 
 const node = node22();
-const outdir = mkdtempSync(join(tmpdir(), 'bench-coldstart-cdk-'));
+const outdirs: string[] = [];
 const key = { id: 'cold-start-key', secret: 'cold-start-secret-0123456789abcdef' };
 const dynamo = await startEmbeddedDynamo();
 const fake = await startFakeAws({ dynamodb: dynamo.endpoint, secretString: JSON.stringify(key) });
@@ -85,15 +90,25 @@ const sandbox = new ColdStartSandbox(
   node,
   profiles === '' ? [] : ['--cpu-prof', `--cpu-prof-dir=${resolve(profiles)}`, '--cpu-prof-interval=100'],
 );
-try {
-  console.log('Synthesizing the stack with bundling…');
-  const functions = synthesizeFunctions(outdir).filter(
-    (fn) => fn.runtime.startsWith('nodejs') && (only.size === 0 || only.has(fn.name)),
-  );
-  const measured: Measured[] = functions.map((fn) => {
+
+/** Synthesizes a checkout's stack (this one, or the baseline's) with bundling, into a temporary directory. */
+async function synthesized(root: string): Promise<SynthesizedFunction[]> {
+  const outdir = mkdtempSync(join(tmpdir(), 'bench-coldstart-cdk-'));
+  outdirs.push(outdir);
+  const bundles = (await import(pathToFileURL(join(root, 'bench/lib/bundles.ts')).href)) as {
+    synthesizeFunctions: typeof synthesizeFunctions;
+  };
+  return bundles
+    .synthesizeFunctions(outdir)
+    .filter((fn) => fn.runtime.startsWith('nodejs') && (only.size === 0 || only.has(fn.name)));
+}
+
+/** Each function installed in the sandbox (under `label`), with the environment Lambda would give it. */
+function prepared(functions: readonly SynthesizedFunction[], label: string): Measured[] {
+  return functions.map((fn) => {
     const role = roleOf(fn);
     if (role === undefined) throw new Error(`${fn.name}: not a route group, job or consumer the bench knows`);
-    const dir = sandbox.install(fn);
+    const dir = sandbox.install(fn, label);
     return {
       fn,
       role,
@@ -123,46 +138,19 @@ try {
       calls: {},
     };
   });
-  // The tables the functions are told of, created once in dynalite under those names.
-  const session = dynamoSession(dynamo.client());
-  await session.createTables(
-    tableNamesFrom(
-      'cold-start-',
-      tableNamesIn(
-        measured.map((m) => m.env),
-        TABLES,
-      ),
-    ),
-    TABLES,
-  );
-  session.doc.destroy();
-  const token = issueToken(key, Date.now(), 3_600_000);
+}
 
-  console.log(
-    `${measured.length} functions, ${runs} cold starts each, on Node ${node === process.execPath ? process.version : node}`,
-  );
-  for (let run = 0; run < runs; run++) {
-    for (const m of measured) {
-      fake.reset();
-      const start = await sandbox.run(m.dir, m.fn.handler, eventOf(m.role, token), m.env);
-      m.starts.push(start);
-      m.calls = fake.calls();
-      if (start.error) console.error(`${m.fn.name} (run ${run + 1}): ${start.error}`);
-    }
-  }
-
-  console.log(heading(`Cold starts: median of ${runs}; load average ${loadAverage()}`));
+function report(title: string, measured: readonly Measured[]): void {
+  console.log(heading(`${title}: median of ${runs}; load average ${loadAverage()}`));
   const median = (values: number[]) => percentile(values, 50);
   const rows = measured.map((m) => {
-    const load = median(m.starts.map((s) => s.loadMs));
-    const invoke = median(m.starts.map((s) => s.invokeMs));
     const total = median(m.starts.map((s) => s.loadMs + s.invokeMs));
     return [
       m.fn.name,
       describeEvent(m.role),
       fmt(m.zippedBytes / 1024, 0),
-      fmt(load, 1),
-      fmt(invoke, 1),
+      fmt(median(m.starts.map((s) => s.loadMs)), 1),
+      fmt(median(m.starts.map((s) => s.invokeMs)), 1),
       fmt(total, 1),
       total <= AIM_MS ? 'yes' : 'no',
       [...new Set(m.starts.map((s) => s.answer))].join(', '),
@@ -171,23 +159,69 @@ try {
         .join(' '),
     ];
   });
-  console.log(
-    table(
-      [
-        'function',
-        'first invocation',
-        'zip KB',
-        'load ms',
-        'invoke ms',
-        'total ms',
-        `≤ ${AIM_MS}`,
-        'answer',
-        'AWS calls',
-      ],
-      rows,
+  const header = [
+    'function',
+    'first invocation',
+    'zip KB',
+    'load ms',
+    'invoke ms',
+    'total ms',
+    `≤ ${AIM_MS}`,
+  ];
+  console.log(table([...header, 'answer', 'AWS calls'], rows));
+}
+
+try {
+  console.log('Synthesizing the stack with bundling…');
+  const variants = [{ title: 'Cold starts', measured: prepared(await synthesized(ROOT), 'this') }];
+  if (baseline !== '') {
+    console.log(`Synthesizing the baseline's stack (${baseline})…`);
+    variants.push({
+      title: `Baseline ${baseline}`,
+      measured: prepared(await synthesized(resolve(baseline)), 'baseline'),
+    });
+  }
+  const all = variants.flatMap((variant) => variant.measured);
+  // The tables the functions are told of, created once in dynalite under those names.
+  const session = dynamoSession(dynamo.client());
+  await session.createTables(
+    tableNamesFrom(
+      'cold-start-',
+      tableNamesIn(
+        all.map((m) => m.env),
+        ALL_TABLES,
+      ),
     ),
+    ALL_TABLES,
   );
-  const failed = measured.filter((m) => m.starts.some((s) => s.error));
+  session.doc.destroy();
+  const token = issueToken(key, Date.now(), 3_600_000);
+
+  console.log(
+    `${variants[0]?.measured.length} functions, ${runs} cold starts each${baseline ? ', interleaved with the baseline' : ''}, on Node ${node === process.execPath ? process.version : node}`,
+  );
+  for (let run = 0; run < runs; run++) {
+    for (const m of variants[0]?.measured ?? []) {
+      // The same function of each checkout, one after the other: the machine's load is the same for both.
+      for (const variant of variants) {
+        const subject = variant.measured.find((other) => other.fn.name === m.fn.name);
+        if (subject === undefined) continue;
+        fake.reset();
+        const start = await sandbox.run(
+          subject.dir,
+          subject.fn.handler,
+          eventOf(subject.role, token),
+          subject.env,
+        );
+        subject.starts.push(start);
+        subject.calls = fake.calls();
+        if (start.error)
+          console.error(`${variant.title} ${subject.fn.name} (run ${run + 1}): ${start.error}`);
+      }
+    }
+  }
+  for (const variant of variants) report(variant.title, variant.measured);
+  const failed = all.filter((m) => m.starts.some((s) => s.error));
   if (failed.length > 0) {
     console.error(`\nFailed cold starts: ${failed.map((m) => m.fn.name).join(', ')}`);
     process.exitCode = 1;
@@ -196,5 +230,5 @@ try {
   sandbox.close();
   await fake.close();
   await dynamo.close();
-  rmSync(outdir, { recursive: true, force: true });
+  for (const outdir of outdirs) rmSync(outdir, { recursive: true, force: true });
 }

@@ -292,8 +292,8 @@ export class ColdStartSandbox {
   }
 
   /** Copies the function's package (as Lambda unpacks it into /var/task) into the sandbox. */
-  install(fn: SynthesizedFunction): string {
-    const dir = join(this.root, fn.name);
+  install(fn: SynthesizedFunction, label = 'this'): string {
+    const dir = join(this.root, label, fn.name);
     cpSync(fn.dir, dir, { recursive: true });
     return dir;
   }
