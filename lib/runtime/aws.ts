@@ -12,7 +12,7 @@ import type { AnyCapability } from '../capabilities.ts';
 import { queueUrlProperty } from '../catalog.ts';
 import { loadConfig } from '../config/load.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
-import { createQuickJsEvaluator } from '../engine/script/evaluator.ts';
+import type { ScriptEvaluator } from '../engine/script/evaluator.ts';
 import { type BatchResponse, runConsumer, type SourceRecord } from '../jobs/batch.ts';
 import type { Consumer, JobDeps, PeriodicJob } from '../jobs/types.ts';
 import { beginInvocation, invocationContext } from '../log/invocation.ts';
@@ -87,8 +87,7 @@ function buildServices(parts: FunctionParts): Services {
     decisions: unwiredDecisionQueue(),
     workQueues: {},
     payloads: unwiredPayloads,
-    // Cheap to build: its worker thread starts on the first script, which only the decider runs.
-    scripts: createQuickJsEvaluator(),
+    scripts: scriptsOnFirstUse(),
     // Other Lambdas (the decider consumer, workers' updates) change runs this one waits on, and
     // their commits are not published here: a waiting request also re-reads every 250 ms.
     watcher: new LocalRunWatcher({ rereadMs: AWS_REREAD_MS }),
@@ -106,6 +105,24 @@ function buildServices(parts: FunctionParts): Services {
     throw new Error('This function has capabilities with stores, and no store adapter (dynamodb)');
   }
   return composeServices(parts, deps);
+}
+
+/**
+ * The QuickJS evaluator, loaded (with node:worker_threads) on the first script, whose worker thread
+ * it then starts: only the functions that decide runs or carry out event handlers run scripts.
+ */
+function scriptsOnFirstUse(): ScriptEvaluator {
+  let scripts: Promise<ScriptEvaluator> | undefined;
+  const load = () => {
+    scripts ??= import('../engine/script/evaluator.ts').then((module) => module.createQuickJsEvaluator());
+    return scripts;
+  };
+  return {
+    evaluate: async (expression, bindings, limits) => (await load()).evaluate(expression, bindings, limits),
+    close: async () => {
+      if (scripts) await (await scripts).close();
+    },
+  };
 }
 
 /**
