@@ -174,6 +174,7 @@ export class ConductorStack extends Stack {
         grants: capability.grants,
         aws: capability.aws,
         assets: capability.assets,
+        modules: capability.modules,
         // Every route group checks tokens itself (the router), so answers keep the error body.
         properties: apiKeys?.properties(),
       });

@@ -17,6 +17,7 @@ import type { GateName } from './config/properties.ts';
 import type { ServiceConfig } from './config/service-config.ts';
 import type {
   AwsDeployment,
+  BundledModule,
   EngineGrants,
   FunctionAssets,
   FunctionGrants,
@@ -150,6 +151,11 @@ export interface Capability<S extends object = object, P extends object = object
   readonly aws?: AwsDeployment;
   /** Package files its function reads at run time (Swagger UI's, for the system capability). */
   readonly assets?: FunctionAssets;
+  /**
+   * Modules its function imports at run time, bundled as files of their own beside its code (the
+   * system capability's route table for the API document, lib/runtime/route-table.ts).
+   */
+  readonly modules?: readonly BundledModule[];
   /** Outside sources a deployment may route into one of its consumers (AWS only). */
   // biome-ignore lint/suspicious/noExplicitAny: the consumer's message type is its own.
   readonly outsideSources?: OutsideSources<any, P>;

@@ -11,7 +11,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { type ICommandHooks, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import type { FunctionAssets } from '../../lib/deployment.ts';
+import type { BundledModule, FunctionAssets } from '../../lib/deployment.ts';
 
 /** The repository root: entries, package-lock.json and tsconfig.json are found from here. */
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -91,6 +91,8 @@ export interface ServiceFunctionProps {
   reservedConcurrentExecutions?: number;
   /** Package files shipped beside the function's code (lib/deployment.ts FunctionAssets). */
   assets?: FunctionAssets;
+  /** Modules bundled as files of their own beside the function's code (lib/deployment.ts BundledModule). */
+  modules?: readonly BundledModule[];
 }
 
 export class ServiceFunction extends NodejsFunction {
@@ -137,7 +139,7 @@ export class ServiceFunction extends NodejsFunction {
         externalModules: ['classic-level'],
         // esbuild runs in the project root.
         esbuildArgs: { '--alias': builtinAliases('.') },
-        commandHooks: withAssets(props.scriptWorker ? scriptWorkerHooks : undefined, props.assets),
+        commandHooks: afterBundling(props),
       },
     });
   }
@@ -145,6 +147,50 @@ export class ServiceFunction extends NodejsFunction {
 
 /** Shell-quotes one argument for `bash -c`, which runs the bundling hooks. */
 const quote = (arg: string): string => `'${arg.replaceAll("'", "'\\''")}'`;
+
+/** Commands run after esbuild, from the bundling input (the project root) into the output. */
+type Step = (inputDir: string, outputDir: string) => string[];
+
+/** The hooks of a function: its script workers, its own modules, its package files, in that order. */
+function afterBundling(props: ServiceFunctionProps): ICommandHooks | undefined {
+  const steps: Step[] = [];
+  if (props.scriptWorker) steps.push(scriptWorkers);
+  if (props.modules?.length) {
+    const modules = props.modules;
+    steps.push((inputDir, outputDir) =>
+      modules.map((module) => bundleCommand(inputDir, module.entry, `${outputDir}/${module.file}`)),
+    );
+  }
+  if (props.assets) steps.push(packageFiles(props.assets));
+  if (steps.length === 0) return undefined;
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir, outputDir) => steps.flatMap((step) => step(inputDir, outputDir)),
+  };
+}
+
+/** esbuild bundling one more entry as the function's own bundle is, into `outfile`. */
+function bundleCommand(inputDir: string, entry: string, outfile: string): string {
+  return [
+    `${inputDir}/node_modules/.bin/esbuild`,
+    `${inputDir}/${entry}`,
+    '--bundle',
+    '--platform=node',
+    '--format=esm',
+    '--target=node22',
+    '--main-fields=module,main',
+    '--minify',
+    '--keep-names',
+    '--log-level=warning',
+    `--banner:js=${ESM_REQUIRE_BANNER}`,
+    '--external:classic-level',
+    ...builtinAliases(inputDir).map((alias) => `--alias:${alias}`),
+    `--outfile=${outfile}`,
+  ]
+    .map(quote)
+    .join(' ');
+}
 
 /**
  * The script evaluator (lib/engine/script/evaluator.ts) runs QuickJS in a worker thread started
@@ -156,34 +202,13 @@ const quote = (arg: string): string => `'${arg.replaceAll("'", "'\\''")}'`;
  * Paths are relative to the bundling input (the project root), so the hook is the same whether
  * esbuild runs locally or in CDK's bundling container.
  */
-const scriptWorkerHooks: ICommandHooks = {
-  beforeBundling: () => [],
-  beforeInstall: () => [],
-  afterBundling: (inputDir, outputDir) => {
-    const esbuild = `${inputDir}/node_modules/.bin/esbuild`;
-    const worker = (entry: string, out: string) => [
-      `${inputDir}/${entry}`,
-      '--bundle',
-      '--platform=node',
-      '--format=esm',
-      '--target=node22',
-      '--main-fields=module,main',
-      '--minify',
-      '--keep-names',
-      '--log-level=warning',
-      `--banner:js=${ESM_REQUIRE_BANNER}`,
-      ...builtinAliases(inputDir).map((alias) => `--alias:${alias}`),
-      `--outfile=${outputDir}/${out}`,
-    ];
-    return [
-      [esbuild, ...worker('lib/engine/script/quickjs-worker.ts', 'quickjs-worker.mjs')].map(quote).join(' '),
-      // JSON_JQ_TRANSFORM's jq worker (lib/engine/jq/jq.ts), which reads jq.wasm beside it.
-      [esbuild, ...worker('lib/engine/jq/jq-worker.ts', 'jq-worker.mjs')].map(quote).join(' '),
-      ['cp', `${inputDir}/${quickJsWasmPath()}`, `${outputDir}/emscripten-module.wasm`].map(quote).join(' '),
-      ['cp', `${inputDir}/${jqWasmPath()}`, `${outputDir}/jq.wasm`].map(quote).join(' '),
-    ];
-  },
-};
+const scriptWorkers: Step = (inputDir, outputDir) => [
+  bundleCommand(inputDir, 'lib/engine/script/quickjs-worker.ts', `${outputDir}/quickjs-worker.mjs`),
+  // JSON_JQ_TRANSFORM's jq worker (lib/engine/jq/jq.ts), which reads jq.wasm beside it.
+  bundleCommand(inputDir, 'lib/engine/jq/jq-worker.ts', `${outputDir}/jq-worker.mjs`),
+  ['cp', `${inputDir}/${quickJsWasmPath()}`, `${outputDir}/emscripten-module.wasm`].map(quote).join(' '),
+  ['cp', `${inputDir}/${jqWasmPath()}`, `${outputDir}/jq.wasm`].map(quote).join(' '),
+];
 
 /**
  * The wasm of the QuickJS variant the worker loads (RELEASE_SYNC), relative to the project root,
@@ -204,27 +229,16 @@ function jqWasmPath(): string {
 }
 
 /**
- * Adds to `hooks` the copying of a package's files into a folder beside the bundle (esbuild bundles
- * code, not the files a module reads at run time, such as Swagger UI's).
+ * The copying of a package's files into a folder beside the bundle (esbuild bundles code, not the
+ * files a module reads at run time, such as Swagger UI's).
  */
-function withAssets(
-  hooks: ICommandHooks | undefined,
-  assets: FunctionAssets | undefined,
-): ICommandHooks | undefined {
-  if (!assets) return hooks;
+function packageFiles(assets: FunctionAssets): Step {
   const fromProject = createRequire(resolve(PROJECT_ROOT, 'package.json'));
   const packageDir = relative(PROJECT_ROOT, dirname(fromProject.resolve(`${assets.package}/package.json`)));
-  return {
-    beforeBundling: () => [],
-    beforeInstall: () => [],
-    afterBundling: (inputDir, outputDir) => [
-      ...(hooks?.afterBundling(inputDir, outputDir) ?? []),
-      ['mkdir', '-p', `${outputDir}/${assets.into}`].map(quote).join(' '),
-      ...assets.files.map((file) =>
-        ['cp', `${inputDir}/${packageDir}/${file}`, `${outputDir}/${assets.into}/${file}`]
-          .map(quote)
-          .join(' '),
-      ),
-    ],
-  };
+  return (inputDir, outputDir) => [
+    ['mkdir', '-p', `${outputDir}/${assets.into}`].map(quote).join(' '),
+    ...assets.files.map((file) =>
+      ['cp', `${inputDir}/${packageDir}/${file}`, `${outputDir}/${assets.into}/${file}`].map(quote).join(' '),
+    ),
+  ];
 }

@@ -4,7 +4,8 @@
  * The document reads the routes' definitions and nothing else, and building a route never calls its
  * dependencies (test/http/route-contracts.test.ts), so they are built over the whole service
  * composed on stand-in stores in memory, never served. The system function imports this module on
- * the document's first request: its cold start loads no other capability.
+ * the document's first request, bundled as a file of its own beside its code (the system
+ * capability's `modules`): its cold start loads no other capability.
  */
 import type { RouteDef } from '../http/router.ts';
 import type { Services } from './compose.ts';

@@ -12,6 +12,7 @@ import { MAX_PACKAGE_BYTES, packageSize } from '../../infra/constructs/package-s
 import { ServiceFunction } from '../../infra/constructs/service-function.ts';
 import { createJqEvaluator } from '../../lib/engine/jq/jq.ts';
 import { createQuickJsEvaluator, ScriptError } from '../../lib/engine/script/evaluator.ts';
+import { ROUTE_TABLE_MODULE, systemCapability } from '../../lib/system/capability.ts';
 
 describe('ServiceFunction bundling', () => {
   let outdir: string;
@@ -30,6 +31,12 @@ describe('ServiceFunction bundling', () => {
       entry: 'functions/timer.ts',
       description: 'without scripts',
     });
+    new ServiceFunction(stack, 'WithModules', {
+      entry: 'functions/system.ts',
+      description: 'with a module of its own',
+      modules: systemCapability.modules,
+      assets: systemCapability.assets,
+    });
     app.synth();
     assets = readdirSync(outdir)
       .filter((name) => name.startsWith('asset.'))
@@ -42,8 +49,10 @@ describe('ServiceFunction bundling', () => {
 
   const withWorker = () => assets.filter((dir) => existsSync(join(dir, 'quickjs-worker.mjs')));
 
+  const withModule = () => assets.filter((dir) => existsSync(join(dir, ROUTE_TABLE_MODULE.file)));
+
   it('puts the worker bundle and the QuickJS wasm next to index.mjs only where asked', () => {
-    expect(assets).toHaveLength(2);
+    expect(assets).toHaveLength(3);
     const [dir, ...others] = withWorker();
     expect(others).toEqual([]);
     expect(readdirSync(dir as string).sort()).toEqual([
@@ -77,6 +86,48 @@ describe('ServiceFunction bundling', () => {
           .filter((specifier) => builtins.has(specifier));
         expect(imported, `${dir}/${file}`).toEqual([]);
       }
+    }
+  });
+
+  it("bundles a function's module as a file of its own, which it imports when asked (the API document)", () => {
+    const [dir, ...others] = withModule();
+    expect(others).toEqual([]);
+    // The route table holds every capability; the function's own bundle does not.
+    const own = readFileSync(join(dir as string, 'index.mjs'), 'utf8');
+    const table = readFileSync(join(dir as string, ROUTE_TABLE_MODULE.file), 'utf8');
+    expect(own).not.toContain('/api/scheduler/schedules');
+    expect(table).toContain('/api/scheduler/schedules');
+    const runtime = mkdtempSync(join(tmpdir(), 'conductor-lambda-'));
+    try {
+      cpSync(dir as string, runtime, { recursive: true });
+      const event = {
+        version: '2.0',
+        rawPath: '/api-docs',
+        rawQueryString: '',
+        headers: {},
+        requestContext: { http: { method: 'GET', path: '/api-docs' }, requestId: 'modules' },
+        isBase64Encoded: false,
+      };
+      const answered = spawnSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const { handler } = await import('./index.mjs');
+           const answer = await handler(${JSON.stringify(event)}, {});
+           const paths = Object.keys(JSON.parse(answer.body).paths);
+           console.log(answer.statusCode, paths.includes('/api/scheduler/schedules'), paths.includes('/health'));
+           process.exit(0);`,
+        ],
+        {
+          cwd: runtime,
+          encoding: 'utf8',
+          env: { PATH: process.env.PATH, AWS_REGION: 'us-east-1', SERVICE_LOG_LEVEL: 'error' },
+        },
+      );
+      expect(answered.stdout.trim(), answered.stderr).toBe('200 true true');
+    } finally {
+      rmSync(runtime, { recursive: true, force: true });
     }
   });
 
