@@ -22,11 +22,11 @@ import {
   CONSUMERS,
   grantedTables,
   JOBS,
-  queueUrlProperty,
   routeGroupGrants,
   STREAM_CONSUMERS,
 } from '../lib/capabilities.ts';
 import type { Capability } from '../lib/capability-contract.ts';
+import { queueUrlProperty } from '../lib/catalog.ts';
 import { envNameOf, findSpec } from '../lib/config/load.ts';
 import { GATES, type GateName, gatedOn, PROPERTIES } from '../lib/config/properties.ts';
 import type { AwsDeployment, FunctionGrants, OutsideSource } from '../lib/deployment.ts';
@@ -209,6 +209,7 @@ export class ConductorStack extends Stack {
         aws: capability.aws,
         assets: capability.assets,
         scriptWorker: capability.scriptWorker,
+        modules: capability.modules,
         // Every route group checks tokens itself (the router), so answers keep the error body.
         properties: apiKeys?.properties(),
       });

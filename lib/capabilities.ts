@@ -1,14 +1,14 @@
 /**
- * The one list of capabilities, read by the local host, the Lambda host and the CDK stack, and the
- * folds over it that they share: every table, every store, every periodic job and consumer. A new
- * capability is a folder with its capability.ts and one line in CAPABILITIES; its tables, stores,
- * engine hooks, background work, routes, function and grants follow from the descriptor
- * (lib/capability-contract.ts).
+ * The one list of capabilities, read by the local host and the CDK stack, and the folds over it
+ * that they share: every table, every store, every periodic job and consumer. A new capability is
+ * a folder with its capability.ts and one line in CAPABILITIES; its tables, stores, engine hooks,
+ * background work, routes, function and grants follow from the descriptor
+ * (lib/capability-contract.ts). A Lambda function is made of its own part of the list, which its
+ * entry in functions/ names, so its bundle holds no other capability (lib/engine-capabilities.ts:
+ * those the engine is made of; lib/catalog.ts: every table and queue as plain data).
  */
 import { applicationsCapability } from './applications/capability.ts';
 import type { Capability, Intersection, StoresOf } from './capability-contract.ts';
-import { gatedOn, type PropertyName } from './config/properties.ts';
-import type { ServiceConfig } from './config/service-config.ts';
 import type { FunctionGrants, TableGrant } from './deployment.ts';
 import { eventsCapability } from './events/capability.ts';
 import { filesCapability } from './files/capability.ts';
@@ -97,18 +97,6 @@ export function capabilities(): readonly AnyCapability[] {
   return ALL;
 }
 
-/** A capability by name. */
-export function capabilityNamed(name: string): AnyCapability {
-  const capability = ALL.find((c) => c.name === name);
-  if (capability === undefined) throw new Error(`No capability '${name}'`);
-  return capability;
-}
-
-/** The capabilities that exist with this configuration: ungated ones, and gated ones whose gate is on. */
-export function enabledCapabilities(config: ServiceConfig): AnyCapability[] {
-  return ALL.filter((capability) => gatedOn(capability, (gate) => config.gate(gate)));
-}
-
 /** Every periodic job (locally on intervals, on AWS from EventBridge rules). */
 export const JOBS: readonly PeriodicJob[] = ALL.flatMap((capability) => capability.jobs ?? []);
 
@@ -121,49 +109,3 @@ export const CONSUMERS: readonly Consumer<unknown>[] = ALL.flatMap(
 export const STREAM_CONSUMERS: readonly StreamConsumer[] = ALL.flatMap(
   (capability) => capability.streamConsumers ?? [],
 );
-
-/** Each job's and consumer's capability, by the work's name. */
-const OWNERS: ReadonlyMap<string, AnyCapability> = new Map(
-  ALL.flatMap((capability) =>
-    [...(capability.jobs ?? []), ...(capability.consumers ?? [])].map(
-      (work) => [work.name, capability] as const,
-    ),
-  ),
-);
-
-/** The capability a job or consumer belongs to: its deps include what that capability provides. */
-export function ownerOf(work: { name: string }): AnyCapability {
-  const owner = OWNERS.get(work.name);
-  if (owner === undefined) throw new Error(`No capability declares '${work.name}'`);
-  return owner;
-}
-
-/** The property that tells a function the URL of the queue of this name (its consumer declares it). */
-export function queueUrlProperty(name: string): PropertyName {
-  const consumer = CONSUMERS.find((c) => c.queue.name === name);
-  if (consumer === undefined) throw new Error(`No consumer declares a '${name}' queue`);
-  return consumer.queue.urlProperty;
-}
-
-/** Every queue's URL property, by queue name. */
-export function queueUrlProperties(): ReadonlyMap<string, PropertyName> {
-  return new Map(CONSUMERS.map((c) => [c.queue.name, c.queue.urlProperty]));
-}
-
-export function streamConsumerNamed(name: string): StreamConsumer {
-  const consumer = STREAM_CONSUMERS.find((c) => c.name === name);
-  if (consumer === undefined) throw new Error(`No stream consumer '${name}' in any capability`);
-  return consumer;
-}
-
-export function jobNamed(name: string): PeriodicJob {
-  const job = JOBS.find((j) => j.name === name);
-  if (job === undefined) throw new Error(`No periodic job '${name}' in any capability`);
-  return job;
-}
-
-export function consumerNamed(name: string): Consumer<unknown> {
-  const consumer = CONSUMERS.find((c) => c.name === name);
-  if (consumer === undefined) throw new Error(`No consumer '${name}' in any capability`);
-  return consumer;
-}

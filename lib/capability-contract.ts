@@ -18,6 +18,7 @@ import type { GateName } from './config/properties.ts';
 import type { ServiceConfig } from './config/service-config.ts';
 import type {
   AwsDeployment,
+  BundledModule,
   EngineGrants,
   FunctionAssets,
   FunctionGrants,
@@ -102,9 +103,10 @@ export interface ServiceContext<S extends object = object> {
   scripts: ScriptEvaluator;
   /**
    * Every route of every enabled capability, as the local host serves them (a Lambda's router holds
-   * only its own group's): what the OpenAPI document walks.
+   * only its own group's): what the OpenAPI document walks. A promise: the system function, made of
+   * its own capabilities only, builds it on the document's first request (lib/runtime/route-table.ts).
    */
-  routeTable(): readonly RouteDef[];
+  routeTable(): Promise<readonly RouteDef[]>;
   /** API authentication (open unless service.security.enabled): the router checks, POST /api/token issues. */
   auth: ApiAuth;
   version: string;
@@ -185,6 +187,11 @@ export interface Capability<S extends object = object, P extends object = object
     /** Hands every key named to `visit`; answers once everything was read. */
     list(stores: S, visit: (key: string) => void): Promise<void>;
   };
+  /**
+   * Modules its function imports at run time, bundled as files of their own beside its code (the
+   * system capability's route table for the API document, lib/runtime/route-table.ts).
+   */
+  readonly modules?: readonly BundledModule[];
   /** Outside sources a deployment may route into one of its consumers (AWS only). */
   // biome-ignore lint/suspicious/noExplicitAny: the consumer's message type is its own.
   readonly outsideSources?: OutsideSources<any, P>;

@@ -63,6 +63,16 @@ export interface FunctionAssets {
   into: string;
 }
 
+/**
+ * A module bundled as a file of its own beside the function's code (`entry`, relative to the
+ * repository root, into `file`), which the function imports at run time, not at its cold start:
+ * what only a rare request needs stays out of the bundle every cold start loads.
+ */
+export interface BundledModule {
+  entry: string;
+  file: string;
+}
+
 /** What the stack tells a capability's function about where it is deployed. */
 export interface DeployContext {
   /** The service bucket (files and large payloads). */

@@ -12,14 +12,8 @@ import { configOf } from '../../lib/config/load.ts';
 import { createLogger } from '../../lib/log/logger.ts';
 import { LocalDecisionQueue } from '../../lib/queue/local.ts';
 import { type LocalServer, startLocalServer } from '../../lib/runtime/local.ts';
-import {
-  createDynamoStores,
-  createEmbeddedStores,
-  createMemoryStores,
-  ensureTables,
-  type ServiceStores,
-  tableNamesFrom,
-} from '../../lib/runtime/stores.ts';
+import { ensureTables, type ServiceStores, tableNamesFrom } from '../../lib/runtime/store-bundle.ts';
+import { createDynamoStores, createEmbeddedStores, createMemoryStores } from '../../lib/runtime/stores.ts';
 import { startEmbeddedDynamo } from '../../lib/store/dynamodb/embedded.ts';
 import { dynamoSession } from '../../lib/store/dynamodb/index.ts';
 import { EmbeddedDb } from '../../lib/store/embedded/database.ts';

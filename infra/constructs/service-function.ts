@@ -13,7 +13,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { type ICommandHooks, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import type { FunctionAssets } from '../../lib/deployment.ts';
+import type { BundledModule, FunctionAssets } from '../../lib/deployment.ts';
 
 /** The repository root: entries, package-lock.json and tsconfig.json are found from here. */
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -26,10 +26,53 @@ export const HTTP_TIMEOUT = Duration.seconds(29);
 
 /**
  * esbuild's ESM output has no `require`; some dependencies are CommonJS and call it (or `__require`
- * shims do), so the bundle recreates it from the module's own URL.
+ * shims do), so the bundle recreates it from the module's own URL (without an `import` of
+ * node:module: see ESM_BUILTINS).
  */
 const ESM_REQUIRE_BANNER =
-  "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+  "const require = process.getBuiltinModule('module').createRequire(import.meta.url);";
+
+/**
+ * The Node builtins the bundles import, each reached through a one-line module of
+ * `infra/esm-builtins/` (`module.exports = process.getBuiltinModule('node:http')`) rather than by
+ * an ESM `import`. Node makes an ESM facade of a builtin by reading every export once, and some
+ * exports are lazy getters: node:http's load the fetch and WebSocket implementation (undici),
+ * node:process's open stdin, node:crypto's the Web Crypto API. That alone was about 10 ms of every
+ * cold start (npm run bench:coldstart). A builtin missing here is imported as before, only slower:
+ * test/infra/script-worker.test.ts checks that a bundle imports none.
+ */
+export const ESM_BUILTINS = [
+  'child_process',
+  'crypto',
+  'dns',
+  'events',
+  'fs',
+  'fs/promises',
+  'http',
+  'https',
+  'module',
+  'net',
+  'os',
+  'path',
+  'process',
+  'stream',
+  'stream/promises',
+  'stream/web',
+  'timers',
+  'url',
+  'util',
+  'vm',
+  'worker_threads',
+  'zlib',
+] as const;
+
+/** esbuild `--alias` values sending each builtin (bare and `node:`) to its module under `root`. */
+function builtinAliases(root: string): string[] {
+  return ESM_BUILTINS.flatMap((name) => {
+    const file = `${root}/infra/esm-builtins/${name.replace('/', '-')}.cjs`;
+    return [`${name}=${file}`, `node:${name}=${file}`];
+  });
+}
 
 export interface ServiceFunctionProps {
   /** Entry file relative to the repository root, e.g. `functions/metadata.ts`; exports `handler`. */
@@ -50,6 +93,8 @@ export interface ServiceFunctionProps {
   reservedConcurrentExecutions?: number;
   /** Package files shipped beside the function's code (lib/deployment.ts FunctionAssets). */
   assets?: FunctionAssets;
+  /** Modules bundled as files of their own beside the function's code (lib/deployment.ts BundledModule). */
+  modules?: readonly BundledModule[];
 }
 
 export class ServiceFunction extends NodejsFunction {
@@ -98,11 +143,14 @@ export class ServiceFunction extends NodejsFunction {
         // and class names are kept, so stack traces still name the code they pass through.
         sourceMap: false,
         keepNames: true,
-        // The Node 22 runtime ships AWS SDK v3; bundling it again only slows cold starts. The
-        // local server's embedded store (classic-level, a native module) is never opened on AWS:
-        // lib/store/embedded/database.ts imports it when a store is opened, so it stays out.
+        // The pinned AWS SDK (package-lock.json) is bundled, not the runtime's own copy: the SDK
+        // version the tests ran against is the one that runs. The local server's embedded store
+        // (classic-level, a native module) is never opened on AWS: lib/store/embedded/database.ts
+        // imports it when a store is opened, so it stays out.
         externalModules: ['classic-level'],
-        commandHooks: withAssets(props.scriptWorker ? scriptWorkerHooks : undefined, props.assets),
+        // esbuild runs in the project root.
+        esbuildArgs: { '--alias': builtinAliases('.') },
+        commandHooks: afterBundling(props),
       },
     });
   }
@@ -111,41 +159,67 @@ export class ServiceFunction extends NodejsFunction {
 /** Shell-quotes one argument for `bash -c`, which runs the bundling hooks. */
 const quote = (arg: string): string => `'${arg.replaceAll("'", "'\\''")}'`;
 
+/** Commands run after esbuild, from the bundling input (the project root) into the output. */
+type Step = (inputDir: string, outputDir: string) => string[];
+
+/** The hooks of a function: its script workers, its own modules, its package files, in that order. */
+function afterBundling(props: ServiceFunctionProps): ICommandHooks | undefined {
+  const steps: Step[] = [];
+  if (props.scriptWorker) steps.push(scriptWorkers);
+  if (props.modules?.length) {
+    const modules = props.modules;
+    steps.push((inputDir, outputDir) =>
+      modules.map((module) => bundleCommand(inputDir, module.entry, `${outputDir}/${module.file}`)),
+    );
+  }
+  if (props.assets) steps.push(packageFiles(props.assets));
+  if (steps.length === 0) return undefined;
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir, outputDir) => steps.flatMap((step) => step(inputDir, outputDir)),
+  };
+}
+
+/** esbuild bundling one more entry as the function's own bundle is, into `outfile`. */
+function bundleCommand(inputDir: string, entry: string, outfile: string): string {
+  return [
+    `${inputDir}/node_modules/.bin/esbuild`,
+    `${inputDir}/${entry}`,
+    '--bundle',
+    '--platform=node',
+    '--format=esm',
+    '--target=node22',
+    '--main-fields=module,main',
+    '--minify',
+    '--keep-names',
+    '--log-level=warning',
+    `--banner:js=${ESM_REQUIRE_BANNER}`,
+    '--external:classic-level',
+    ...builtinAliases(inputDir).map((alias) => `--alias:${alias}`),
+    `--outfile=${outfile}`,
+  ]
+    .map(quote)
+    .join(' ');
+}
+
 /**
  * The script evaluator (lib/engine/script/evaluator.ts) runs QuickJS in a worker thread started
  * from the file `quickjs-worker.mjs` next to the function's `index.mjs`, and the QuickJS loader
  * reads `emscripten-module.wasm` next to the module that imports it. esbuild bundles one entry per
  * function, so after it, a hook bundles the worker as a second file and copies the wasm beside it
- * (and bundles the jq worker of JSON_JQ_TRANSFORM, `jq-worker.mjs`, the same way).
+ * (and bundles the jq worker of JSON_JQ_TRANSFORM, `jq-worker.mjs`, and copies its `jq.wasm`, the
+ * same way).
  * Paths are relative to the bundling input (the project root), so the hook is the same whether
  * esbuild runs locally or in CDK's bundling container.
  */
-const scriptWorkerHooks: ICommandHooks = {
-  beforeBundling: () => [],
-  beforeInstall: () => [],
-  afterBundling: (inputDir, outputDir) => {
-    const esbuild = `${inputDir}/node_modules/.bin/esbuild`;
-    const worker = (entry: string, out: string) => [
-      `${inputDir}/${entry}`,
-      '--bundle',
-      '--platform=node',
-      '--format=esm',
-      '--target=node22',
-      '--main-fields=module,main',
-      '--minify',
-      '--keep-names',
-      '--log-level=warning',
-      `--banner:js=${ESM_REQUIRE_BANNER}`,
-      `--outfile=${outputDir}/${out}`,
-    ];
-    return [
-      [esbuild, ...worker('lib/engine/script/quickjs-worker.ts', 'quickjs-worker.mjs')].map(quote).join(' '),
-      // JSON_JQ_TRANSFORM's jq worker (lib/engine/jq/jq.ts); jq-wasm's inline build embeds its wasm.
-      [esbuild, ...worker('lib/engine/jq/jq-worker.ts', 'jq-worker.mjs')].map(quote).join(' '),
-      ['cp', `${inputDir}/${quickJsWasmPath()}`, `${outputDir}/emscripten-module.wasm`].map(quote).join(' '),
-    ];
-  },
-};
+const scriptWorkers: Step = (inputDir, outputDir) => [
+  bundleCommand(inputDir, 'lib/engine/script/quickjs-worker.ts', `${outputDir}/quickjs-worker.mjs`),
+  // JSON_JQ_TRANSFORM's jq worker (lib/engine/jq/jq.ts), which reads jq.wasm beside it.
+  bundleCommand(inputDir, 'lib/engine/jq/jq-worker.ts', `${outputDir}/jq-worker.mjs`),
+  ['cp', `${inputDir}/${quickJsWasmPath()}`, `${outputDir}/emscripten-module.wasm`].map(quote).join(' '),
+  ['cp', `${inputDir}/${jqWasmPath()}`, `${outputDir}/jq.wasm`].map(quote).join(' '),
+];
 
 /**
  * The wasm of the QuickJS variant the worker loads (RELEASE_SYNC), relative to the project root,
@@ -157,28 +231,25 @@ function quickJsWasmPath(): string {
   return relative(PROJECT_ROOT, fromQuickJs.resolve('@jitl/quickjs-wasmfile-release-sync/wasm'));
 }
 
+/** jq's wasm (jq-wasm's `jq.wasm` export), relative to the project root. */
+function jqWasmPath(): string {
+  return relative(
+    PROJECT_ROOT,
+    createRequire(resolve(PROJECT_ROOT, 'package.json')).resolve('jq-wasm/jq.wasm'),
+  );
+}
+
 /**
- * Adds to `hooks` the copying of a package's files into a folder beside the bundle (esbuild bundles
- * code, not the files a module reads at run time, such as Swagger UI's).
+ * The copying of a package's files into a folder beside the bundle (esbuild bundles code, not the
+ * files a module reads at run time, such as Swagger UI's).
  */
-function withAssets(
-  hooks: ICommandHooks | undefined,
-  assets: FunctionAssets | undefined,
-): ICommandHooks | undefined {
-  if (!assets) return hooks;
+function packageFiles(assets: FunctionAssets): Step {
   const fromProject = createRequire(resolve(PROJECT_ROOT, 'package.json'));
   const packageDir = relative(PROJECT_ROOT, dirname(fromProject.resolve(`${assets.package}/package.json`)));
-  return {
-    beforeBundling: () => [],
-    beforeInstall: () => [],
-    afterBundling: (inputDir, outputDir) => [
-      ...(hooks?.afterBundling(inputDir, outputDir) ?? []),
-      ['mkdir', '-p', `${outputDir}/${assets.into}`].map(quote).join(' '),
-      ...assets.files.map((file) =>
-        ['cp', `${inputDir}/${packageDir}/${file}`, `${outputDir}/${assets.into}/${file}`]
-          .map(quote)
-          .join(' '),
-      ),
-    ],
-  };
+  return (inputDir, outputDir) => [
+    ['mkdir', '-p', `${outputDir}/${assets.into}`].map(quote).join(' '),
+    ...assets.files.map((file) =>
+      ['cp', `${inputDir}/${packageDir}/${file}`, `${outputDir}/${assets.into}/${file}`].map(quote).join(' '),
+    ),
+  ];
 }

@@ -24,7 +24,10 @@ import { EVENT_HANDLERS_TABLE } from './tables.ts';
 
 /** The processor over a host's services: the same for the local queue, the consumer and the sources. */
 export function eventProcessorOf(services: ServiceContext<EventStores>): EventProcessor {
-  const { engine, stores } = services;
+  const { stores } = services;
+  // The engine is asked for when an action runs, not before: the events route group, which
+  // builds this too (its routes take what the capability provides), runs no engine.
+  const engine = () => services.engine;
   // A host's stores hold every capability's, the message queues' among them.
   const messages = services.config.gate('messageQueue')
     ? messageServiceOf(services as ServiceContext<EventStores & MessageStores>)
@@ -37,14 +40,14 @@ export function eventProcessorOf(services: ServiceContext<EventStores>): EventPr
     logger: services.logger,
     executionTtlMs: services.config.number('service.events.execution-ttl-seconds') * 1000,
     actions: {
-      parseStart: (body) => engine.starter.parseRequest(body),
-      startRun: (request) => engine.starter.startRun(request),
+      parseStart: (body) => engine().starter.parseRequest(body),
+      startRun: (request) => engine().starter.startRun(request),
       getWorkflow: (workflowId) => stores.executions.getWorkflow(workflowId),
       getTasks: (workflowId, taskIds) => stores.executions.getTasks(workflowId, taskIds),
       findTask: (taskId) => stores.executions.findTask(taskId),
-      updateTask: (result) => engine.tasks.update(result),
-      terminate: (workflowId, reason) => engine.operations.terminate(workflowId, reason),
-      setVariables: (workflowId, variables) => engine.operations.setVariables(workflowId, variables),
+      updateTask: (result) => engine().tasks.update(result),
+      terminate: (workflowId, reason) => engine().operations.terminate(workflowId, reason),
+      setVariables: (workflowId, variables) => engine().operations.setVariables(workflowId, variables),
       ...(messages ? { pushMessage: (workflowId, payload) => messages.push(workflowId, payload) } : {}),
     },
   });

@@ -37,6 +37,7 @@ export interface EventDeps {
 }
 
 export const eventHandlers: Consumer<EventMessage, EventDeps> = {
+  readsProvided: true,
   name: 'event-handlers',
   summary: 'carries out event handlers for conductor: events',
   queue: {

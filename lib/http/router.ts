@@ -2,8 +2,8 @@
  * The HTTP core: a router over web Request/Response. Route groups declare routes with `{param}`
  * path segments; static segments win over parameters (`/workflow/names` before `/workflow/{name}`).
  * Path parameters are URL-decoded. Each route carries its request contract (lib/http/contract.ts),
- * compiled when the route is added and checked before its handler runs. Hosts (node:http, API
- * Gateway) adapt to and from this.
+ * compiled when the route is added (or on its first request: RouterOptions.compileContracts) and
+ * checked before its handler runs. Hosts (node:http, API Gateway) adapt to and from this.
  */
 import type { Logger } from '../log/logger.ts';
 import {
@@ -133,7 +133,8 @@ export function route<const Path extends string>(def: RouteDef<Path>): RouteDef 
 
 interface Endpoint {
   route: RouteDef;
-  contract: CompiledContract;
+  /** Compiled when the route is added, or on its first request (RouterOptions.compileContracts). */
+  contract?: CompiledContract;
   /** Parameter names in path order; routes sharing a node may name the same position differently. */
   paramNames: string[];
 }
@@ -158,6 +159,14 @@ export interface RouterOptions {
   maxJsonDepth?: number;
   /** Checks the token of every route not declared `open` (lib/security/api-auth.ts); none: all open. */
   auth?: ApiAuth;
+  /**
+   * When a route's contract is compiled: `when-added` (the default: a schema that is not valid
+   * JSON Schema stops the start), or `when-first-used`, on the route's first request (a Lambda
+   * function answers most requests with a few of its routes, and compiling every one would be most
+   * of its cold start; the local host and the tests, which compile every route, catch a broken
+   * schema).
+   */
+  compileContracts?: 'when-added' | 'when-first-used';
 }
 
 /**
@@ -195,7 +204,9 @@ export class Router {
       }
     }
     if (node.handlers.has(route.method)) throw new Error(`Duplicate route ${route.method} ${route.path}`);
-    node.handlers.set(route.method, { route, contract: compileContract(route.request), paramNames });
+    const contract =
+      this.options.compileContracts === 'when-first-used' ? undefined : compileContract(route.request);
+    node.handlers.set(route.method, { route, contract, paramNames });
     this.all.push(route);
     return this;
   }
@@ -255,6 +266,8 @@ export class Router {
         throw new NotFoundError(`No route for ${where()}`);
       }
       const endpoint = found.node.handlers.get(request.method) as Endpoint;
+      endpoint.contract ??= compileContract(endpoint.route.request);
+      const { contract } = endpoint;
       const params: Record<string, string> = {};
       endpoint.paramNames.forEach((name, i) => {
         params[name] = found.values[i] as string;
@@ -269,7 +282,7 @@ export class Router {
         principal = await this.options.auth?.authenticate(request);
         if (principal) authorize(endpoint.route, principal, request, where);
       }
-      checkPath(endpoint, params);
+      checkPath(endpoint, contract, params);
       const declared = endpoint.route.request?.body;
       // Parsed once: the router's check and the handler read the same value.
       let parsed: Promise<unknown> | undefined;
@@ -282,7 +295,7 @@ export class Router {
           if (value === undefined) throw new Error(`Route ${endpoint.route.path} has no parameter ${name}`);
           return value;
         },
-        query: checkedQuery(endpoint, url.searchParams),
+        query: checkedQuery(endpoint, contract, url.searchParams),
         text: readText,
         body: () => bodyStream(request),
         principal,
@@ -299,7 +312,7 @@ export class Router {
           return (await ctx.json()) as T;
         },
       };
-      if (declared && endpoint.contract.body) checkBody(declared, endpoint.contract.body, await ctx.json());
+      if (declared && contract.body) checkBody(declared, contract.body, await ctx.json());
       return await endpoint.route.handler(ctx);
     } catch (error) {
       return errorResponse(error, this.options.instance, this.options.logger, where());
@@ -336,17 +349,17 @@ function boundedList(body: unknown, contract: BodyContract | undefined): unknown
   return body;
 }
 
-function checkPath(endpoint: Endpoint, params: Record<string, string>): void {
+function checkPath(endpoint: Endpoint, contract: CompiledContract, params: Record<string, string>): void {
   const schema = endpoint.route.request?.params;
-  if (!schema || !endpoint.contract.params) return;
-  checkParams('path', schema, endpoint.contract.params, coerceValues(schema, params), params);
+  if (!schema || !contract.params) return;
+  checkParams('path', schema, contract.params, coerceValues(schema, params), params);
 }
 
 /** Query values as declared: first non-empty value, lists split, integers and booleans converted. */
-function checkedQuery(endpoint: Endpoint, search: URLSearchParams): QueryParams {
+function checkedQuery(endpoint: Endpoint, contract: CompiledContract, search: URLSearchParams): QueryParams {
   const schema = endpoint.route.request?.query;
   const query = new QueryParams(search);
-  if (!schema || !endpoint.contract.query) return query;
+  if (!schema || !contract.query) return query;
   const raw: Record<string, unknown> = {};
   for (const [name, property] of Object.entries(schema.properties)) {
     const value = property.type === 'array' ? query.list(name) : query.string(name);
@@ -361,7 +374,7 @@ function checkedQuery(endpoint: Endpoint, search: URLSearchParams): QueryParams 
     }
   }
   const values = coerceValues(schema, raw);
-  checkParams('query', schema, endpoint.contract.query, values, raw);
+  checkParams('query', schema, contract.query, values, raw);
   return new QueryParams(search, values);
 }
 

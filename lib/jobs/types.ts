@@ -58,6 +58,12 @@ export interface JobContext {
 
 export interface PeriodicJob<P extends object = object, R = unknown> {
   name: JobName;
+  /**
+   * It reads what its capability provides (Capability.provides, its `P` deps): a Lambda function
+   * that runs it is built with that capability (functions/). Work that reads only the engine's
+   * ports leaves it out, so its function need not carry the capability.
+   */
+  readsProvided?: true;
   /** One line for the function's description. */
   summary: string;
   every: Rate;
@@ -104,6 +110,12 @@ export interface QueueSpec {
 
 export interface Consumer<M, P extends object = object> {
   name: ConsumerName;
+  /**
+   * It reads what its capability provides (Capability.provides, its `P` deps): a Lambda function
+   * that runs it is built with that capability (functions/). Work that reads only the engine's
+   * ports leaves it out, so its function need not carry the capability.
+   */
+  readsProvided?: true;
   summary: string;
   /** Deployed, and run, only while this gate is on. */
   gate?: GateName;

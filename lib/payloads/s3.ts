@@ -19,7 +19,7 @@ import {
   NotFound,
   PutObjectCommand,
   PutObjectTaggingCommand,
-  type S3Client,
+  S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { isPayloadKey, PAYLOAD_PREFIX, UNREFERENCED_TAG } from './keys.ts';
@@ -137,4 +137,9 @@ function isMissing(error: unknown): boolean {
   return (
     error instanceof NoSuchKey || error instanceof NotFound || name === 'NoSuchKey' || name === 'NotFound'
   );
+}
+
+/** The store over the bucket, with a client of the SDK's default region and credentials. */
+export function s3PayloadStore(bucket: string): S3PayloadStore {
+  return new S3PayloadStore(new S3Client({}), bucket);
 }

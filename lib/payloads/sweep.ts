@@ -120,6 +120,7 @@ export interface PayloadSweepProvided {
  * locally on the server's interval, never at its start, which it would hold up).
  */
 export const payloadSweep: PeriodicJob<PayloadSweepProvided, PayloadSweepResult> = {
+  readsProvided: true,
   name: 'payload-sweep',
   summary: 'reclaims large payloads that no stored run, task row or schedule names',
   every: '1440 minutes',

@@ -11,7 +11,7 @@
 import { loadConfig } from '../config/load.ts';
 import { backfillSearchKeysAt } from '../store/dynamodb/backfill-search-keys.ts';
 import { EXECUTIONS_TABLE, tableName } from '../store/dynamodb/tables.ts';
-import { tableNamesOf } from './stores.ts';
+import { tableNamesOf } from './store-bundle.ts';
 
 const config = loadConfig({});
 const endpoint = config.string('service.dynamodb.endpoint');

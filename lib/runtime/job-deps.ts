@@ -3,11 +3,16 @@
  * hosts: the engine's ports, plus what the capability that declares it provides.
  */
 
-import { ownerOf } from '../capabilities.ts';
 import type { JobDeps } from '../jobs/types.ts';
-import type { Services } from './services.ts';
+import type { Services } from './compose.ts';
 
+/**
+ * `work`'s deps include what its capability provides, when the services are made of it: a Lambda
+ * function is built without the capability of work whose capability provides nothing (the timer,
+ * the sweeper), and its entry includes the capability of work that needs one (functions/).
+ */
 export function jobDepsOf(services: Services, work?: { name: string }): JobDeps {
+  const owner = work && services.capabilities.find((capability) => declares(capability, work.name));
   return {
     stores: services.stores,
     decisions: services.decisions,
@@ -16,6 +21,11 @@ export function jobDepsOf(services: Services, work?: { name: string }): JobDeps 
     metrics: services.metrics,
     decide: (workflowId, taskIds) => services.engine.executor.decide(workflowId, taskIds),
     runSystemTask: (message) => services.engine.systemTasks.run(message),
-    ...(work && services.provided(ownerOf(work))),
+    ...(owner && services.provided(owner)),
   };
+}
+
+/** Whether the capability declares the job or consumer of this name. */
+function declares(capability: Services['capabilities'][number], name: string): boolean {
+  return [...(capability.jobs ?? []), ...(capability.consumers ?? [])].some((work) => work.name === name);
 }

@@ -31,18 +31,13 @@ import type { DecisionMessage } from '../queue/work-queues.ts';
 import { dynamoClient, startEmbeddedDynamo } from '../store/dynamodb/embedded.ts';
 import { dynamoSession } from '../store/dynamodb/index.ts';
 import { EmbeddedDb, StoreDamagedError, StoreLockedError } from '../store/embedded/database.ts';
+import type { Services } from './compose.ts';
 import { jobDepsOf } from './job-deps.ts';
 import { createRouter } from './router.ts';
-import { createServices, type Services } from './services.ts';
+import { createServices } from './services.ts';
 import { dataDirectoryInUse, earlierStoreFound, listenFailure, storeDamaged } from './start-errors.ts';
-import {
-  createDynamoStores,
-  createEmbeddedStores,
-  createMemoryStores,
-  ensureTables,
-  type ServiceStores,
-  tableNamesOf,
-} from './stores.ts';
+import { ensureTables, type ServiceStores, tableNamesOf } from './store-bundle.ts';
+import { createDynamoStores, createEmbeddedStores, createMemoryStores } from './stores.ts';
 
 export interface LocalServer {
   url: string;

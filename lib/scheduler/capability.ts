@@ -24,7 +24,11 @@ function dispatcherOf(services: ServiceContext<SchedulerStores>): ScheduleDispat
   return new ScheduleDispatcher({
     schedules: services.stores.schedules,
     queue: services.workQueues.of<ScheduleFireMessage>('schedules'),
-    starter: services.engine.starter,
+    // Asked for when a fire starts its run: the tick, which only sends fires, runs no engine.
+    starter: {
+      parseRequest: (body) => services.engine.starter.parseRequest(body),
+      startRun: (request) => services.engine.starter.startRun(request),
+    },
     clock: services.clock,
     logger: services.logger,
   });

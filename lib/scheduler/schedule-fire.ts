@@ -11,6 +11,7 @@ import type { SchedulerDeps } from './schedule-tick.ts';
 import { SCHEDULES_TABLE } from './tables.ts';
 
 export const scheduleFire: Consumer<ScheduleFireMessage, SchedulerDeps> = {
+  readsProvided: true,
   name: 'schedule-fire',
   summary: 'starts scheduled workflows at their second and records the executions',
   gate: 'scheduler',

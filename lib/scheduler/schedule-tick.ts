@@ -18,6 +18,7 @@ export interface SchedulerDeps {
 }
 
 export const scheduleTick: PeriodicJob<SchedulerDeps, TickResult> = {
+  readsProvided: true,
   name: 'schedule-tick',
   summary: 'sends the schedule fires due before the next tick, delayed to their second',
   every: '1 minute',

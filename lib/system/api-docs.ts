@@ -16,7 +16,10 @@ import { NotFoundError, quote } from '../model/errors.ts';
 const CACHE = 'public, max-age=86400';
 
 /** `routeTable` gives every route of the service (this host's router may hold only some of them). */
-export function apiDocsRoutes(routeTable: () => readonly RouteDef[], info: DocumentInfo): RouteDef[] {
+export function apiDocsRoutes(
+  routeTable: () => Promise<readonly RouteDef[]>,
+  info: DocumentInfo,
+): RouteDef[] {
   let document: Record<string, unknown> | undefined;
   return [
     route({
@@ -25,8 +28,8 @@ export function apiDocsRoutes(routeTable: () => readonly RouteDef[], info: Docum
       summary: 'The OpenAPI 3.1 document of this API',
       responds: 'application/json',
       open: true,
-      handler: () => {
-        document ??= openApiDocument(routeTable(), info);
+      handler: async () => {
+        document ??= openApiDocument(await routeTable(), info);
         return json(document);
       },
     }),

@@ -4,10 +4,21 @@
  * access is the health check's read of the definitions table.
  */
 import type { Capability } from '../capability-contract.ts';
+import type { BundledModule } from '../deployment.ts';
 import { BUNDLED_DIR, SWAGGER_UI_FILES } from '../http/openapi/swagger-ui.ts';
 import { DEFINITIONS_TABLE } from '../store/dynamodb/tables.ts';
 import { apiDocsRoutes } from './api-docs.ts';
 import { systemRoutes } from './routes.ts';
+
+/**
+ * Every route of the service, for the API document (lib/runtime/route-table.ts): on AWS a file of
+ * its own beside the system function's code, imported on the document's first request, since the
+ * function is made of its own capabilities only and every other one is in that file.
+ */
+export const ROUTE_TABLE_MODULE: BundledModule = {
+  entry: 'lib/runtime/route-table.ts',
+  file: 'route-table.mjs',
+};
 
 export const systemCapability: Capability = {
   name: 'system',
@@ -36,5 +47,6 @@ export const systemCapability: Capability = {
   ],
   // Swagger UI's page, scripts and styles, read by lib/http/openapi/swagger-ui.ts.
   assets: { package: 'swagger-ui-dist', files: Object.keys(SWAGGER_UI_FILES), into: BUNDLED_DIR },
+  modules: [ROUTE_TABLE_MODULE],
   grants: { tables: [{ table: DEFINITIONS_TABLE, access: 'read' }], sends: [] },
 };

@@ -6,12 +6,8 @@
 import { DeleteTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll } from 'vitest';
-import {
-  createDynamoStores,
-  ensureTables,
-  type ServiceStores,
-  tableNamesFrom,
-} from '../../lib/runtime/stores.ts';
+import { ensureTables, type ServiceStores, tableNamesFrom } from '../../lib/runtime/store-bundle.ts';
+import { createDynamoStores } from '../../lib/runtime/stores.ts';
 import { type EmbeddedDynamo, startEmbeddedDynamo } from '../../lib/store/dynamodb/embedded.ts';
 import { DynamoExecutionStore } from '../../lib/store/dynamodb/executions.ts';
 import { createTables, documentClient, dynamoSession } from '../../lib/store/dynamodb/index.ts';

@@ -7,7 +7,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEmbeddedStores, createMemoryStores, type ServiceStores } from '../../lib/runtime/stores.ts';
+import type { ServiceStores } from '../../lib/runtime/store-bundle.ts';
+import { createEmbeddedStores, createMemoryStores } from '../../lib/runtime/stores.ts';
 import { EmbeddedDb, type EmbeddedDbOptions } from '../../lib/store/embedded/database.ts';
 
 export interface EmbeddedUnderTest {

@@ -82,7 +82,7 @@ describe('the authorization matrix, route by route', () => {
   });
 
   it('lets each caller through exactly the routes its roles grant, refusing the rest 403 naming the roles', async () => {
-    const routes = server.server.services.routeTable();
+    const routes = server.server.services.routes();
     const walked = new Set<Permission>();
     const mismatches: string[] = [];
     for (const route of routes) {
@@ -113,7 +113,7 @@ describe('the authorization matrix, route by route', () => {
   });
 
   it('serves the open routes to anyone, token or not', async () => {
-    for (const route of server.server.services.routeTable().filter((r) => r.open)) {
+    for (const route of server.server.services.routes().filter((r) => r.open)) {
       const path = concretePath(route).replace('matrix-file', 'index.html');
       const response = await server.fetch(`${server.url}${path}`, {
         method: route.method,
@@ -124,7 +124,7 @@ describe('the authorization matrix, route by route', () => {
   });
 
   it('refuses every route that is not open without a token, 401', async () => {
-    for (const route of server.server.services.routeTable().filter((r) => !r.open)) {
+    for (const route of server.server.services.routes().filter((r) => !r.open)) {
       const response = await server.fetch(`${server.url}${concretePath(route)}`, { method: route.method });
       expect(response.status, `${route.method} ${route.path}`).toBe(401);
     }

@@ -153,6 +153,30 @@ describe('contract checks in the router', () => {
     }
   });
 
+  it("compiles a route's schemas on its first request when asked to (a Lambda), then never again", async () => {
+    const compile = vi.spyOn(Ajv.prototype, 'compile');
+    try {
+      const r = new Router({
+        logger: silentLogger,
+        instance: 'contract-test',
+        compileContracts: 'when-first-used',
+      }).add(orders);
+      expect(compile).not.toHaveBeenCalled();
+      const request = (query: string) =>
+        r.handle(
+          new Request(`http://local/api/orders/1/lines?${query}`, { method: 'POST', body: '{"sku":"a"}' }),
+        );
+      expect((await request('warehouse=w')).status).toBe(200);
+      const afterFirst = compile.mock.calls.length;
+      expect(afterFirst).toBeGreaterThan(0);
+      const refused = await request('warehouse=w&count=x');
+      expect(refused.status).toBe(400);
+      expect(compile.mock.calls.length).toBe(afterFirst);
+    } finally {
+      compile.mockRestore();
+    }
+  });
+
   it('refuses a route whose schema is not valid JSON Schema when it is added', () => {
     const broken: RouteDef = { ...orders, request: { query: paramsOf({ n: { type: 'integr' } }) } };
     expect(() => new Router({ logger: silentLogger, instance: 'contract-test' }).add(broken)).toThrow();

@@ -65,7 +65,7 @@ describe('the management UI beside the API', () => {
   });
 
   it('never answers a route of the route table, whatever its method, from the UI', async () => {
-    const routes = server.server.services.routeTable();
+    const routes = server.server.services.routes();
     expect(routes.length).toBeGreaterThan(50);
     const shadowed: string[] = [];
     for (const route of routes) {

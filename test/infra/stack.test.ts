@@ -22,13 +22,13 @@ import {
   JOBS,
   PAYLOAD_REFERENCE_TABLES,
   CONSUMERS as QUEUE_CONSUMERS,
-  queueUrlProperty,
   CAPABILITIES as ROUTE_GROUPS,
   routeGroupGrants,
   STREAM_CONSUMERS,
   TABLES,
 } from '../../lib/capabilities.ts';
 import type { Capability } from '../../lib/capability-contract.ts';
+import { queueUrlProperty } from '../../lib/catalog.ts';
 import { envNameOf, unknownServiceVariables } from '../../lib/config/load.ts';
 import { EVENT_SOURCES_DESCRIPTION } from '../../lib/events/sources.ts';
 import { MAX_RECEIVE_COUNT, timer } from '../../lib/jobs/decision-consumers.ts';

@@ -13,7 +13,6 @@ import { expect, it } from 'vitest';
 import { envNameOf } from '../../lib/config/load.ts';
 import { expiredRuns } from '../../lib/jobs/expired-runs.ts';
 import { createLogger } from '../../lib/log/logger.ts';
-import { streamConsumerHandler } from '../../lib/runtime/aws.ts';
 import {
   type ExecutionStreamRecord,
   executionChangesOf,
@@ -170,7 +169,8 @@ it('runs as its Lambda handler, configured from the environment the stack sets',
   const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
   Object.assign(process.env, env);
   try {
-    const handler = streamConsumerHandler('expired-runs');
+    // The function's own entry: a handler is made per Lambda instance, so per test here.
+    const { handler } = await import('../../functions/expired-runs.ts');
     await handler({ Records: [removal('run-4')] } as unknown as DynamoDBStreamEvent);
   } finally {
     for (const [name, value] of Object.entries(saved)) {

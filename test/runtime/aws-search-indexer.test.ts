@@ -4,17 +4,16 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+// One handler for the file, as one Lambda instance: its index (and the indexes' creation) is made once.
+import { handler } from '../../functions/search-indexer.ts';
 import { configOf, envNameOf } from '../../lib/config/load.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
-import { streamConsumerHandler } from '../../lib/runtime/aws.ts';
 import { startLocalServer } from '../../lib/runtime/local.ts';
 import { taskItem, taskKey, workflowItem } from '../../lib/store/dynamodb/execution-items.ts';
 import { FakeOpenSearch } from '../search/opensearch/fake-opensearch.ts';
 import { taskOf, workflowOf } from '../store/executions.contract.ts';
 
 const fake = new FakeOpenSearch();
-/** One handler for the file, as one Lambda instance: its index (and the indexes' creation) is made once. */
-const handler = streamConsumerHandler('search-indexer');
 const env: Record<string, string> = {};
 
 beforeAll(async () => {

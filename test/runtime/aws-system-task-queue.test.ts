@@ -1,13 +1,13 @@
-// The AWS composition root's system-task queue (lib/runtime/aws.ts): with the queue URL the stack
+// The AWS composition root's system-task queue (lib/runtime/aws-adapters/sqs.ts): with the queue URL the stack
 // gives deciding functions, HTTP tasks go to SQS; without it a send is refused with an error naming
 // the missing property, instead of the HTTP request being made inside the decide.
 import { describe, expect, it } from 'vitest';
-import { queueUrlProperties, queueUrlProperty } from '../../lib/capabilities.ts';
+import { queueUrlProperties, queueUrlProperty } from '../../lib/catalog.ts';
 import { configOf } from '../../lib/config/load.ts';
 import type { ServiceConfig } from '../../lib/config/service-config.ts';
 import { SqsWorkQueue } from '../../lib/queue/sqs-work-queue.ts';
 import { workQueuesOf } from '../../lib/queue/work-queues.ts';
-import { workQueuesFrom } from '../../lib/runtime/aws.ts';
+import { workQueuesFrom } from '../../lib/runtime/aws-adapters/sqs.ts';
 
 /** The system-task queue a function's services send to: the host's, or unwired. */
 const systemTaskQueueFrom = (config: ServiceConfig) =>

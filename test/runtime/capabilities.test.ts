@@ -3,19 +3,23 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
+  type AnyCapability,
   CAPABILITIES,
+  CONSUMERS,
   capabilities,
-  capabilityNamed,
   routeGroupGrants,
   TABLES,
 } from '../../lib/capabilities.ts';
+import { ALL_TABLES, WORK_QUEUES } from '../../lib/catalog.ts';
 import { ConfigError, configOf, loadConfig } from '../../lib/config/load.ts';
+import { ENGINE_CAPABILITIES } from '../../lib/engine-capabilities.ts';
 import type { RouteDef } from '../../lib/http/router.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
 import { ManualClock } from '../../lib/model/clock.ts';
 import { LocalDecisionQueue } from '../../lib/queue/local.ts';
 import { createServices } from '../../lib/runtime/services.ts';
-import { createMemoryStores, tableNamesOf } from '../../lib/runtime/stores.ts';
+import { tableNamesOf } from '../../lib/runtime/store-bundle.ts';
+import { createMemoryStores } from '../../lib/runtime/stores.ts';
 import { tablePropertyName } from '../../lib/store/dynamodb/tables.ts';
 
 function services() {
@@ -88,13 +92,38 @@ describe('the capability list', () => {
   });
 
   it('grants every route group the tables token checks read when keys are required, and only then', () => {
-    const metadata = capabilityNamed('metadata');
+    const named = (name: string) => CAPABILITIES.find((c) => c.name === name) as AnyCapability;
+    const metadata = named('metadata');
     expect(routeGroupGrants(metadata, false)).toBe(metadata.grants);
     const secured = routeGroupGrants(metadata, true).tables.map((g) => `${g.table.id}:${g.access}`);
     expect(secured).toEqual(['definitions:readWrite', 'applications:read']);
     // The applications group keeps its own readWrite grant, not a second, weaker one.
-    const applications = routeGroupGrants(capabilityNamed('applications'), true).tables;
+    const applications = routeGroupGrants(named('applications'), true).tables;
     expect(applications.map((g) => `${g.table.id}:${g.access}`)).toEqual(['applications:readWrite']);
+  });
+
+  it('lists in lib/catalog.ts exactly the tables and work queues the capabilities declare', () => {
+    const ids = (tables: readonly { id: string }[]) => tables.map((t) => t.id).sort();
+    expect(ids(ALL_TABLES)).toEqual(ids(TABLES));
+    expect([...WORK_QUEUES].sort((a, b) => a.name.localeCompare(b.name))).toEqual(
+      CONSUMERS.map((c) => c.queue).sort((a, b) => a.name.localeCompare(b.name)),
+    );
+  });
+
+  it('lists in lib/engine-capabilities.ts every capability that gives the engine a store or a contribution', () => {
+    // The stores the engine runs on (lib/store/ports.ts Stores).
+    const engineStores = ['executions', 'queue', 'pollData', 'limits', 'workflowDefs', 'taskDefs'];
+    const contributes = (capability: AnyCapability) =>
+      capability.engine !== undefined ||
+      capability.engineGrants !== undefined ||
+      Object.keys(capability.stores?.memory() ?? {}).some((key) => engineStores.includes(key));
+    expect(ENGINE_CAPABILITIES.map((c) => c.name).sort()).toEqual(
+      capabilities()
+        .filter(contributes)
+        .map((c) => c.name)
+        .sort(),
+    );
+    for (const capability of ENGINE_CAPABILITIES) expect(CAPABILITIES).toContain(capability);
   });
 
   it("builds every capability's stores into one bundle", () => {

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildServer, startChildServer } from '../../bench/lib/child-server.ts';
 import { expectStatus, HttpClient } from '../../bench/lib/http-client.ts';
-import { ensureTables, tableNamesFrom } from '../../lib/runtime/stores.ts';
+import { ensureTables, tableNamesFrom } from '../../lib/runtime/store-bundle.ts';
 import { dynamoSession } from '../../lib/store/dynamodb/index.ts';
 import { startTestDynamo, type TestDynamo } from '../helpers/dynamo.ts';
 

@@ -1,12 +1,12 @@
 /**
- * The Secrets Manager key source (lib/security/refreshing-keys.ts over lib/runtime/aws.ts's
+ * The Secrets Manager key source (lib/security/refreshing-keys.ts over lib/runtime/aws-http.ts's
  * secretReader) against a stand-in client at the SDK edge (no Secrets Manager emulator runs here): one read
  * per refresh period, the new value after it, the old keys while a refresh fails.
  */
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/model/clock.ts';
-import { secretReader } from '../../lib/runtime/aws.ts';
+import { secretReader } from '../../lib/runtime/aws-http.ts';
 import { REFRESH_MS, refreshingKeys } from '../../lib/security/refreshing-keys.ts';
 
 const secretsManagerKeys = (client: SecretsManagerClient, secretId: string, clock: ManualClock) =>

@@ -43,7 +43,7 @@ function everyRoute(): readonly RouteDef[] {
     stores: createMemoryStores(),
     decisions: new LocalDecisionQueue(clock, silentLogger),
     scripts: { evaluate: async () => ({}), close: async () => {} },
-  }).routeTable();
+  }).routes();
 }
 
 describe('route permissions', () => {

@@ -9,7 +9,7 @@ import type { ApplicationRecord } from '../../lib/applications/model.ts';
 import type { ApplicationStore } from '../../lib/applications/ports.ts';
 import { ApplicationService, keyDirectoryOf } from '../../lib/applications/service.ts';
 import { ManualClock } from '../../lib/model/clock.ts';
-import type { ServiceStores } from '../../lib/runtime/stores.ts';
+import type { ServiceStores } from '../../lib/runtime/store-bundle.ts';
 import { secretMatches } from '../../lib/security/secret-hash.ts';
 
 export interface ApplicationStoresUnderTest {

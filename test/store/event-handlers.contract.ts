@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventHandler } from '../../lib/events/model.ts';
 import type { EventHandlerStore } from '../../lib/events/ports.ts';
-import type { ServiceStores } from '../../lib/runtime/stores.ts';
+import type { ServiceStores } from '../../lib/runtime/store-bundle.ts';
 
 export interface EventStoresUnderTest {
   stores: ServiceStores;

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FileRecord } from '../../lib/files/model.ts';
 import type { FileStore } from '../../lib/files/ports.ts';
 import { ConflictError, VersionConflictError } from '../../lib/model/errors.ts';
-import type { ServiceStores } from '../../lib/runtime/stores.ts';
+import type { ServiceStores } from '../../lib/runtime/store-bundle.ts';
 
 export interface FileStoresUnderTest {
   stores: ServiceStores;

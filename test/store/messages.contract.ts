@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MessageStore, QueuedMessage } from '../../lib/messages/ports.ts';
 import { sequenceOf } from '../../lib/messages/service.ts';
-import type { ServiceStores } from '../../lib/runtime/stores.ts';
+import type { ServiceStores } from '../../lib/runtime/store-bundle.ts';
 
 export interface MessageStoresUnderTest {
   stores: ServiceStores;

@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/model/clock.ts';
-import type { ServiceStores } from '../../lib/runtime/stores.ts';
+import type { ServiceStores } from '../../lib/runtime/store-bundle.ts';
 import type { ScheduleStore } from '../../lib/scheduler/ports.ts';
 import { retainingScheduleExecutions } from '../../lib/scheduler/retention.ts';
 import type { ExecutionStore, PollDataStore } from '../../lib/store/ports.ts';

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../lib/model/clock.ts';
-import type { ServiceStores } from '../../lib/runtime/stores.ts';
+import type { ServiceStores } from '../../lib/runtime/store-bundle.ts';
 import type { SchemaRecord } from '../../lib/schemas/model.ts';
 import type { SchemaStore } from '../../lib/schemas/ports.ts';
 import { SchemaService } from '../../lib/schemas/service.ts';

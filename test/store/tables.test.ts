@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TABLES } from '../../lib/capabilities.ts';
-import { ensureTables, tableNamesFrom } from '../../lib/runtime/stores.ts';
+import { ensureTables, tableNamesFrom } from '../../lib/runtime/store-bundle.ts';
 import { dynamoSession } from '../../lib/store/dynamodb/index.ts';
 import type { IndexProjection } from '../../lib/store/dynamodb/tables.ts';
 import { startTestDynamo, type TestDynamo } from '../helpers/dynamo.ts';

@@ -4,9 +4,10 @@
  * array. It speaks the script pool's protocol (script/protocol.ts), so the pool's wall-clock
  * watchdog bounds a filter that never ends (`repeat(1)`) by stopping this thread.
  */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { parentPort } from 'node:worker_threads';
-// The inline build carries its wasm inside the module, so the bundled worker needs no file beside it.
-import { loadJq } from 'jq-wasm/inline';
+import { loadJq } from 'jq-wasm';
 import type { ScriptRequest, WorkerMessage } from '../script/protocol.ts';
 
 const MAX_MESSAGE_CHARS = 2000;
@@ -14,7 +15,18 @@ const MAX_MESSAGE_CHARS = 2000;
 const port = parentPort;
 if (!port) throw new Error('jq-worker.ts must be started as a worker thread (see jq.ts)');
 
-const jq = await loadJq();
+const jq = await loadJq({ wasmBinary: jqWasm() });
+
+/**
+ * jq's wasm, as a file: beside this worker once bundled (`jq.wasm`, copied there by the bundling,
+ * infra/constructs/service-function.ts, as QuickJS's is), else the package's own. A file rather than
+ * jq-wasm's inline build, whose base64 copy of the wasm zips a third larger.
+ */
+function jqWasm(): Uint8Array {
+  const here = import.meta.url;
+  if (here.endsWith('.ts')) return readFileSync(createRequire(here).resolve('jq-wasm/jq.wasm'));
+  return readFileSync(new URL('./jq.wasm', here));
+}
 
 port.on('message', (request: ScriptRequest) => {
   port.postMessage(handle(request));

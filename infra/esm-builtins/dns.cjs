@@ -1,0 +1,2 @@
+// node:dns, reached without Node's ESM facade (infra/constructs/service-function.ts).
+module.exports = process.getBuiltinModule('node:dns');

@@ -1,0 +1,2 @@
+// node:https, reached without Node's ESM facade (infra/constructs/service-function.ts).
+module.exports = process.getBuiltinModule('node:https');
