@@ -25,6 +25,17 @@ export const s3Payloads: AwsAdapter = ({ config }) => {
       if (!s3Store.presign) throw new Error('This payload store presigns no URL');
       return s3Store.presign(key, operation, expiresIn);
     },
+    // The payload sweep's (lib/payloads/sweep.ts): list `payloads/`, tag what nothing names.
+    list: async function* () {
+      const s3Store = await s3();
+      if (!s3Store.list) throw new Error('This payload store cannot be listed');
+      yield* s3Store.list();
+    },
+    reclaim: async (key, writtenAt) => {
+      const s3Store = await s3();
+      if (!s3Store.reclaim) throw new Error('This payload store reclaims nothing');
+      return s3Store.reclaim(key, writtenAt);
+    },
   };
   return { payloads };
 };
