@@ -48,31 +48,6 @@ afterAll(async () => {
   await new Promise<void>((resolve) => (echo ? echo.close(() => resolve()) : resolve()));
 });
 
-async function api<T = unknown>(
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; body: T }> {
-  const token = (await (
-    await fetch(`${stack.apiUrl}/api/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ keyId: stack.key.id, keySecret: stack.key.secret }),
-    })
-  ).json()) as { token: string };
-  const response = await fetch(`${stack.apiUrl}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', 'x-authorization': token.token },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await response.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {}
-  return { status: response.status, body: parsed as T };
-}
-
 async function runEventually(id: string, status: string, ms = 30_000) {
   const executor = new WorkflowExecutor(client);
   return eventually(async () => {
@@ -188,7 +163,7 @@ describe('the deployed stack', () => {
   }, 60_000);
 
   it('runs HTTP and JSON_JQ_TRANSFORM tasks', async () => {
-    const registered = await api('POST', '/api/metadata/workflow', {
+    const registered = await stack.request('POST', '/api/metadata/workflow', {
       name: 'dep_http',
       version: 1,
       schemaVersion: 2,
@@ -212,7 +187,7 @@ describe('the deployed stack', () => {
       outputParameters: { greeting: ref('shape.output.result.greeting') },
     });
     expect(registered.status).toBe(200);
-    const started = await api<string>('POST', '/api/workflow/dep_http', {});
+    const started = await stack.request<string>('POST', '/api/workflow/dep_http', {});
     const run = await runEventually(started.body, 'COMPLETED');
     expect(run.output).toEqual({ greeting: 'world' });
   }, 60_000);
@@ -248,10 +223,9 @@ describe('the deployed stack', () => {
       // The save sends the fires due before the next tick, each delayed to its second.
       await stack.advance(20_000);
       const executions = await eventually(async () => {
-        const found = await api<{ results: { state: string; reason?: string; workflowId?: string }[] }>(
-          'GET',
-          '/api/scheduler/search/executions?query=scheduleName%3D%27dep_every_20s%27',
-        );
+        const found = await stack.request<{
+          results: { state: string; reason?: string; workflowId?: string }[];
+        }>('GET', '/api/scheduler/search/executions?query=scheduleName%3D%27dep_every_20s%27');
         const results = found.body.results ?? [];
         if (results.length === 0 || results.every((r) => r.state === 'POLLED'))
           throw new Error('no execution yet');
@@ -266,8 +240,8 @@ describe('the deployed stack', () => {
   }, 60_000);
 
   it('stores a file through presigned S3 URLs and hands it back the same way', async () => {
-    const started = await api<string>('POST', '/api/workflow/dep_http', {});
-    const created = await api<{ fileHandleId: string; uploadUrl: string }>('POST', '/api/files', {
+    const started = await stack.request<string>('POST', '/api/workflow/dep_http', {});
+    const created = await stack.request<{ fileHandleId: string; uploadUrl: string }>('POST', '/api/files', {
       workflowId: started.body,
       fileName: 'hello.txt',
       contentType: 'text/plain',
@@ -281,12 +255,12 @@ describe('the deployed stack', () => {
     });
     expect(upload.status).toBe(200);
     const fileId = created.body.fileHandleId.split('/').pop();
-    const completed = await api<{ uploadStatus: string }>(
+    const completed = await stack.request<{ uploadStatus: string }>(
       'POST',
       `/api/files/${started.body}/${fileId}/upload-complete`,
     );
     expect(completed.body.uploadStatus).toBe('UPLOADED');
-    const download = await api<{ downloadUrl: string }>(
+    const download = await stack.request<{ downloadUrl: string }>(
       'GET',
       `/api/files/${started.body}/${fileId}/download-url`,
     );
@@ -322,7 +296,7 @@ describe('the deployed stack', () => {
       } as never,
       true,
     );
-    const handler = await api('POST', '/api/event', {
+    const handler = await stack.request('POST', '/api/event', {
       name: 'dep_on_emit',
       event: 'conductor:dep_emitter:emit',
       active: true,
@@ -334,10 +308,10 @@ describe('the deployed stack', () => {
       ],
     });
     expect(handler.status).toBe(200);
-    const started = await api<string>('POST', '/api/workflow/dep_emitter', { orderId: 'o-42' });
+    const started = await stack.request<string>('POST', '/api/workflow/dep_emitter', { orderId: 'o-42' });
     await runEventually(started.body, 'COMPLETED');
     const executions = await eventually(async () => {
-      const found = await api<{ status: string; output?: { workflowId?: string } }[]>(
+      const found = await stack.request<{ status: string; output?: { workflowId?: string } }[]>(
         'GET',
         '/api/event/execution/dep_on_emit',
       );
@@ -352,13 +326,13 @@ describe('the deployed stack', () => {
 
     // The same event posted to the API: the events function hands it to the queue, the consumer
     // carries the handler out.
-    const posted = await api('POST', '/api/event/handleIncomingEvent', {
+    const posted = await stack.request('POST', '/api/event/handleIncomingEvent', {
       event: 'conductor:dep_emitter:emit',
       orderId: 'o-43',
     });
     expect(posted.status).toBe(200);
     const both = await eventually(async () => {
-      const found = await api<{ status: string; output?: { workflowId?: string } }[]>(
+      const found = await stack.request<{ status: string; output?: { workflowId?: string } }[]>(
         'GET',
         '/api/event/execution/dep_on_emit',
       );
@@ -387,9 +361,11 @@ describe('the deployed stack', () => {
       } as never,
       true,
     );
-    const started = await api<string>('POST', '/api/workflow/dep_listener', {});
+    const started = await stack.request<string>('POST', '/api/workflow/dep_listener', {});
     await runEventually(started.body, 'RUNNING');
-    const pushed = await api<string>('POST', `/api/workflow/${started.body}/messages`, { order: 42 });
+    const pushed = await stack.request<string>('POST', `/api/workflow/${started.body}/messages`, {
+      order: 42,
+    });
     expect(pushed.status).toBe(200);
     const run = await runEventually(started.body, 'COMPLETED');
     expect((run.output as { messages: { payload: unknown }[] }).messages.map((m) => m.payload)).toEqual([
@@ -404,14 +380,14 @@ describe('the deployed stack', () => {
       timeoutSeconds: 60,
       responseTimeoutSeconds: 30,
     } as never);
-    await api('POST', '/api/metadata/workflow', {
+    await stack.request('POST', '/api/metadata/workflow', {
       name: 'dep_lossy',
       version: 1,
       schemaVersion: 2,
       tasks: [{ name: 'dep_after_loss', taskReferenceName: 'only', type: 'SIMPLE' }],
     });
     stack.queue('QueuesDecisions2').loseNext();
-    const started = await api<string>('POST', '/api/workflow/dep_lossy', {});
+    const started = await stack.request<string>('POST', '/api/workflow/dep_lossy', {});
     await stack.settled();
     expect((await runEventually(started.body, 'RUNNING')).tasks).toEqual([]);
     await stack.advance(60_000);
@@ -433,7 +409,7 @@ describe('the deployed stack', () => {
   }, 30_000);
 
   it('wakes a WAIT task through the timer queue and loops with scripts in the decider', async () => {
-    await api('POST', '/api/metadata/workflow', {
+    await stack.request('POST', '/api/metadata/workflow', {
       name: 'dep_wait_loop',
       version: 1,
       schemaVersion: 2,
@@ -460,7 +436,7 @@ describe('the deployed stack', () => {
         },
       ],
     });
-    const started = await api<string>('POST', '/api/workflow/dep_wait_loop', {});
+    const started = await stack.request<string>('POST', '/api/workflow/dep_wait_loop', {});
     await stack.settled();
     expect((await runEventually(started.body, 'RUNNING')).tasks?.[0]?.status).toBe('IN_PROGRESS');
     await stack.advance(31_000);
@@ -469,10 +445,10 @@ describe('the deployed stack', () => {
   }, 60_000);
 
   it("signs in an application's access key with its roles, checked by every function against the applications table", async () => {
-    const app = await api<{ id: string }>('POST', '/api/applications', { name: 'dep-worker' });
+    const app = await stack.request<{ id: string }>('POST', '/api/applications', { name: 'dep-worker' });
     expect(app.status).toBe(200);
-    expect((await api('POST', `/api/applications/${app.body.id}/roles/WORKER`)).status).toBe(200);
-    const key = await api<{ id: string; secret: string }>(
+    expect((await stack.request('POST', `/api/applications/${app.body.id}/roles/WORKER`)).status).toBe(200);
+    const key = await stack.request<{ id: string; secret: string }>(
       'POST',
       `/api/applications/${app.body.id}/accessKeys`,
     );
@@ -493,7 +469,8 @@ describe('the deployed stack', () => {
     expect(await refused.text()).toContain('needs the role WORKFLOW_MANAGER, USER or ADMIN');
     // Disabled, the key stops at once, in every function.
     expect(
-      (await api('POST', `/api/applications/${app.body.id}/accessKeys/${key.body.id}/status`)).status,
+      (await stack.request('POST', `/api/applications/${app.body.id}/accessKeys/${key.body.id}/status`))
+        .status,
     ).toBe(200);
     expect((await call('GET', '/api/metadata/taskdefs')).status).toBe(401);
     expect((await call('GET', '/api/tasks/poll/dep_nobody')).status).toBe(401);

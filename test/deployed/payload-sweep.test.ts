@@ -33,22 +33,6 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> {
-  const token = (await (
-    await fetch(`${stack.apiUrl}/api/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ keyId: stack.key.id, keySecret: stack.key.secret }),
-    })
-  ).json()) as { token: string };
-  const response = await fetch(`${stack.apiUrl}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', 'x-authorization': token.token },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, text: await response.text() };
-}
-
 const filesBucket = (): string => {
   const output = stack.template.raw.Outputs?.FilesBucketName?.Value as { Ref: string };
   const physical = stack.template.physical.get(output.Ref);
@@ -60,22 +44,22 @@ describe('the deployed payload sweep', () => {
   it("tags the removed run's payload for the lifecycle rule and leaves the live run's, within its grants", async () => {
     const workflow = { name: 'sweep_payloads', version: 1, schemaVersion: 2, tasks: [] as unknown[] };
     workflow.tasks.push({ name: 'work', taskReferenceName: 'work', type: 'SIMPLE', inputParameters: {} });
-    expect((await api('POST', '/api/metadata/workflow', workflow)).status).toBe(200);
+    expect((await stack.request('POST', '/api/metadata/workflow', workflow)).status).toBe(200);
     // Over the 64 KB threshold: kept in the payload store.
     const started = await Promise.all(
       ['removed', 'live'].map((tag) =>
-        api('POST', '/api/workflow/sweep_payloads', { blob: tag.repeat(20_000) }),
+        stack.request('POST', '/api/workflow/sweep_payloads', { blob: tag.repeat(20_000) }),
       ),
     );
     const [removed, live] = started.map((response) => response.text);
     const pathOf = async (id: string | undefined) =>
-      JSON.parse((await api('GET', `/api/workflow/${id}?includeTasks=false`)).text)
+      JSON.parse((await stack.request('GET', `/api/workflow/${id}?includeTasks=false`)).text)
         .externalInputPayloadStoragePath as string;
     const removedPath = await pathOf(removed);
     const livePath = await pathOf(live);
     expect(removedPath).toMatch(/^sha256\//);
     expect(livePath).toMatch(/^sha256\//);
-    expect((await api('DELETE', `/api/workflow/${removed}/terminate-remove`)).status).toBe(200);
+    expect((await stack.request('DELETE', `/api/workflow/${removed}/terminate-remove`)).status).toBe(200);
 
     const bucket = filesBucket();
     const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: PAYLOAD_PREFIX }));

@@ -59,10 +59,21 @@ export interface DeployedStack {
   queue(logicalIdPrefix: string): SqsQueue;
   /** Moves the clock and fires every schedule rule due by then (awaited). */
   advance(ms: number): Promise<void>;
+  /**
+   * One API call through the front door with a fresh token of the stack's key: the status, the
+   * answer's text, and its JSON when it is JSON (else the text).
+   */
+  request<T = unknown>(method: string, path: string, body?: unknown): Promise<ApiAnswer<T>>;
   /** Waits until every event source mapping has nothing in flight and nothing receivable. */
   settled(): Promise<void>;
   logs(): string[];
   stop(): Promise<void>;
+}
+
+export interface ApiAnswer<T> {
+  status: number;
+  text: string;
+  body: T;
 }
 
 export interface StartOptions {
@@ -220,6 +231,26 @@ export async function startDeployedStack(options: StartOptions): Promise<Deploye
       clock.advance(ms);
       const now = clock.now();
       await Promise.all(rules.map((rule) => rule.catchUp(now)));
+    },
+    async request<T>(method: string, path: string, body?: unknown): Promise<ApiAnswer<T>> {
+      const token = (await (
+        await fetch(`${apiUrl}/api/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ keyId: key.id, keySecret: key.secret }),
+        })
+      ).json()) as { token: string };
+      const response = await fetch(`${apiUrl}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', 'x-authorization': token.token },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {}
+      return { status: response.status, text, body: parsed as T };
     },
     async settled() {
       await Promise.all(mappings.map((mapping) => mapping.settled()));
