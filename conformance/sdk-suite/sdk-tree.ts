@@ -3,7 +3,7 @@
  * the repository and its dependencies installed there once (`npm ci`); later runs reuse both.
  *
  * Source: a local git clone of conductor-oss/javascript-sdk holding the tag (`--git-dir`, else
- * CONDUCTOR_SDK_GIT_DIR, else a known mirror location when it exists), else the tag's tarball from
+ * CONDUCTOR_SDK_GIT_DIR), else the tag's tarball from
  * GitHub (curl). The tree is unpacked beside the cache directory and renamed into place, and a
  * marker records the source and commit; `npm ci` is redone when package-lock.json changes.
  */
@@ -14,9 +14,6 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
 export const SDK_REPO = 'conductor-oss/javascript-sdk';
-
-/** Where a mirror of the SDK's repository may already be on a development machine. */
-const KNOWN_GIT_DIRS = ['/work/.mirror/conductor-oss+javascript-sdk/repo'];
 
 export interface SdkTree {
   dir: string;
@@ -59,7 +56,7 @@ export function prepareSdkTree(options: {
     const candidates =
       options.gitDir !== undefined
         ? [options.gitDir]
-        : [process.env.CONDUCTOR_SDK_GIT_DIR, ...KNOWN_GIT_DIRS];
+        : [process.env.CONDUCTOR_SDK_GIT_DIR];
     const gitDir = candidates.find((dir): dir is string => !!dir && hasTag(dir, tag));
     let marker: ExportMarker;
     if (gitDir) {
