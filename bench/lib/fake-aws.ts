@@ -54,6 +54,14 @@ export async function startFakeAws(options: { dynamodb: string; secretString: st
           Failed: [],
         });
       }
+      // S3 ListObjectsV2 (the payload sweep's listing): an empty bucket.
+      if (req.method === 'GET' && /[?&]list-type=2/.test(req.url ?? '')) {
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        res.end(
+          '<?xml version="1.0" encoding="UTF-8"?><ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><KeyCount>0</KeyCount><IsTruncated>false</IsTruncated></ListBucketResult>',
+        );
+        return;
+      }
       return answer(res, 400, { __type: 'UnknownOperationException', message: `Not faked: ${target}` });
     });
   });

@@ -46,12 +46,15 @@ describe('the deployed payload sweep', () => {
     workflow.tasks.push({ name: 'work', taskReferenceName: 'work', type: 'SIMPLE', inputParameters: {} });
     expect((await stack.request('POST', '/api/metadata/workflow', workflow)).status).toBe(200);
     // Over the 64 KB threshold: kept in the payload store.
-    const started = await Promise.all(
-      ['removed', 'live'].map((tag) =>
-        stack.request('POST', '/api/workflow/sweep_payloads', { blob: tag.repeat(20_000) }),
-      ),
-    );
-    const [removed, live] = started.map((response) => response.text);
+    const start = async (tag: string) => {
+      const answer = await stack.request('POST', '/api/workflow/sweep_payloads', {
+        blob: tag.repeat(20_000),
+      });
+      expect(answer.status, answer.text).toBe(200);
+      return answer.text;
+    };
+    const removed = await start('removed');
+    const live = await start('live');
     const pathOf = async (id: string | undefined) =>
       JSON.parse((await stack.request('GET', `/api/workflow/${id}?includeTasks=false`)).text)
         .externalInputPayloadStoragePath as string;
