@@ -53,10 +53,7 @@ export function prepareSdkTree(options: {
     rmSync(partial, { recursive: true, force: true });
     rmSync(cacheDir, { recursive: true, force: true });
     mkdirSync(partial, { recursive: true });
-    const candidates =
-      options.gitDir !== undefined
-        ? [options.gitDir]
-        : [process.env.CONDUCTOR_SDK_GIT_DIR];
+    const candidates = options.gitDir !== undefined ? [options.gitDir] : [process.env.CONDUCTOR_SDK_GIT_DIR];
     const gitDir = candidates.find((dir): dir is string => !!dir && hasTag(dir, tag));
     let marker: ExportMarker;
     if (gitDir) {
