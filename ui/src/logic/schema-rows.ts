@@ -55,6 +55,3 @@ export const JSON_SCHEMA_TEMPLATE = {
 export function downloadName(name: string, version: number): string {
   return `${name.replace(/[^A-Za-z0-9._-]+/g, '_')}.v${version}.json`;
 }
-
-export const formatTime = (ms: number): string =>
-  ms > 0 ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) : '—';

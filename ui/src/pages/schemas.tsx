@@ -11,7 +11,8 @@ import { useConfirm } from '../components/confirm.tsx';
 import { ErrorMessage } from '../components/error-message.tsx';
 import { usePaged } from '../components/pager.tsx';
 import { useLoad } from '../components/use-load.ts';
-import { formatTime, schemaRows } from '../logic/schema-rows.ts';
+import { schemaRows } from '../logic/schema-rows.ts';
+import { formatDateTime } from '../logic/time.ts';
 import { paths } from '../paths.ts';
 
 export default function SchemasPage() {
@@ -76,7 +77,7 @@ export default function SchemasPage() {
                   <td>{row.type}</td>
                   <td>{row.latestVersion}</td>
                   <td>{row.versionCount}</td>
-                  <td>{formatTime(row.createTime)}</td>
+                  <td>{formatDateTime(row.createTime)}</td>
                   <td className="toolbar">
                     <button
                       type="button"

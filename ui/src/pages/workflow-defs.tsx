@@ -5,7 +5,7 @@ import { api } from '../api/client.ts';
 import { ErrorMessage } from '../components/error-message.tsx';
 import { usePaged } from '../components/pager.tsx';
 import { useLoad } from '../components/use-load.ts';
-import { formatTime } from '../logic/schema-rows.ts';
+import { formatDateTime } from '../logic/time.ts';
 import { paths } from '../paths.ts';
 
 export default function WorkflowDefsPage() {
@@ -58,7 +58,7 @@ export default function WorkflowDefsPage() {
                   </td>
                   <td>{def.version}</td>
                   <td>{def.description ?? ''}</td>
-                  <td>{formatTime(def.updateTime ?? def.createTime ?? 0)}</td>
+                  <td>{formatDateTime(def.updateTime ?? def.createTime ?? 0)}</td>
                 </tr>
               ))}
             </tbody>

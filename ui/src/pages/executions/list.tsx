@@ -9,6 +9,7 @@ import { api } from '../../api/client.ts';
 import { ErrorMessage } from '../../components/error-message.tsx';
 import { useLoad } from '../../components/use-load.ts';
 import { useWorkflowDefs, WorkflowNameOptions } from '../../components/workflow-names.tsx';
+import { formatDateTime } from '../../logic/time.ts';
 import {
   type ExecutionFilters,
   filtersFromUrl,
@@ -17,8 +18,6 @@ import {
   urlOfFilters,
   WORKFLOW_STATUSES,
 } from './search-query.ts';
-
-const when = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString() : '');
 
 export default function ExecutionsList() {
   const [search, setSearch] = useSearchParams();
@@ -125,8 +124,8 @@ export default function ExecutionsList() {
                   <td>
                     <span className={`status status-${run.status}`}>{run.status}</span>
                   </td>
-                  <td>{when(run.startTime)}</td>
-                  <td>{when(run.endTime)}</td>
+                  <td>{formatDateTime(run.startTime)}</td>
+                  <td>{formatDateTime(run.endTime)}</td>
                   <td>{run.correlationId ?? ''}</td>
                 </tr>
               ))}

@@ -9,11 +9,11 @@ import { api } from '../../api/client.ts';
 import type { ApiTask } from '../../api/routes.ts';
 import { ErrorMessage } from '../../components/error-message.tsx';
 import { useLoad } from '../../components/use-load.ts';
+import { formatDateTime } from '../../logic/time.ts';
 import { ACTIONS, type ActionInfo, allowed, perform } from './actions.ts';
 
 const WorkflowDiagram = lazy(() => import('./diagram.tsx'));
 
-const when = (ms: number | undefined) => (ms ? new Date(ms).toLocaleString() : '');
 const pretty = (value: unknown) => JSON.stringify(value ?? {}, null, 2);
 
 export default function ExecutionView() {
@@ -105,11 +105,11 @@ export default function ExecutionView() {
         <dt>Workflow id</dt>
         <dd>{data.workflowId}</dd>
         <dt>Correlation id</dt>
-        <dd>{data.correlationId || '—'}</dd>
+        <dd>{data.correlationId}</dd>
         <dt>Started</dt>
-        <dd>{when(data.startTime)}</dd>
+        <dd>{formatDateTime(data.startTime)}</dd>
         <dt>Ended</dt>
-        <dd>{when(data.endTime) || '—'}</dd>
+        <dd>{formatDateTime(data.endTime)}</dd>
         {data.reasonForIncompletion && (
           <>
             <dt>Reason</dt>
@@ -158,8 +158,8 @@ export default function ExecutionView() {
                   <span className={`status status-${task.status}`}>{task.status}</span>
                 </td>
                 <td>{task.retryCount}</td>
-                <td>{when(task.startTime)}</td>
-                <td>{when(task.endTime)}</td>
+                <td>{formatDateTime(task.startTime)}</td>
+                <td>{formatDateTime(task.endTime)}</td>
               </tr>
             ))}
           </tbody>
