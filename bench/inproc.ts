@@ -1,16 +1,24 @@
 /**
  * The engine without HTTP (`npm run bench:inproc`): CPU per SIMPLE task execution and DO_WHILE
- * iteration time, driving engine.starter / engine.tasks directly against the in-memory store in
- * this process, so the figures hold the engine and store costs alone (the HTTP layer's share is
- * the difference to `npm run bench` and `npm run bench:handoff`).
+ * iteration time against the in-memory store in this process, layer by layer:
+ * - engine: engine.starter / engine.tasks called directly, so the figure holds the engine and
+ *   store costs alone;
+ * - router: the same calls as web Requests handed to the service's router (`router.handle`): the
+ *   routes, contracts, JSON bodies and views on top of the engine, without sockets or node:http;
+ * - routed floor: `GET /api/version` through the same router, the cheapest routed request.
+ * The sockets' and node:http's share is the difference to `npm run bench` (same workload, batch 1).
  * - CPU: 1,000 workflows of five SIMPLE tasks (200 to warm up), 8 starters and 8 pollers.
  * - DO_WHILE: one run of 300 iterations of a one-SIMPLE-task body (50 to warm up), one poller;
  *   a sample is the time between two consecutive poll answers. process.cpuUsage covers every
  *   thread, the script worker's too.
  */
 import { configOf } from '../lib/config/load.ts';
+import { NodeRequest } from '../lib/http/node-request.ts';
+import { withKnownText } from '../lib/http/request.ts';
+import { textOf } from '../lib/http/responses.ts';
 import { createLogger } from '../lib/log/logger.ts';
 import { startLocalServer } from '../lib/runtime/local.ts';
+import { createRouter } from '../lib/runtime/router.ts';
 import type { TaskResult } from '../lib/tasks/task-result.ts';
 import { registerHandoffWorkload } from './lib/handoff.ts';
 import { HttpClient } from './lib/http-client.ts';
@@ -34,27 +42,95 @@ const completed = (t: { workflowInstanceId: string; taskId: string }): TaskResul
   outputData: { ref: 1 },
 });
 
-async function simpleTasks(workflows: number): Promise<void> {
+/** How a pass reaches the service: the engine's own calls, or web Requests through the router. */
+interface Driver {
+  start(): Promise<unknown>;
+  poll(type: string, workerId: string): Promise<{ workflowInstanceId: string; taskId: string }[]>;
+  update(result: TaskResult): Promise<unknown>;
+}
+
+const direct: Driver = {
+  start: () => engine.starter.start({ name: WORKFLOW_NAME, input: { n: 1 } }),
+  poll: (type, workerId) => engine.tasks.poll(type, { count: 1, timeoutMs: 20, workerId }),
+  update: (result) => engine.tasks.update(result),
+};
+
+const router = createRouter(server.services);
+const base = 'http://127.0.0.1';
+/**
+ * One call through the router as the node:http adapter makes it (lib/http/node-adapter.ts): the
+ * body handed over as the text it already is, the answer read as the string it was built from.
+ */
+async function routed(method: string, path: string, body?: unknown): Promise<unknown> {
+  const request = new NodeRequest(`${base}${path}`, method, body === undefined ? {} : JSON_TYPE);
+  const response = await router.handle(
+    body === undefined ? request : withKnownText(request, JSON.stringify(body)),
+  );
+  const text = textOf(response) ?? (await response.text());
+  if (response.status >= 400) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  // A start answers the run id as text/plain, as Conductor does; the rest answer JSON.
+  return text.startsWith('[') || text.startsWith('{') ? JSON.parse(text) : text;
+}
+const JSON_TYPE = { 'content-type': 'application/json' };
+const viaRouter: Driver = {
+  start: () => routed('POST', `/api/workflow/${WORKFLOW_NAME}`, { n: 1 }),
+  poll: async (type, workerId) =>
+    (await routed('GET', `/api/tasks/poll/batch/${type}?count=1&timeout=20&workerid=${workerId}`)) as {
+      workflowInstanceId: string;
+      taskId: string;
+    }[],
+  update: (result) => routed('POST', '/api/tasks', result),
+};
+
+async function simpleTasks(workflows: number, driver: Driver): Promise<void> {
   let started = 0;
   let done = 0;
   const starters = Array.from({ length: WORKERS }, async () => {
     while (started < workflows) {
       started++;
-      await engine.starter.start({ name: WORKFLOW_NAME, input: { n: 1 } });
+      await driver.start();
     }
   });
   const pollers = Array.from({ length: WORKERS }, async (_, w) => {
     let k = w;
     while (done < workflows * TASKS_PER_WORKFLOW) {
       const type = types[k++ % types.length] as string;
-      const tasks = await engine.tasks.poll(type, { count: 1, timeoutMs: 20, workerId: `w${w}` });
+      const tasks = await driver.poll(type, `w${w}`);
       for (const t of tasks) {
-        await engine.tasks.update(completed(t));
+        await driver.update(completed(t));
         done++;
       }
     }
   });
   await Promise.all([...starters, ...pollers]);
+}
+
+/** CPU per task and tasks/s of 1,000 workflows (after 200 to warm up) through a driver. */
+async function measureTasks(driver: Driver): Promise<{ cpu: number; rate: number }> {
+  await simpleTasks(200, driver);
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await simpleTasks(1000, driver);
+  return {
+    cpu: cpuMs(process.cpuUsage(cpu)) / (1000 * TASKS_PER_WORKFLOW),
+    rate: (1000 * TASKS_PER_WORKFLOW) / ((performance.now() - started) / 1000),
+  };
+}
+
+/** CPU per routed `GET /api/version`, 8 callers at once. */
+async function versionCpuUs(requests: number): Promise<number> {
+  const callers = async (count: number) => {
+    let left = count;
+    await Promise.all(
+      Array.from({ length: WORKERS }, async () => {
+        while (left-- > 0) await routed('GET', '/api/version');
+      }),
+    );
+  };
+  await callers(2000);
+  const cpu = process.cpuUsage();
+  await callers(requests);
+  return (cpuMs(process.cpuUsage(cpu)) * 1000) / requests;
 }
 
 async function loop(iterations: number): Promise<number[]> {
@@ -72,24 +148,28 @@ async function loop(iterations: number): Promise<number[]> {
   return out;
 }
 
-const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
+function cpuMs(usage: NodeJS.CpuUsage): number {
+  return (usage.user + usage.system) / 1000;
+}
 
-await simpleTasks(200);
-let cpu = process.cpuUsage();
-let started = performance.now();
-await simpleTasks(1000);
-const taskCpu = cpuMs(process.cpuUsage(cpu)) / (1000 * TASKS_PER_WORKFLOW);
-const rate = (1000 * TASKS_PER_WORKFLOW) / ((performance.now() - started) / 1000);
+const engineOnly = await measureTasks(direct);
+const throughRouter = await measureTasks(viaRouter);
+const versionUs = await versionCpuUs(20_000);
 
 await loop(50);
-cpu = process.cpuUsage();
-started = performance.now();
+const cpu = process.cpuUsage();
 const samples = (await loop(301)).sort((a, b) => a - b);
 const loopCpu = cpuMs(process.cpuUsage(cpu)) / samples.length;
 const at = (q: number) =>
   (samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? 0).toFixed(3);
 
-console.log(`SIMPLE tasks, in process: ${rate.toFixed(0)} tasks/s, CPU ${taskCpu.toFixed(3)} ms per task`);
+console.log(
+  `SIMPLE tasks, in process, engine calls: ${engineOnly.rate.toFixed(0)} tasks/s, CPU ${engineOnly.cpu.toFixed(3)} ms per task`,
+);
+console.log(
+  `SIMPLE tasks, in process, through the router: ${throughRouter.rate.toFixed(0)} tasks/s, CPU ${throughRouter.cpu.toFixed(3)} ms per task (routes, contracts, JSON: ${(throughRouter.cpu - engineOnly.cpu).toFixed(3)} ms)`,
+);
+console.log(`GET /api/version through the router: CPU ${versionUs.toFixed(1)} µs per request`);
 console.log(
   `DO_WHILE iteration, in process: p50 ${at(0.5)} ms, p90 ${at(0.9)} ms, CPU ${loopCpu.toFixed(3)} ms per iteration`,
 );

@@ -96,7 +96,8 @@ async function throughputPass(worker: WorkerMode, floor: HttpFloor): Promise<voi
     const version = await requestRate(client, '/api/version', options.workers, options.versionSeconds);
 
     const measured = await measureLoad(client, server, loadOptionsFor(shape, options.workflows));
-    const { result, serverCpuMs, benchCpuMs, otherCpuMs, loadBefore, loadAfter } = measured;
+    const { result, serverCpuMs, serverSystemCpuMs, benchCpuMs, otherCpuMs, loadBefore, loadAfter } =
+      measured;
     window = measured.window;
     const { latencies, notCompleted } = await confirmCompleted(client, result.workflowIds);
     // One run at a time: the latency of the engine path itself, without queueing behind other runs.
@@ -159,6 +160,10 @@ async function throughputPass(worker: WorkerMode, floor: HttpFloor): Promise<voi
           [
             'server CPU per task execution',
             `${fmt(serverCpuMs / result.tasksCompleted, 3)} ms (${fmt((100 * serverCpuMs) / result.wallMs, 0)}% of one core over the run)`,
+          ],
+          [
+            '  of which in the kernel (system time: socket reads and writes)',
+            `${fmt(serverSystemCpuMs / result.tasksCompleted, 3)} ms`,
           ],
           [
             `bare node:http server CPU per request (this machine's floor, ${fmt(floor.requests, 0)} keep-alive POSTs)`,

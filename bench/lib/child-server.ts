@@ -17,6 +17,8 @@ export interface ChildServer {
   listeningAt: number;
   /** User + system CPU time of the server process so far, in ms (undefined off Linux). */
   cpuMs(): number | undefined;
+  /** Of that, the system (kernel) time: socket reads and writes, mostly. */
+  systemCpuMs(): number | undefined;
   /** Peak resident memory of the server process so far, in MB (undefined off Linux). */
   peakRssMb(): number | undefined;
   /** Resident memory of the server process now (VmRSS), in MB (undefined off Linux). */
@@ -61,6 +63,7 @@ export async function startChildServer(
     spawnedAt,
     listeningAt,
     cpuMs: () => procCpuMs(pid),
+    systemCpuMs: () => procCpuMs(pid, 'system'),
     peakRssMb: () => procStatusMb(pid, 'VmHWM'),
     rssMb: () => procStatusMb(pid, 'VmRSS'),
     async stop() {
@@ -105,12 +108,14 @@ function listeningUrl(child: ChildProcess): Promise<string> {
 }
 
 /** utime + stime of a process, from /proc/<pid>/stat (clock ticks, 100 per second on Linux). */
-function procCpuMs(pid: number): number | undefined {
+function procCpuMs(pid: number, part: 'both' | 'system' = 'both'): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may contain spaces) start after the last ')'.
+    // Fields after the command name (which may contain spaces) start after the last ')':
+    // utime is the 14th field of the line, stime the 15th.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]);
+    const system = Number(fields[12]);
+    const ticks = part === 'system' ? system : Number(fields[11]) + system;
     return (ticks * 1000) / 100;
   } catch {
     return undefined;

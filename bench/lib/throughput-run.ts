@@ -54,6 +54,8 @@ export interface MeasuredLoad {
   result: LoadResult;
   /** CPU of the server process during the load, ms (/proc/<pid>/stat; NaN off Linux). */
   serverCpuMs: number;
+  /** Of serverCpuMs, the kernel's (system time). */
+  serverSystemCpuMs: number;
   /** CPU of this process (the load generator), ms. */
   benchCpuMs: number;
   /** CPU the machine spent on other processes meanwhile, ms (NaN off Linux). */
@@ -73,17 +75,20 @@ export async function measureLoad(
   const loadBefore = loadAverage();
   const machineBefore = machineBusyMs() ?? Number.NaN;
   const cpuBefore = server.cpuMs() ?? Number.NaN;
+  const systemBefore = server.systemCpuMs() ?? Number.NaN;
   const own = process.cpuUsage();
   const fromUs = profileClockUs();
   const result = await runLoad(client, options);
   const toUs = profileClockUs();
   const serverCpuMs = (server.cpuMs() ?? Number.NaN) - cpuBefore;
+  const serverSystemCpuMs = (server.systemCpuMs() ?? Number.NaN) - systemBefore;
   const ownUsed = process.cpuUsage(own);
   const machineAfter = machineBusyMs() ?? Number.NaN;
   const benchCpuMs = (ownUsed.user + ownUsed.system) / 1000;
   return {
     result,
     serverCpuMs,
+    serverSystemCpuMs,
     benchCpuMs,
     otherCpuMs: machineAfter - machineBefore - serverCpuMs - benchCpuMs,
     loadBefore,

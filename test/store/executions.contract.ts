@@ -174,7 +174,13 @@ export function executionStoreContract(name: string, factory: () => Promise<Stor
 
         const read = await store.getWorkflow('wf-copy');
         if (!read) throw new Error('expected a stored record');
-        read.variables.n = 99;
+        // A store may share its payloads frozen (the memory store does): changing one in place then
+        // fails loudly rather than reaching the stored record.
+        try {
+          read.variables.n = 99;
+        } catch (error) {
+          expect(error).toBeInstanceOf(TypeError);
+        }
         read.status = 'FAILED';
 
         expect(await store.getWorkflow('wf-copy')).toEqual(record);

@@ -125,11 +125,10 @@ async function finishIteration(
     return;
   }
   const next = n + 1;
-  task.outputData.iteration = next;
-  if (items) {
-    task.outputData.loopIndex = n;
-    task.outputData.loopItem = items[n];
-  }
+  // A new output object: the one read may be shared with the store's copy (never changed in place).
+  task.outputData = items
+    ? { ...task.outputData, iteration: next, loopIndex: n, loopItem: items[n] }
+    : { ...task.outputData, iteration: next };
   await startIteration(ctx, task, next);
 }
 

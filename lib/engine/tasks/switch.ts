@@ -83,7 +83,7 @@ function operatorOf(flavor: Flavor, scripts: ScriptEvaluator): TaskType {
       const first = branchOf(wt, outcome.value, flavor.emptyFallsBack)[0];
       if (first) {
         // Conductor's marker: a string, set only when a branch task was scheduled.
-        task.inputData.hasChildren = 'true';
+        task.inputData = { ...task.inputData, hasChildren: 'true' };
         await ctx.schedule(branchRequest(first, request));
       }
       return [task];

@@ -9,6 +9,19 @@ export function isolate<T>(value: T): T {
   return copyValue(value) as T;
 }
 
+/**
+ * Freezes a payload the store keeps (a copy isolate made, or one already frozen) and everything in
+ * it, so every later copy of the record that holds it shares it instead of copying it again: a
+ * run's input, output and variables and a task's input and output are copied once, when first
+ * stored, rather than on every read. Code that tried to change a shared payload in place would
+ * fail loudly (a TypeError in strict mode) rather than change the stored record under others.
+ */
+export function freezePayload<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  for (const child of Object.values(value)) freezePayload(child);
+  return Object.freeze(value);
+}
+
 function copyValue(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) {
     if (typeof value === 'number' && !Number.isFinite(value)) return null;
