@@ -100,7 +100,11 @@ export interface RouteTypes {
   };
   'GET /api/metadata/workflow/{name}': { query: { version?: number }; body: never; response: WorkflowDef };
   'POST /api/metadata/workflow': { query: { overwrite?: Bool }; body: WorkflowDef; response: undefined };
-  'PUT /api/metadata/workflow': { query: never; body: WorkflowDef[]; response: unknown };
+  'PUT /api/metadata/workflow': {
+    query: { newVersion?: Bool };
+    body: WorkflowDef[];
+    response: { bulkErrorResults: Record<string, string>; bulkSuccessfulResults: string[] };
+  };
   'DELETE /api/metadata/workflow/{name}/{version}': { query: never; body: never; response: undefined };
   'GET /api/metadata/taskdefs': { query: never; body: never; response: TaskDef[] };
   'GET /api/metadata/taskdefs/{taskType}': { query: never; body: never; response: TaskDef };

@@ -18,7 +18,13 @@ export interface Loaded<T> {
 const lastSeen = new Map<string, unknown>();
 
 export function useLoad<T>(key: string, load: () => Promise<T>): Loaded<T> {
-  const [data, setData] = useState<T | undefined>(() => lastSeen.get(key) as T | undefined);
+  // The data with the key it belongs to: after the key changes, the previous key's data is never
+  // shown as the new key's (a page would show, and save, what another route loaded).
+  const [held, setHeld] = useState<{ key: string; value: T | undefined }>(() => ({
+    key,
+    value: lastSeen.get(key) as T | undefined,
+  }));
+  const data = held.key === key ? held.value : (lastSeen.get(key) as T | undefined);
   const [error, setError] = useState<unknown>();
   const [loading, setLoading] = useState(true);
   const generation = useRef(0);
@@ -32,7 +38,7 @@ export function useLoad<T>(key: string, load: () => Promise<T>): Loaded<T> {
       const value = await loader.current();
       if (mine !== generation.current) return;
       lastSeen.set(forKey, value);
-      setData(value);
+      setHeld({ key: forKey, value });
       setError(undefined);
     } catch (failure) {
       if (mine !== generation.current) return;
@@ -42,12 +48,13 @@ export function useLoad<T>(key: string, load: () => Promise<T>): Loaded<T> {
     }
   }, []);
   useEffect(() => {
-    if (lastSeen.has(key)) setData(lastSeen.get(key) as T);
+    setHeld({ key, value: lastSeen.get(key) as T | undefined });
+    setError(undefined);
     void run(key);
     return () => {
       generation.current++;
     };
   }, [key, run]);
   const reload = useCallback(() => run(key), [run, key]);
-  return { data, error, loading, reload };
+  return { data, error, loading: loading || held.key !== key, reload };
 }

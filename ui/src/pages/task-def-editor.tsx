@@ -42,7 +42,9 @@ export default function TaskDefEditorPage() {
       </section>
     );
   }
-  return <TaskDefForm key={name ?? 'new'} initial={loaded.data} isNew={name === undefined} />;
+  // A newer copy from the server (the session's cached one came first) starts the form afresh.
+  const stamp = loaded.data.updateTime ?? loaded.data.createTime ?? '';
+  return <TaskDefForm key={`${name ?? 'new'}/${stamp}`} initial={loaded.data} isNew={name === undefined} />;
 }
 
 function TaskDefForm({ initial, isNew }: { initial: TaskDef; isNew: boolean }) {
