@@ -38,7 +38,6 @@ export function TaskPanel({ task, attempts, onChoose, onClose }: TaskPanelProps)
           {task.referenceTaskName} <span className="muted">{task.taskType}</span>
         </h3>
         <span className={`status status-${task.status}`}>{task.status}</span>
-        <span className="spacer" />
         <button type="button" onClick={onClose} aria-label="Close the task panel">
           ×
         </button>

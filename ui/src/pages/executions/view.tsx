@@ -297,7 +297,7 @@ function TaskTable({
         </span>
       </div>
       <div className="table-scroll">
-        <table aria-label="Tasks">
+        <table aria-label="Tasks" className="task-table">
           <thead>
             <tr>
               <th>#</th>
@@ -334,8 +334,8 @@ function TaskTable({
                 </td>
                 <td>{task.iteration > 0 ? task.iteration : '—'}</td>
                 <td>{task.retryCount}</td>
-                <td>{formatDateTime(task.startTime)}</td>
-                <td>{formatDateTime(task.endTime)}</td>
+                <td className="nowrap">{formatDateTime(task.startTime)}</td>
+                <td className="nowrap">{formatDateTime(task.endTime)}</td>
                 <td className="nowrap">
                   {formatDuration(
                     task.startTime > 0
