@@ -1,5 +1,5 @@
 // The executions pages in a real browser: a failed run found through the list, its diagram
-// coloured by status, its failed task's details, and a retry; pause, resume and terminate from
+// coloured by status, its failed task's details and logs, and a confirmed retry; pause, resume and terminate from
 // the execution view; and the Run Workflow form, which refuses input that is not JSON.
 import { describe, expect, it } from 'vitest';
 import { fork, uniqueName, worker } from '../../helpers/fixtures.ts';
@@ -83,10 +83,12 @@ describe('the executions pages', () => {
     await page.locator('[data-ref="work"]').click();
     const details = page.getByRole('complementary', { name: 'Task work' });
     await expect.poll(() => details.textContent(), SLOW).toContain('the payment service said no');
+    await details.getByRole('tab', { name: 'Logs' }).click();
     await expect.poll(() => details.textContent(), SLOW).toContain('charging the card');
     await ui.shot('executions-failed-run');
 
     await page.getByRole('button', { name: 'Retry' }).click();
+    await page.getByRole('dialog', { name: 'Retry the run' }).getByRole('button', { name: 'Retry' }).click();
     await expect.poll(() => page.getByTestId('run-status').textContent(), SLOW).toBe('RUNNING');
     const after = await run(id);
     expect(after.status).toBe('RUNNING');

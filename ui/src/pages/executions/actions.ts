@@ -1,7 +1,8 @@
 /**
  * The operations an execution's page offers, and which of them its status allows (the service's
  * own rules: pause a running run, resume a paused one, terminate either; retry a failed, timed-out
- * or terminated one; restart or rerun any run that is over). Pure, so it is unit-tested.
+ * or terminated one; restart or rerun any run that is over). Every one but pause and resume asks
+ * before acting. Pure, so it is unit-tested.
  */
 import { api } from '../../api/client.ts';
 
@@ -17,7 +18,11 @@ export interface ActionInfo {
 export const ACTIONS: readonly ActionInfo[] = [
   { action: 'pause', label: 'Pause' },
   { action: 'resume', label: 'Resume' },
-  { action: 'retry', label: 'Retry' },
+  {
+    action: 'retry',
+    label: 'Retry',
+    confirm: 'Retry this run from its failed task? The run goes on from there with the tasks it completed.',
+  },
   {
     action: 'restart',
     label: 'Restart',

@@ -5,6 +5,7 @@
  * the SVG is drawn by diagram.tsx. Each block has one entry at its top centre and its exits at its
  * bottom edge; a sequence stacks blocks and joins every exit of one to the entry of the next.
  */
+import { baseRef } from './run-tasks.ts';
 
 export interface Point {
   x: number;
@@ -264,9 +265,31 @@ export function statusByRef(
 ): Map<string, string> {
   const latest = new Map<string, { status: string; seq: number }>();
   for (const task of tasks) {
-    const ref = task.referenceTaskName.replace(/__\d+$/, '');
+    const ref = baseRef(task.referenceTaskName);
     const seen = latest.get(ref);
     if (!seen || task.seq >= seen.seq) latest.set(ref, { status: task.status, seq: task.seq });
   }
   return new Map([...latest].map(([ref, { status }]) => [ref, status]));
+}
+
+/**
+ * How many DO_WHILE iterations each reference ran: a loop body task counts the iterations it ran
+ * in (its distinct `ref__N` names; `ref__2__1` in a loop within a loop), a DO_WHILE its own
+ * `outputData.iteration`. References that did not loop are left out.
+ */
+export function iterationsByRef(
+  tasks: { referenceTaskName: string; taskType: string; outputData?: Record<string, unknown> }[],
+): Map<string, number> {
+  const seen = new Map<string, Set<string>>();
+  const loops = new Map<string, number>();
+  for (const task of tasks) {
+    const ref = baseRef(task.referenceTaskName);
+    const count = task.outputData?.iteration;
+    if (task.taskType === 'DO_WHILE' && typeof count === 'number') {
+      loops.set(ref, Math.max(loops.get(ref) ?? 0, count));
+    } else if (ref !== task.referenceTaskName) {
+      seen.set(ref, (seen.get(ref) ?? new Set()).add(task.referenceTaskName));
+    }
+  }
+  return new Map([...[...seen].map(([ref, set]) => [ref, set.size] as const), ...loops]);
 }
