@@ -36,7 +36,7 @@ describe('UI quality', () => {
     await page.goto(`${ui.url}/schemas`);
     await page.getByRole('heading', { name: 'Schemas', level: 1 }).waitFor();
     expect(requested.filter((url) => url.includes('json-editor'))).toEqual([]);
-    await page.getByRole('link', { name: 'New schema' }).click();
+    await page.getByRole('button', { name: 'New schema' }).click();
     await page.getByLabel('Schema JSON', { exact: true }).waitFor();
     expect(requested.filter((url) => url.includes('json-editor')).length).toBe(1);
     expect(requested.filter((url) => !url.startsWith(ui.url))).toEqual([]);

@@ -27,6 +27,54 @@ describe('the management UI shell', () => {
     await ui.shot('shell-navigation');
   });
 
+  it('has a favicon (no failed request on any page) and a title per page', async () => {
+    const { page } = ui;
+    const failed: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+    });
+    page.on('requestfailed', (request) => failed.push(`failed ${request.url()}`));
+    const titles = new Map<string, string>();
+    for (const [path, heading] of [
+      ['/definitions/workflows', 'Workflow definitions'],
+      ['/definitions/tasks', 'Task definitions'],
+      ['/schemas', 'Schemas'],
+      ['/executions', 'Executions'],
+      ['/schedules', 'Schedules'],
+    ] as const) {
+      await page.goto(`${ui.url}${path}`);
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      await expect.poll(() => page.title()).toBe(`${heading} – Conductor`);
+      titles.set(path, await page.title());
+    }
+    expect(new Set(titles.values()).size).toBe(titles.size);
+    expect(await page.locator('link[rel="icon"]').count()).toBe(1);
+    expect(failed).toEqual([]);
+    await ui.shot('shell-titles');
+  });
+
+  it('makes the page actions buttons and navigation links', async () => {
+    const { page } = ui;
+    for (const [path, action] of [
+      ['/executions', 'Run Workflow'],
+      ['/definitions/workflows', 'New workflow definition'],
+      ['/definitions/tasks', 'New task definition'],
+      ['/schemas', 'New schema'],
+      ['/schedules', 'New schedule'],
+    ] as const) {
+      await page.goto(`${ui.url}${path}`);
+      await page.getByRole('button', { name: action }).waitFor();
+      expect({ path, links: await page.getByRole('link', { name: action }).count() }).toEqual({
+        path,
+        links: 0,
+      });
+    }
+    await page.goto(`${ui.url}/executions`);
+    await page.getByRole('button', { name: 'Run Workflow' }).press('Space');
+    await page.waitForURL(/\/executions\/run$/);
+    await ui.shot('shell-action-buttons');
+  });
+
   it('leaves /api to the API: an unknown API path is the JSON 404, not the UI', async () => {
     const api = await fetch(`${ui.url}/api/no-such-route`);
     expect(api.status).toBe(404);

@@ -9,6 +9,7 @@ import { api } from '../../api/client.ts';
 import type { ApiTask } from '../../api/routes.ts';
 import { ErrorMessage } from '../../components/error-message.tsx';
 import { useLoad } from '../../components/use-load.ts';
+import { useTitle } from '../../components/use-title.ts';
 import { formatDateTime } from '../../logic/time.ts';
 import { ACTIONS, type ActionInfo, allowed, perform } from './actions.ts';
 
@@ -26,6 +27,7 @@ export default function ExecutionView() {
   const [reason, setReason] = useState('');
   const [failure, setFailure] = useState<unknown>();
   const [busy, setBusy] = useState(false);
+  useTitle(run.data ? `${run.data.workflowName} v${run.data.workflowVersion} – Execution` : 'Execution');
 
   const act = async (info: ActionInfo) => {
     setAsking(undefined);

@@ -7,8 +7,10 @@ import { Link } from 'react-router';
 import { api } from '../../api/client.ts';
 import type { WorkflowSchedule } from '../../api/routes.ts';
 import { ErrorMessage } from '../../components/error-message.tsx';
+import { NavButton } from '../../components/nav-button.tsx';
 import { useLoad } from '../../components/use-load.ts';
-import { inZone } from './schedule-form.ts';
+import { useTitle } from '../../components/use-title.ts';
+import { formatDateTimeInZone } from '../../logic/time.ts';
 
 const cronOf = (s: WorkflowSchedule) =>
   (s.cronSchedules?.length ?? 0) > 0
@@ -17,6 +19,7 @@ const cronOf = (s: WorkflowSchedule) =>
 const zoneOf = (s: WorkflowSchedule) => s.cronSchedules?.[0]?.zoneId ?? s.zoneId ?? 'UTC';
 
 export default function SchedulesList() {
+  useTitle('Schedules');
   const schedules = useLoad('schedules', () => api('GET /api/scheduler/schedules'));
   const [failure, setFailure] = useState<unknown>();
   const [busy, setBusy] = useState<string>();
@@ -42,9 +45,7 @@ export default function SchedulesList() {
       <div className="toolbar">
         <h1>Schedules</h1>
         <span className="spacer" />
-        <Link className="button primary" to="/schedules/new">
-          New schedule
-        </Link>
+        <NavButton to={'/schedules/new'}>New schedule</NavButton>
       </div>
       <ErrorMessage error={failure ?? schedules.error} />
       {schedules.loading && !schedules.data ? <p aria-busy="true">Loading…</p> : null}
@@ -76,7 +77,7 @@ export default function SchedulesList() {
                 </td>
                 <td>{zoneOf(s)}</td>
                 <td>{s.paused ? `Paused${s.pausedReason ? ` (${s.pausedReason})` : ''}` : 'Active'}</td>
-                <td>{s.nextRunTime && !s.paused ? inZone(s.nextRunTime, zoneOf(s)) : '—'}</td>
+                <td>{s.nextRunTime && !s.paused ? formatDateTimeInZone(s.nextRunTime, zoneOf(s)) : '—'}</td>
                 <td>
                   <button
                     type="button"
