@@ -6,14 +6,24 @@ import { useBrowser } from '../browser.ts';
 describe('the management UI shell', () => {
   const ui = useBrowser();
 
-  it('opens at / on the workflow definitions, with Definitions, Schemas, Executions and Schedules in the navigation', async () => {
+  it('opens at / on the workflow definitions, with Definitions, Executions, Schedules and Monitor in the navigation', async () => {
     const { page } = ui;
     await page.goto(ui.url);
     await page.waitForURL(/\/definitions\/workflows$/);
     const nav = page.getByRole('navigation', { name: 'Main' });
     const links = await nav.getByRole('link').allTextContents();
-    expect(links).toEqual(['Workflows', 'Tasks', 'Schemas', 'Executions', 'Schedules']);
+    expect(links).toEqual([
+      'Workflows',
+      'Tasks',
+      'Event handlers',
+      'Schemas',
+      'Executions',
+      'Schedules',
+      'Event monitor',
+      'Queue monitor',
+    ]);
     await expect.poll(() => nav.textContent()).toContain('Definitions');
+    await expect.poll(() => nav.textContent()).toContain('Monitor');
     await ui.shot('shell-home');
   });
 

@@ -13,6 +13,7 @@ import { useLoad } from '../../components/use-load.ts';
 import { useTitle } from '../../components/use-title.ts';
 import { useWorkflowDefs, WorkflowNameOptions } from '../../components/workflow-names.tsx';
 import { formatDateTimeInZone } from '../../logic/time.ts';
+import { paths } from '../../paths.ts';
 import { formOf, hasManyCrons, NEW_SCHEDULE, type ScheduleForm, scheduleOf } from './schedule-form.ts';
 
 export default function ScheduleEditor() {
@@ -104,6 +105,7 @@ export default function ScheduleEditor() {
       <div className="toolbar">
         <h1>{name === undefined ? 'New schedule' : `Schedule ${name}`}</h1>
         <span className="spacer" />
+        {name !== undefined && <Link to={paths.scheduleExecutions(name)}>Runs</Link>}
         <Link to="/schedules">Back to schedules</Link>
       </div>
       <div className="split">

@@ -1,6 +1,7 @@
 /**
  * The schedules list: one row per schedule (name linking to the editor, workflow, cron, zone,
- * state, next run) with Pause and Resume in the row.
+ * state, next run in the schedule's zone) with Pause and Resume and a link to the schedule's runs
+ * in the row, and the whole execution history a link away.
  */
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -11,6 +12,7 @@ import { NavButton } from '../../components/nav-button.tsx';
 import { useLoad } from '../../components/use-load.ts';
 import { useTitle } from '../../components/use-title.ts';
 import { formatDateTimeInZone } from '../../logic/time.ts';
+import { paths } from '../../paths.ts';
 
 const cronOf = (s: WorkflowSchedule) =>
   (s.cronSchedules?.length ?? 0) > 0
@@ -45,7 +47,8 @@ export default function SchedulesList() {
       <div className="toolbar">
         <h1>Schedules</h1>
         <span className="spacer" />
-        <NavButton to={'/schedules/new'}>New schedule</NavButton>
+        <Link to={paths.scheduleExecutions()}>Execution history</Link>
+        <NavButton to="/schedules/new">New schedule</NavButton>
       </div>
       <ErrorMessage error={failure ?? schedules.error} />
       {schedules.loading && !schedules.data ? <p aria-busy="true">Loading…</p> : null}
@@ -62,6 +65,9 @@ export default function SchedulesList() {
               <th>Next run</th>
               <th>
                 <span className="visually-hidden">Actions</span>
+              </th>
+              <th>
+                <span className="visually-hidden">History</span>
               </th>
             </tr>
           </thead>
@@ -87,6 +93,11 @@ export default function SchedulesList() {
                   >
                     {s.paused ? 'Resume' : 'Pause'}
                   </button>
+                </td>
+                <td>
+                  <Link to={paths.scheduleExecutions(s.name)} aria-label={`Runs of ${s.name}`}>
+                    Runs
+                  </Link>
                 </td>
               </tr>
             ))}
