@@ -113,7 +113,7 @@ describe('the schedules pages', () => {
     await expect.poll(() => row.textContent(), SLOW).toContain('Active');
     const nextRun = row.locator('td').nth(5);
     expect(await nextRun.textContent()).toMatch(/^\d{4}-\d{2}-\d{2} 06:30:00\.000 GMT\+9$/);
-    await row.getByRole('link', { name }).click();
+    await row.getByRole('link', { name, exact: true }).click();
     const nextRuns = page.getByRole('complementary', { name: 'Next runs' });
     await expect.poll(() => nextRuns.getByRole('listitem').count(), SLOW).toBe(5);
     for (const item of await nextRuns.getByRole('listitem').allTextContents()) {
