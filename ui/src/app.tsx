@@ -1,7 +1,8 @@
 /**
- * The layout (navigation: Definitions, then Schemas, Executions, Schedules) and the routes. Every
- * page is a lazily loaded chunk, so the main bundle holds only React, the router and this shell.
- * Executions and Schedules own their sub-routes (`/executions/*`, `/schedules/*`).
+ * The layout (navigation: Definitions (workflows, tasks, event handlers, schemas), Executions,
+ * Schedules, then Monitor (event monitor, queue monitor)) and the routes. Every page is a lazily
+ * loaded chunk, so the main bundle holds only React, the router and this shell. Executions,
+ * Schedules, event handlers and the event monitor own their sub-routes.
  */
 import { lazy, Suspense } from 'react';
 import { Navigate, NavLink, Route, Routes } from 'react-router';
@@ -15,6 +16,9 @@ const SchemasPage = lazy(() => import('./pages/schemas.tsx'));
 const SchemaEditorPage = lazy(() => import('./pages/schema-editor.tsx'));
 const ExecutionsPages = lazy(() => import('./pages/executions.tsx'));
 const SchedulesPages = lazy(() => import('./pages/schedules.tsx'));
+const EventHandlersPages = lazy(() => import('./pages/event-handlers.tsx'));
+const EventMonitorPage = lazy(() => import('./pages/event-monitor.tsx'));
+const QueueMonitorPage = lazy(() => import('./pages/queue-monitor.tsx'));
 const NotFoundPage = lazy(() => import('./pages/not-found.tsx'));
 
 const link = ({ isActive }: { isActive: boolean }) => (isActive ? 'nav-link active' : 'nav-link');
@@ -32,6 +36,9 @@ export function App() {
           <NavLink className={link} to="/definitions/tasks">
             Tasks
           </NavLink>
+          <NavLink className={link} to="/definitions/event-handlers">
+            Event handlers
+          </NavLink>
           <NavLink className={link} to="/schemas">
             Schemas
           </NavLink>
@@ -42,6 +49,15 @@ export function App() {
         <NavLink className={link} to="/schedules">
           Schedules
         </NavLink>
+        <div className="nav-group">
+          <span className="nav-heading">Monitor</span>
+          <NavLink className={link} to="/event-monitor">
+            Event monitor
+          </NavLink>
+          <NavLink className={link} to="/queue-monitor">
+            Queue monitor
+          </NavLink>
+        </div>
         <ServiceVersion />
       </nav>
       <main className="content">
@@ -60,6 +76,9 @@ export function App() {
             <Route path="/schemas/edit/:name/:version?" element={<SchemaEditorPage />} />
             <Route path="/executions/*" element={<ExecutionsPages />} />
             <Route path="/schedules/*" element={<SchedulesPages />} />
+            <Route path="/definitions/event-handlers/*" element={<EventHandlersPages />} />
+            <Route path="/event-monitor/*" element={<EventMonitorPage />} />
+            <Route path="/queue-monitor" element={<QueueMonitorPage />} />
             <Route path="*" element={<NotFoundPage />} />
           </Routes>
         </Suspense>

@@ -13,4 +13,13 @@ export const paths = {
   taskDefs: '/definitions/tasks',
   newTaskDef: '/definitions/tasks/new',
   taskDef: (name: string) => `/definitions/tasks/edit/${enc(name)}`,
+  eventHandlers: '/definitions/event-handlers',
+  newEventHandler: '/definitions/event-handlers/new',
+  eventHandler: (name: string) => `/definitions/event-handlers/edit/${enc(name)}`,
+  eventMonitor: '/event-monitor',
+  eventExecutions: (name: string) => `/event-monitor/${enc(name)}`,
+  queueMonitor: '/queue-monitor',
+  scheduleExecutions: (scheduleName?: string) =>
+    `/schedules/executions${scheduleName ? `?schedule=${enc(scheduleName)}` : ''}`,
+  execution: (workflowId: string) => `/executions/${enc(workflowId)}`,
 };

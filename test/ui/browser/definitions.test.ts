@@ -44,7 +44,7 @@ describe('the definition editors', () => {
   it('creates a workflow definition through the forms, with the JSON kept in step, and saves it', async () => {
     const { page } = ui;
     await page.goto(`${ui.url}/definitions/workflows`);
-    await page.getByRole('link', { name: 'New workflow definition' }).click();
+    await page.getByRole('button', { name: 'New workflow definition' }).click();
     const properties = page.getByRole('group', { name: 'Workflow Properties' });
     await properties.getByLabel('Workflow name').fill('greeting');
     await properties.getByLabel('Description').fill('Says hello');

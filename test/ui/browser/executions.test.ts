@@ -66,7 +66,7 @@ describe('the executions pages', () => {
     const { page } = ui;
     await page.goto(`${ui.url}/executions`);
     await page.getByLabel('Workflow type').fill(name);
-    await page.getByLabel('Status').selectOption('FAILED');
+    await page.getByRole('checkbox', { name: 'FAILED' }).check();
     await page.getByRole('button', { name: 'Search' }).click();
     await page.waitForURL(/status=FAILED/);
     const table = page.getByRole('table', { name: 'Executions' });
@@ -138,7 +138,7 @@ describe('the executions pages', () => {
     await ui.api('POST', '/api/metadata/workflow', { name, version: 1, tasks: [worker(`${name}_w`)] });
     const { page } = ui;
     await page.goto(`${ui.url}/executions`);
-    await page.getByRole('link', { name: 'Run Workflow' }).click();
+    await page.getByRole('button', { name: 'Run Workflow' }).click();
     await page.getByLabel('Workflow name').fill(name);
     const input = page.getByLabel('Input (JSON object)');
     await input.fill('{"customer": 42,}');

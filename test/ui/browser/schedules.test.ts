@@ -51,7 +51,7 @@ describe('the schedules pages', () => {
     const name = uniqueName('ui_sched_new');
     const { page } = ui;
     await page.goto(`${ui.url}/schedules`);
-    await page.getByRole('link', { name: 'New schedule' }).click();
+    await page.getByRole('button', { name: 'New schedule' }).click();
     await page.getByLabel('Name', { exact: true }).fill(name);
     const cron = page.getByLabel('Cron expression (seconds first, Spring syntax)');
     await cron.fill('0 0 9 * * MON-FRI');
@@ -80,5 +80,45 @@ describe('the schedules pages', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await page.waitForURL(/\/schedules$/);
     await expect(schedule(name)).rejects.toThrow(/404/);
+  });
+
+  it('replaces the preview with one clear message when the cron expression turns invalid', async () => {
+    const { page } = ui;
+    await page.goto(`${ui.url}/schedules/new`);
+    const cron = page.getByLabel('Cron expression (seconds first, Spring syntax)');
+    await cron.fill('0 0 9 * * MON-FRI');
+    const nextRuns = page.getByRole('complementary', { name: 'Next runs' });
+    await expect.poll(() => nextRuns.getByRole('listitem').count(), SLOW).toBe(5);
+    await cron.fill('not a cron');
+    await expect.poll(() => nextRuns.getByRole('alert').count(), SLOW).toBe(1);
+    // The old expression's run times are gone, and the reason is said once.
+    expect(await nextRuns.getByRole('listitem').count()).toBe(0);
+    const message = (await nextRuns.getByRole('alert').textContent()) ?? '';
+    expect(message.match(/is not a valid cron expression/g)).toHaveLength(1);
+    await ui.shot('schedules-invalid-cron');
+  });
+
+  it('writes run times year-first to the millisecond, with the zone', async () => {
+    const workflow = await definition();
+    const name = uniqueName('ui_sched_zone');
+    await ui.api('POST', '/api/scheduler/schedules', {
+      name,
+      cronExpression: '0 30 6 * * *',
+      zoneId: 'Asia/Tokyo',
+      startWorkflowRequest: { name: workflow },
+    });
+    const { page } = ui;
+    await page.goto(`${ui.url}/schedules`);
+    const row = page.locator(`tr[data-schedule="${name}"]`);
+    await expect.poll(() => row.textContent(), SLOW).toContain('Active');
+    const nextRun = row.locator('td').nth(5);
+    expect(await nextRun.textContent()).toMatch(/^\d{4}-\d{2}-\d{2} 06:30:00\.000 GMT\+9$/);
+    await row.getByRole('link', { name, exact: true }).click();
+    const nextRuns = page.getByRole('complementary', { name: 'Next runs' });
+    await expect.poll(() => nextRuns.getByRole('listitem').count(), SLOW).toBe(5);
+    for (const item of await nextRuns.getByRole('listitem').allTextContents()) {
+      expect(item).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:30:00\.000 GMT\+9$/);
+    }
+    await ui.shot('schedules-zone-times');
   });
 });

@@ -59,7 +59,7 @@ describe('the schemas screen', () => {
   it('creates a schema from the template with a $schema line; saving registers version 1', async () => {
     const { page } = ui;
     await page.goto(`${ui.url}/schemas`);
-    await page.getByRole('link', { name: 'New schema' }).click();
+    await page.getByRole('button', { name: 'New schema' }).click();
     await page.getByLabel('Schema JSON', { exact: true }).waitFor();
     expect(await editorText(page)).toContain('"$schema": "https://json-schema.org/draft/2020-12/schema"');
     await page.getByLabel('Name').fill('customer');

@@ -6,14 +6,24 @@ import { useBrowser } from '../browser.ts';
 describe('the management UI shell', () => {
   const ui = useBrowser();
 
-  it('opens at / on the workflow definitions, with Definitions, Schemas, Executions and Schedules in the navigation', async () => {
+  it('opens at / on the workflow definitions, with Definitions, Executions, Schedules and Monitor in the navigation', async () => {
     const { page } = ui;
     await page.goto(ui.url);
     await page.waitForURL(/\/definitions\/workflows$/);
     const nav = page.getByRole('navigation', { name: 'Main' });
     const links = await nav.getByRole('link').allTextContents();
-    expect(links).toEqual(['Workflows', 'Tasks', 'Schemas', 'Executions', 'Schedules']);
+    expect(links).toEqual([
+      'Workflows',
+      'Tasks',
+      'Event handlers',
+      'Schemas',
+      'Executions',
+      'Schedules',
+      'Event monitor',
+      'Queue monitor',
+    ]);
     await expect.poll(() => nav.textContent()).toContain('Definitions');
+    await expect.poll(() => nav.textContent()).toContain('Monitor');
     await ui.shot('shell-home');
   });
 
@@ -25,6 +35,54 @@ describe('the management UI shell', () => {
     await page.waitForURL(/\/executions$/);
     await page.getByRole('heading', { name: 'Executions', level: 1 }).waitFor();
     await ui.shot('shell-navigation');
+  });
+
+  it('has a favicon (no failed request on any page) and a title per page', async () => {
+    const { page } = ui;
+    const failed: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+    });
+    page.on('requestfailed', (request) => failed.push(`failed ${request.url()}`));
+    const titles = new Map<string, string>();
+    for (const [path, heading] of [
+      ['/definitions/workflows', 'Workflow definitions'],
+      ['/definitions/tasks', 'Task definitions'],
+      ['/schemas', 'Schemas'],
+      ['/executions', 'Executions'],
+      ['/schedules', 'Schedules'],
+    ] as const) {
+      await page.goto(`${ui.url}${path}`);
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      await expect.poll(() => page.title()).toBe(`${heading} – Conductor`);
+      titles.set(path, await page.title());
+    }
+    expect(new Set(titles.values()).size).toBe(titles.size);
+    expect(await page.locator('link[rel="icon"]').count()).toBe(1);
+    expect(failed).toEqual([]);
+    await ui.shot('shell-titles');
+  });
+
+  it('makes the page actions buttons and navigation links', async () => {
+    const { page } = ui;
+    for (const [path, action] of [
+      ['/executions', 'Run Workflow'],
+      ['/definitions/workflows', 'New workflow definition'],
+      ['/definitions/tasks', 'New task definition'],
+      ['/schemas', 'New schema'],
+      ['/schedules', 'New schedule'],
+    ] as const) {
+      await page.goto(`${ui.url}${path}`);
+      await page.getByRole('button', { name: action }).waitFor();
+      expect({ path, links: await page.getByRole('link', { name: action }).count() }).toEqual({
+        path,
+        links: 0,
+      });
+    }
+    await page.goto(`${ui.url}/executions`);
+    await page.getByRole('button', { name: 'Run Workflow' }).press('Space');
+    await page.waitForURL(/\/executions\/run$/);
+    await ui.shot('shell-action-buttons');
   });
 
   it('leaves /api to the API: an unknown API path is the JSON 404, not the UI', async () => {

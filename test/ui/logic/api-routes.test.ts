@@ -50,4 +50,28 @@ describe('the UI API client', () => {
       'The service answered 502 Bad Gateway',
     );
   });
+
+  it('says a message once when the validation errors repeat it', () => {
+    const query = errorOf(
+      { status: 400, statusText: 'Bad Request' },
+      JSON.stringify({
+        message: 'Invalid query at position 9: expected a value, got end of query',
+        validationErrors: [{ path: 'query', message: 'expected a value, got end of query (position 9)' }],
+      }),
+    );
+    expect(describeError(query)).toBe('Invalid query at position 9: expected a value, got end of query');
+    const cron = errorOf(
+      { status: 400, statusText: 'Bad Request' },
+      JSON.stringify({
+        message: "Invalid cron expression: 'x' is not a valid cron expression: it needs 6 fields",
+        validationErrors: [
+          { path: 'cronExpression', message: "'x' is not a valid cron expression: it needs 6 fields" },
+          { path: 'zoneId', message: 'unknown zone Mars/Base' },
+        ],
+      }),
+    );
+    expect(describeError(cron)).toBe(
+      "Invalid cron expression: 'x' is not a valid cron expression: it needs 6 fields (zoneId: unknown zone Mars/Base)",
+    );
+  });
 });

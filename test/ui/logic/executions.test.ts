@@ -8,7 +8,9 @@ import { layoutDiagram, NODE_HEIGHT, statusByRef } from '../../../ui/src/pages/e
 import { parseObject } from '../../../ui/src/pages/executions/json-input.ts';
 import {
   filtersFromUrl,
+  matchingTypes,
   NO_FILTERS,
+  nextSort,
   searchParamsOf,
   urlOfFilters,
 } from '../../../ui/src/pages/executions/search-query.ts';
@@ -22,7 +24,7 @@ describe('the executions search request', () => {
     const params = searchParamsOf({
       ...NO_FILTERS,
       workflowType: 'say "hi"\\now',
-      status: 'FAILED',
+      statuses: ['FAILED', 'TIMED_OUT'],
       from: '2026-01-02T03:04',
       to: '2026-01-03T00:00',
       correlationId: 'order-1',
@@ -32,7 +34,7 @@ describe('the executions search request', () => {
     const from = new Date('2026-01-02T03:04').getTime();
     const to = new Date('2026-01-03T00:00').getTime();
     expect(params.query).toBe(
-      `workflowType = "say \\"hi\\"\\\\now" AND status IN (FAILED) AND startTime >= ${from} AND startTime <= ${to} AND correlationId = "order-1"`,
+      `workflowType = "say \\"hi\\"\\\\now" AND status IN (FAILED, TIMED_OUT) AND startTime >= ${from} AND startTime <= ${to} AND correlationId = "order-1"`,
     );
     expect(params.freeText).toBe('needle');
     expect(params.start).toBe(50);
@@ -45,11 +47,42 @@ describe('the executions search request', () => {
     expect(searchParamsOf({ ...NO_FILTERS, from: 'not a time' }).query).toBeUndefined();
   });
 
-  it('keeps the filters in the page URL and reads them back, ignoring unknown statuses and bad offsets', () => {
-    const filters = { ...NO_FILTERS, workflowType: 'a b', status: 'RUNNING', start: 25 };
+  it('keeps the filters in the page URL and reads them back, ignoring unknown statuses, sorts and bad offsets', () => {
+    const filters = {
+      ...NO_FILTERS,
+      workflowType: 'a b',
+      statuses: ['RUNNING', 'PAUSED'],
+      sort: { field: 'endTime' as const, descending: false },
+      start: 25,
+    };
+    expect(urlOfFilters(filters).toString()).toBe(
+      'workflowType=a+b&status=RUNNING%2CPAUSED&sort=endTime%3AASC&start=25',
+    );
     expect(filtersFromUrl(urlOfFilters(filters))).toEqual(filters);
     expect(urlOfFilters(NO_FILTERS).toString()).toBe('');
-    expect(filtersFromUrl(new URLSearchParams('status=DROP&start=-3'))).toEqual(NO_FILTERS);
+    expect(filtersFromUrl(new URLSearchParams('status=DROP&start=-3&sort=input:ASC'))).toEqual(NO_FILTERS);
+    expect(filtersFromUrl(new URLSearchParams('sort=status:SIDEWAYS')).sort).toEqual(NO_FILTERS.sort);
+  });
+
+  it('lets a workflow type typed in part stand for the registered types containing it', () => {
+    const registered = ['order_flow', 'Order_refund', 'shipping', 'order_flow'];
+    expect(matchingTypes('order', registered)).toEqual(['Order_refund', 'order_flow']);
+    expect(matchingTypes('order_flow', registered)).toEqual(['order_flow']);
+    expect(matchingTypes('billing', registered)).toEqual(['billing']);
+    expect(matchingTypes('  ', registered)).toEqual([]);
+    const query = searchParamsOf({ ...NO_FILTERS, workflowType: 'ORDER' }, registered).query ?? '';
+    expect(query).toBe('workflowType IN ("Order_refund", "order_flow")');
+    expect(JSON.stringify(parseQuery(query))).toContain('Order_refund');
+  });
+
+  it('sorts by a clicked header ascending, then the other way, through the search API sort', () => {
+    const byType = nextSort(NO_FILTERS.sort, 'workflowType');
+    expect(byType).toEqual({ field: 'workflowType', descending: false });
+    expect(nextSort(byType, 'workflowType')).toEqual({ field: 'workflowType', descending: true });
+    expect(nextSort(NO_FILTERS.sort, 'startTime')).toEqual({ field: 'startTime', descending: false });
+    expect(searchParamsOf({ ...NO_FILTERS, sort: { field: 'executionTime', descending: true } }).sort).toBe(
+      'executionTime:DESC',
+    );
   });
 });
 

@@ -1,6 +1,11 @@
 // The one way the UI writes times and durations.
 import { describe, expect, it } from 'vitest';
-import { durationBetween, formatDateTime, formatDuration } from '../../../ui/src/logic/time.ts';
+import {
+  durationBetween,
+  formatDateTime,
+  formatDateTimeInZone,
+  formatDuration,
+} from '../../../ui/src/logic/time.ts';
 
 describe('UI time formatting', () => {
   it('writes a time as year-first with milliseconds, from epoch ms or ISO alike', () => {
@@ -29,5 +34,13 @@ describe('UI time formatting', () => {
     expect(durationBetween(1_000, undefined, 2_500)).toBe(1_500);
     expect(durationBetween(undefined, 4_000)).toBeUndefined();
     expect(durationBetween('1970-01-01T00:00:01.000Z', '1970-01-01T00:00:02.500Z')).toBe(1_500);
+  });
+
+  it("writes a time in a schedule's zone in the same format, the zone named", () => {
+    const ms = Date.UTC(2026, 10, 27, 21, 30, 0, 5);
+    expect(formatDateTimeInZone(ms, 'Asia/Tokyo')).toBe('2026-11-28 06:30:00.005 GMT+9');
+    expect(formatDateTimeInZone(ms, 'UTC')).toBe('2026-11-27 21:30:00.005 UTC');
+    expect(formatDateTimeInZone(Date.UTC(2026, 0, 1, 0, 0), 'UTC')).toBe('2026-01-01 00:00:00.000 UTC');
+    expect(formatDateTimeInZone(ms, 'Not/AZone')).toBe(formatDateTime(ms));
   });
 });

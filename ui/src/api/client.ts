@@ -86,10 +86,15 @@ export function errorOf(response: Pick<Response, 'status' | 'statusText'>, text:
   );
 }
 
-/** A message for any failure, for display. */
+/**
+ * A message for any failure, for display, said once: a validation detail the message already
+ * states (the service often repeats its message there, give or take a `(position N)`) is left out.
+ */
 export function describeError(error: unknown): string {
   if (error instanceof ApiError) {
-    const details = error.validationErrors.map((e) => `${e.path}: ${e.message}`);
+    const details = error.validationErrors
+      .filter((e) => !error.message.includes(e.message.replace(/\s*\(position \d+\)$/, '')))
+      .map((e) => `${e.path}: ${e.message}`);
     return details.length > 0 ? `${error.message} (${details.join('; ')})` : error.message;
   }
   return error instanceof Error ? error.message : String(error);

@@ -5,16 +5,21 @@
  * Response and body types come from the server's own model.
  */
 
+import type { EventExecutionView, EventHandler } from '../../../lib/events/model.ts';
 import type { ApiTask, ApiWorkflow } from '../../../lib/model/api.ts';
 import type { TaskDef, WorkflowDef } from '../../../lib/model/definitions.ts';
-import type { WorkflowSchedule } from '../../../lib/scheduler/model.ts';
+import type { ScheduleExecution, WorkflowSchedule } from '../../../lib/scheduler/model.ts';
 import type { SchemaInput, SchemaRecord } from '../../../lib/schemas/model.ts';
 import type { WorkflowSummary } from '../../../lib/search/summaries.ts';
-import type { TaskExecLog } from '../../../lib/store/ports.ts';
+import type { PollData, TaskExecLog } from '../../../lib/store/ports.ts';
 
 export type {
   ApiTask,
   ApiWorkflow,
+  EventExecutionView,
+  EventHandler,
+  PollData,
+  ScheduleExecution,
   SchemaInput,
   SchemaRecord,
   TaskDef,
@@ -28,6 +33,15 @@ export type {
 export interface SearchResult<T> {
   totalHits: number;
   results: T[];
+}
+
+/** One event handler with the messages it handled (`GET /api/event/execution`). */
+export interface EventHandlerActivity {
+  name: string;
+  event: string;
+  active: boolean;
+  numberOfActions: number;
+  numberOfMessages: number;
 }
 
 /** What the Run Workflow form sends (a StartWorkflowRequest). */
@@ -75,6 +89,18 @@ export const API_ROUTES = [
   'PUT /api/scheduler/schedules/{name}/pause',
   'PUT /api/scheduler/schedules/{name}/resume',
   'GET /api/scheduler/nextFewSchedules',
+  'GET /api/scheduler/search/executions',
+  // Event handlers and the event monitor (pages/event-handlers/, pages/event-monitor.tsx).
+  'GET /api/event',
+  'POST /api/event',
+  'PUT /api/event',
+  'GET /api/event/handler/{name}',
+  'DELETE /api/event/{name}',
+  'GET /api/event/execution',
+  'GET /api/event/execution/{name}',
+  // The queue monitor (pages/queue-monitor.tsx).
+  'GET /api/tasks/queue/all',
+  'GET /api/tasks/queue/polldata/all',
 ] as const;
 
 export type RouteKey = (typeof API_ROUTES)[number];
@@ -149,6 +175,24 @@ export interface RouteTypes {
     body: never;
     response: number[];
   };
+  'GET /api/scheduler/search/executions': {
+    query: { query?: string; freeText?: string; start?: number; size?: number; sort?: string };
+    body: never;
+    response: SearchResult<ScheduleExecution>;
+  };
+  'GET /api/event': { query: never; body: never; response: EventHandler[] };
+  'POST /api/event': { query: never; body: EventHandler; response: undefined };
+  'PUT /api/event': { query: never; body: EventHandler; response: undefined };
+  'GET /api/event/handler/{name}': { query: never; body: never; response: EventHandler };
+  'DELETE /api/event/{name}': { query: never; body: never; response: undefined };
+  'GET /api/event/execution': { query: never; body: never; response: SearchResult<EventHandlerActivity> };
+  'GET /api/event/execution/{name}': {
+    query: { from?: number };
+    body: never;
+    response: EventExecutionView[];
+  };
+  'GET /api/tasks/queue/all': { query: never; body: never; response: Record<string, number> };
+  'GET /api/tasks/queue/polldata/all': { query: never; body: never; response: PollData[] };
 }
 
 /** `{name}` segments of a path literal, as the values to put in them. */

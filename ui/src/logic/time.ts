@@ -40,3 +40,32 @@ export function durationBetween(
   const to = end ? new Date(end).getTime() : now;
   return Number.isFinite(to) && to > 0 ? Math.max(0, to - from) : undefined;
 }
+
+/**
+ * A time in a named zone (a schedule's), in the same format with the zone after it:
+ * `2026-11-28 06:30:00.000 GMT+9`. An unknown zone falls back to the browser's, unlabelled.
+ */
+export function formatDateTimeInZone(ms: number, zoneId: string): string {
+  let parts: Intl.DateTimeFormatPart[];
+  try {
+    parts = new Intl.DateTimeFormat('en-US', {
+      timeZone: zoneId,
+      timeZoneName: 'short',
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      fractionalSecondDigits: 3,
+    }).formatToParts(new Date(ms));
+  } catch {
+    return formatDateTime(ms);
+  }
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  return (
+    `${part('year')}-${part('month')}-${part('day')} ` +
+    `${part('hour')}:${part('minute')}:${part('second')}.${part('fractionalSecond')} ${part('timeZoneName')}`
+  );
+}

@@ -1,6 +1,7 @@
 /**
- * Schedules (`/schedules/*`): the list with pause and resume, and the editor with a preview of the
- * next run times (`/schedules/new`, `/schedules/edit/{name}`), each a lazily loaded chunk.
+ * Schedules (`/schedules/*`): the list with pause and resume, the editor with a preview of the
+ * next run times (`/schedules/new`, `/schedules/edit/{name}`) and the execution history
+ * (`/schedules/executions`), each a lazily loaded chunk.
  */
 import { lazy } from 'react';
 import { Route, Routes } from 'react-router';
@@ -8,6 +9,7 @@ import './runs.css';
 
 const SchedulesList = lazy(() => import('./schedules/list.tsx'));
 const ScheduleEditor = lazy(() => import('./schedules/editor.tsx'));
+const ScheduleExecutions = lazy(() => import('./schedules/executions.tsx'));
 
 export default function SchedulesPages() {
   return (
@@ -15,6 +17,7 @@ export default function SchedulesPages() {
       <Route index element={<SchedulesList />} />
       <Route path="new" element={<ScheduleEditor />} />
       <Route path="edit/:name" element={<ScheduleEditor />} />
+      <Route path="executions" element={<ScheduleExecutions />} />
     </Routes>
   );
 }

@@ -14,6 +14,7 @@ import { useConfirm } from '../components/confirm.tsx';
 import { ErrorMessage, Success } from '../components/error-message.tsx';
 import { LazyJsonEditor } from '../components/lazy-json-editor.tsx';
 import { useLoad } from '../components/use-load.ts';
+import { useTitle } from '../components/use-title.ts';
 import { parseJsonObject, prettyJson } from '../logic/json-text.ts';
 import { downloadName, JSON_SCHEMA_TEMPLATE, versionsOf } from '../logic/schema-rows.ts';
 import { paths } from '../paths.ts';
@@ -27,6 +28,9 @@ export default function SchemaEditorPage() {
   const params = useParams();
   const name = params.name;
   const version = params.version === undefined ? undefined : Number(params.version);
+  useTitle(
+    name === undefined ? 'New schema' : `${name}${version === undefined ? '' : ` v${version}`} – Schema`,
+  );
   const loaded = useLoad<Loaded>(`${name}/${version}`, async () => {
     if (name === undefined) return { record: undefined, versions: [] };
     const versions = versionsOf(await api('GET /api/schema', { query: { short: true } }), name);

@@ -9,13 +9,16 @@ import { api } from '../api/client.ts';
 import { schemaExists } from '../api/schemas.ts';
 import { useConfirm } from '../components/confirm.tsx';
 import { ErrorMessage } from '../components/error-message.tsx';
+import { NavButton } from '../components/nav-button.tsx';
 import { usePaged } from '../components/pager.tsx';
 import { useLoad } from '../components/use-load.ts';
+import { useTitle } from '../components/use-title.ts';
 import { schemaRows } from '../logic/schema-rows.ts';
 import { formatDateTime } from '../logic/time.ts';
 import { paths } from '../paths.ts';
 
 export default function SchemasPage() {
+  useTitle('Schemas');
   const { data, error, loading, reload } = useLoad('schemas', () => api('GET /api/schema'));
   const [actionError, setActionError] = useState<unknown>();
   const [cloning, setCloning] = useState<string>();
@@ -39,9 +42,7 @@ export default function SchemasPage() {
     <section>
       <h1>Schemas</h1>
       <div className="toolbar">
-        <Link className="button primary" to={paths.newSchema}>
-          New schema
-        </Link>
+        <NavButton to={paths.newSchema}>New schema</NavButton>
         <span className="spacer" />
         {loading && <span aria-busy="true">Loading…</span>}
       </div>

@@ -12,6 +12,7 @@ import { CheckboxField, NumberField, SelectField, TextField } from '../component
 import { SchemaPickers } from '../components/schema-picker.tsx';
 import { useLoad } from '../components/use-load.ts';
 import { useRegistry } from '../components/use-registry.ts';
+import { useTitle } from '../components/use-title.ts';
 import { withRef } from '../logic/schema-ref.ts';
 import { paths } from '../paths.ts';
 
@@ -29,6 +30,7 @@ const NEW_TASK_DEF: TaskDef = {
 
 export default function TaskDefEditorPage() {
   const { name } = useParams();
+  useTitle(name === undefined ? 'New task definition' : `${name} – Task definition`);
   const loaded = useLoad(`task-def/${name}`, async () =>
     name === undefined
       ? NEW_TASK_DEF

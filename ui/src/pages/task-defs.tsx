@@ -1,27 +1,39 @@
-/** Task definitions: one row each, linking to the Task Definition form. */
+/** Task definitions: one row each, filterable by name, linking to the Task Definition form. */
+import { useDeferredValue, useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../api/client.ts';
 import { ErrorMessage } from '../components/error-message.tsx';
+import { NavButton } from '../components/nav-button.tsx';
 import { usePaged } from '../components/pager.tsx';
 import { useLoad } from '../components/use-load.ts';
+import { useTitle } from '../components/use-title.ts';
 import { paths } from '../paths.ts';
 
 export default function TaskDefsPage() {
+  useTitle('Task definitions');
   const { data, error, loading } = useLoad('task-defs', () => api('GET /api/metadata/taskdefs'));
-  const rows = [...(data ?? [])].sort((a, b) => a.name.localeCompare(b.name));
+  const [filter, setFilter] = useState('');
+  const wanted = useDeferredValue(filter.trim().toLowerCase());
+  const rows = (data ?? [])
+    .filter((def) => wanted === '' || def.name.toLowerCase().includes(wanted))
+    .sort((a, b) => a.name.localeCompare(b.name));
   const { visible, pager } = usePaged(rows, 'Task definitions');
   return (
     <section>
       <h1>Task definitions</h1>
       <div className="toolbar">
-        <Link className="button primary" to={paths.newTaskDef}>
-          New task definition
-        </Link>
+        <NavButton to={paths.newTaskDef}>New task definition</NavButton>
+        <label htmlFor="task-filter">Filter by name</label>
+        <input id="task-filter" type="search" value={filter} onChange={(e) => setFilter(e.target.value)} />
         <span className="spacer" />
         {loading && <span aria-busy="true">Loading…</span>}
+        {data && <span className="muted">{rows.length} shown</span>}
       </div>
       <ErrorMessage error={error} />
-      {data && rows.length === 0 && <p className="muted">No task definitions yet.</p>}
+      {data && data.length === 0 && <p className="muted">No task definitions yet.</p>}
+      {data && data.length > 0 && rows.length === 0 && (
+        <p className="muted">No task definition matches “{filter.trim()}”.</p>
+      )}
       {rows.length > 0 && (
         <>
           {pager}

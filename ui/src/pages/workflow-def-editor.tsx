@@ -17,6 +17,7 @@ import { LazyJsonEditor } from '../components/lazy-json-editor.tsx';
 import { TaskForm } from '../components/task-forms.tsx';
 import { useLoad } from '../components/use-load.ts';
 import { useRegistry } from '../components/use-registry.ts';
+import { useTitle } from '../components/use-title.ts';
 import { WorkflowPropertiesForm } from '../components/workflow-properties-form.tsx';
 import { parseJsonObject, prettyJson } from '../logic/json-text.ts';
 import {
@@ -37,6 +38,9 @@ import { TaskList } from './workflow-def-editor/task-list.tsx';
 
 export default function WorkflowDefEditorPage() {
   const { name, version } = useParams();
+  useTitle(
+    name === undefined ? 'New workflow definition' : `${name}${version ? ` v${version}` : ''} – Workflow`,
+  );
   const loaded = useLoad(`workflow-def/${name}/${version}`, async () =>
     name === undefined
       ? newWorkflowDef()

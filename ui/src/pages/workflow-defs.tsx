@@ -3,12 +3,15 @@ import { useDeferredValue, useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../api/client.ts';
 import { ErrorMessage } from '../components/error-message.tsx';
+import { NavButton } from '../components/nav-button.tsx';
 import { usePaged } from '../components/pager.tsx';
 import { useLoad } from '../components/use-load.ts';
+import { useTitle } from '../components/use-title.ts';
 import { formatDateTime } from '../logic/time.ts';
 import { paths } from '../paths.ts';
 
 export default function WorkflowDefsPage() {
+  useTitle('Workflow definitions');
   const { data, error, loading } = useLoad('workflow-defs', () =>
     api('GET /api/metadata/workflow', { query: { short: true } }),
   );
@@ -22,9 +25,7 @@ export default function WorkflowDefsPage() {
     <section>
       <h1>Workflow definitions</h1>
       <div className="toolbar">
-        <Link className="button primary" to={paths.newWorkflowDef}>
-          New workflow definition
-        </Link>
+        <NavButton to={paths.newWorkflowDef}>New workflow definition</NavButton>
         <label htmlFor="workflow-filter">Filter by name</label>
         <input
           id="workflow-filter"

@@ -7,10 +7,12 @@ import { type FormEvent, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../api/client.ts';
 import { ErrorMessage } from '../../components/error-message.tsx';
+import { useTitle } from '../../components/use-title.ts';
 import { useWorkflowDefs, WorkflowNameOptions } from '../../components/workflow-names.tsx';
 import { parseObject } from './json-input.ts';
 
 export default function RunWorkflowForm() {
+  useTitle('Run Workflow');
   const [search] = useSearchParams();
   const navigate = useNavigate();
   const defs = useWorkflowDefs();

@@ -12,6 +12,7 @@ import { api } from '../../api/client.ts';
 import type { ApiTask, ApiWorkflow } from '../../api/routes.ts';
 import { ErrorMessage } from '../../components/error-message.tsx';
 import { useLoad } from '../../components/use-load.ts';
+import { useTitle } from '../../components/use-title.ts';
 import { durationBetween, formatDateTime, formatDuration } from '../../logic/time.ts';
 import { ACTIONS, type ActionInfo, allowed, perform } from './actions.ts';
 import { RefreshControl } from './refresh-control.tsx';
@@ -64,6 +65,7 @@ export default function ExecutionView() {
   useEffect(() => {
     if (choice) panel.current?.scrollIntoView?.({ block: 'nearest' });
   }, [choice]);
+  useTitle(loaded ? `${loaded.workflowName} v${loaded.workflowVersion} – Execution` : 'Execution');
 
   const act = async (info: ActionInfo) => {
     setAsking(undefined);

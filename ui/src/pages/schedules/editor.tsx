@@ -10,19 +10,16 @@ import type { WorkflowSchedule } from '../../api/routes.ts';
 import { useConfirm } from '../../components/confirm.tsx';
 import { ErrorMessage } from '../../components/error-message.tsx';
 import { useLoad } from '../../components/use-load.ts';
+import { useTitle } from '../../components/use-title.ts';
 import { useWorkflowDefs, WorkflowNameOptions } from '../../components/workflow-names.tsx';
-import {
-  formOf,
-  hasManyCrons,
-  inZone,
-  NEW_SCHEDULE,
-  type ScheduleForm,
-  scheduleOf,
-} from './schedule-form.ts';
+import { formatDateTimeInZone } from '../../logic/time.ts';
+import { paths } from '../../paths.ts';
+import { formOf, hasManyCrons, NEW_SCHEDULE, type ScheduleForm, scheduleOf } from './schedule-form.ts';
 
 export default function ScheduleEditor() {
   const name = useParams().name;
   const navigate = useNavigate();
+  useTitle(name === undefined ? 'New schedule' : `${name} – Schedule`);
   const existing = useLoad(
     name ?? '(new)',
     async (): Promise<WorkflowSchedule | undefined> =>
@@ -42,6 +39,8 @@ export default function ScheduleEditor() {
       ? Promise.resolve([] as number[])
       : api('GET /api/scheduler/nextFewSchedules', { query: { cronExpression: cron, limit: 5 } }),
   );
+  // An expression the service refuses shows its message alone, not the last good one's run times.
+  const nextRuns = preview.error ? undefined : preview.data;
   const defs = useWorkflowDefs();
 
   const set = <K extends keyof ScheduleForm>(key: K, value: ScheduleForm[K]) => {
@@ -106,6 +105,7 @@ export default function ScheduleEditor() {
       <div className="toolbar">
         <h1>{name === undefined ? 'New schedule' : `Schedule ${name}`}</h1>
         <span className="spacer" />
+        {name !== undefined && <Link to={paths.scheduleExecutions(name)}>Runs</Link>}
         <Link to="/schedules">Back to schedules</Link>
       </div>
       <div className="split">
@@ -194,14 +194,14 @@ export default function ScheduleEditor() {
         <aside aria-label="Next runs">
           <h2>Next runs</h2>
           <ErrorMessage error={preview.error} />
-          {preview.data && preview.data.length === 0 && !preview.error && (
-            <p className="muted">No run times.</p>
-          )}
-          {preview.data && preview.data.length > 0 && (
+          {nextRuns && nextRuns.length === 0 && <p className="muted">No run times.</p>}
+          {nextRuns && nextRuns.length > 0 && (
             <ol className="next-runs">
-              {preview.data.map((ms) => (
+              {nextRuns.map((ms) => (
                 <li key={ms}>
-                  <time dateTime={new Date(ms).toISOString()}>{inZone(ms, form.zoneId || 'UTC')}</time>
+                  <time dateTime={new Date(ms).toISOString()}>
+                    {formatDateTimeInZone(ms, form.zoneId || 'UTC')}
+                  </time>
                 </li>
               ))}
             </ol>

@@ -1,14 +1,18 @@
 /**
  * The schedules list: one row per schedule (name linking to the editor, workflow, cron, zone,
- * state, next run) with Pause and Resume in the row.
+ * state, next run in the schedule's zone) with Pause and Resume and a link to the schedule's runs
+ * in the row, and the whole execution history a link away.
  */
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../../api/client.ts';
 import type { WorkflowSchedule } from '../../api/routes.ts';
 import { ErrorMessage } from '../../components/error-message.tsx';
+import { NavButton } from '../../components/nav-button.tsx';
 import { useLoad } from '../../components/use-load.ts';
-import { inZone } from './schedule-form.ts';
+import { useTitle } from '../../components/use-title.ts';
+import { formatDateTimeInZone } from '../../logic/time.ts';
+import { paths } from '../../paths.ts';
 
 const cronOf = (s: WorkflowSchedule) =>
   (s.cronSchedules?.length ?? 0) > 0
@@ -17,6 +21,7 @@ const cronOf = (s: WorkflowSchedule) =>
 const zoneOf = (s: WorkflowSchedule) => s.cronSchedules?.[0]?.zoneId ?? s.zoneId ?? 'UTC';
 
 export default function SchedulesList() {
+  useTitle('Schedules');
   const schedules = useLoad('schedules', () => api('GET /api/scheduler/schedules'));
   const [failure, setFailure] = useState<unknown>();
   const [busy, setBusy] = useState<string>();
@@ -42,9 +47,8 @@ export default function SchedulesList() {
       <div className="toolbar">
         <h1>Schedules</h1>
         <span className="spacer" />
-        <Link className="button primary" to="/schedules/new">
-          New schedule
-        </Link>
+        <Link to={paths.scheduleExecutions()}>Execution history</Link>
+        <NavButton to="/schedules/new">New schedule</NavButton>
       </div>
       <ErrorMessage error={failure ?? schedules.error} />
       {schedules.loading && !schedules.data ? <p aria-busy="true">Loading…</p> : null}
@@ -62,6 +66,9 @@ export default function SchedulesList() {
               <th>
                 <span className="visually-hidden">Actions</span>
               </th>
+              <th>
+                <span className="visually-hidden">History</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -76,7 +83,7 @@ export default function SchedulesList() {
                 </td>
                 <td>{zoneOf(s)}</td>
                 <td>{s.paused ? `Paused${s.pausedReason ? ` (${s.pausedReason})` : ''}` : 'Active'}</td>
-                <td>{s.nextRunTime && !s.paused ? inZone(s.nextRunTime, zoneOf(s)) : '—'}</td>
+                <td>{s.nextRunTime && !s.paused ? formatDateTimeInZone(s.nextRunTime, zoneOf(s)) : '—'}</td>
                 <td>
                   <button
                     type="button"
@@ -86,6 +93,11 @@ export default function SchedulesList() {
                   >
                     {s.paused ? 'Resume' : 'Pause'}
                   </button>
+                </td>
+                <td>
+                  <Link to={paths.scheduleExecutions(s.name)} aria-label={`Runs of ${s.name}`}>
+                    Runs
+                  </Link>
                 </td>
               </tr>
             ))}

@@ -106,12 +106,3 @@ export function scheduleOf(
     },
   };
 }
-
-/** A time shown in the schedule's zone (falling back to the browser's for an unknown zone). */
-export function inZone(ms: number, zoneId: string): string {
-  try {
-    return new Date(ms).toLocaleString('en-GB', { timeZone: zoneId, timeZoneName: 'short' });
-  } catch {
-    return new Date(ms).toLocaleString();
-  }
-}

@@ -1,0 +1,159 @@
+/**
+ * The event handler editor (`/definitions/event-handlers/new`, `.../edit/{name}`): name, event,
+ * condition, active, description and the actions as JSON, checked in the form before anything is
+ * sent. Save creates (`POST /api/event`) or updates (`PUT /api/event`); Delete asks first.
+ */
+import { type FormEvent, useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { api } from '../../api/client.ts';
+import type { EventHandler } from '../../api/routes.ts';
+import { useConfirm } from '../../components/confirm.tsx';
+import { ErrorMessage } from '../../components/error-message.tsx';
+import { useLoad } from '../../components/use-load.ts';
+import { useTitle } from '../../components/use-title.ts';
+import { paths } from '../../paths.ts';
+import { EVENT_ACTIONS, formOf, type HandlerForm, handlerOf, NEW_HANDLER } from './handler-form.ts';
+
+export default function EventHandlerEditor() {
+  const name = useParams().name;
+  const navigate = useNavigate();
+  useTitle(name === undefined ? 'New event handler' : `${name} – Event handler`);
+  const existing = useLoad(
+    `event-handler/${name ?? '(new)'}`,
+    async (): Promise<EventHandler | undefined> =>
+      name === undefined ? undefined : api('GET /api/event/handler/{name}', { params: { name } }),
+  );
+  const [form, setForm] = useState<HandlerForm>(NEW_HANDLER);
+  const [problems, setProblems] = useState<string[]>([]);
+  const [failure, setFailure] = useState<unknown>();
+  const [saved, setSaved] = useState(false);
+  const [confirmDialog, confirm] = useConfirm();
+  useEffect(() => {
+    setForm(existing.data ? formOf(existing.data) : NEW_HANDLER);
+  }, [existing.data]);
+
+  const set = <K extends keyof HandlerForm>(key: K, value: HandlerForm[K]) => {
+    setSaved(false);
+    setForm({ ...form, [key]: value });
+  };
+  const text = (key: 'name' | 'event' | 'condition' | 'description') => ({
+    value: form[key],
+    onChange: (e: { target: { value: string } }) => set(key, e.target.value),
+  });
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    const result = handlerOf(form, existing.data);
+    if (!result.ok) {
+      setProblems(result.problems);
+      return;
+    }
+    setProblems([]);
+    setFailure(undefined);
+    try {
+      if (name === undefined) {
+        await api('POST /api/event', { body: result.handler });
+        void navigate(paths.eventHandler(result.handler.name), { replace: true });
+      } else {
+        await api('PUT /api/event', { body: result.handler });
+        await existing.reload();
+      }
+      setSaved(true);
+    } catch (error) {
+      setFailure(error);
+    }
+  };
+  const remove = async () => {
+    if (!(await confirm(`Delete the event handler ${form.name}? Its event no longer triggers it.`, 'Delete')))
+      return;
+    try {
+      await api('DELETE /api/event/{name}', { params: { name: form.name } });
+      void navigate(paths.eventHandlers);
+    } catch (error) {
+      setFailure(error);
+    }
+  };
+
+  if (existing.error) {
+    return (
+      <section>
+        <h1>Event handler {name}</h1>
+        <ErrorMessage error={existing.error} />
+        <Link to={paths.eventHandlers}>Back to event handlers</Link>
+      </section>
+    );
+  }
+  if (name !== undefined && !existing.data) return <p aria-busy="true">Loading…</p>;
+  return (
+    <section>
+      <div className="toolbar">
+        <h1>{name === undefined ? 'New event handler' : `Event handler ${name}`}</h1>
+        <span className="spacer" />
+        {name !== undefined && <Link to={paths.eventExecutions(name)}>Executions</Link>}
+        <Link to={paths.eventHandlers}>Back to event handlers</Link>
+      </div>
+      <form className="stacked-form" onSubmit={save} aria-label="Event handler">
+        <label>
+          Name
+          <input required readOnly={name !== undefined} {...text('name')} />
+        </label>
+        <label>
+          Event (type:queue, e.g. conductor:orders, sqs:orders)
+          <input required {...text('event')} />
+        </label>
+        <label>
+          Condition (empty: every message; e.g. $.order.total &gt; 100)
+          <input {...text('condition')} />
+        </label>
+        <label>
+          Condition evaluator
+          <select value={form.evaluatorType} onChange={(e) => set('evaluatorType', e.target.value)}>
+            <option value="javascript">javascript</option>
+            <option value="value-param">value-param</option>
+          </select>
+        </label>
+        <label>
+          Description
+          <input {...text('description')} />
+        </label>
+        <label className="checkbox">
+          <input type="checkbox" checked={form.active} onChange={(e) => set('active', e.target.checked)} />
+          Active
+        </label>
+        <label>
+          Actions (JSON array; each action one of {EVENT_ACTIONS.join(', ')})
+          <textarea
+            rows={12}
+            spellCheck={false}
+            value={form.actions}
+            onChange={(e) => set('actions', e.target.value)}
+          />
+        </label>
+        {problems.length > 0 && (
+          <ul className="error" role="alert">
+            {problems.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
+        )}
+        <ErrorMessage error={failure} />
+        {saved && (
+          <p className="success" role="status">
+            Saved.
+          </p>
+        )}
+        <div className="toolbar">
+          <button type="submit" className="primary">
+            Save
+          </button>
+          {name !== undefined && (
+            <button type="button" className="danger" onClick={() => void remove()}>
+              Delete
+            </button>
+          )}
+        </div>
+        {confirmDialog}
+      </form>
+    </section>
+  );
+}
