@@ -98,8 +98,8 @@ export function externalizingExecutions(
       return Promise.all((await inner.createTasks(slim)).map(resolveTask));
     },
     updateTask: async (task, expectedRev) => inner.updateTask(await codec.slimTask(task), expectedRev),
-    getTask: async (workflowId, taskId) => {
-      const row = await inner.getTask(workflowId, taskId);
+    getTask: async (workflowId, taskId, options) => {
+      const row = await inner.getTask(workflowId, taskId, options);
       return row && resolveTask(row);
     },
     getTasks: async (workflowId, taskIds) =>

@@ -21,6 +21,7 @@ import type {
   ExecutionStore,
   ExpiredRunRemover,
   IdempotencyClaim,
+  ReadOptions,
   RunIndexRead,
   RunIndexRow,
   TaskExecLog,
@@ -259,9 +260,17 @@ export class DynamoExecutionStore implements ExecutionStore, ExpiredRunRemover {
     }
   }
 
-  async getTask(workflowId: string, taskId: string): Promise<TaskRecord | undefined> {
+  async getTask(workflowId: string, taskId: string, options?: ReadOptions): Promise<TaskRecord | undefined> {
+    // `fresh: false`: eventually consistent, half the read units (ports.ts ReadOptions).
+    const consistent = options?.fresh !== false;
     const result = await this.client
-      .send(new GetCommand({ TableName: this.table, Key: taskKey(workflowId, taskId), ConsistentRead: true }))
+      .send(
+        new GetCommand({
+          TableName: this.table,
+          Key: taskKey(workflowId, taskId),
+          ConsistentRead: consistent,
+        }),
+      )
       .catch((e: unknown) => translate(e, 'task get'));
     return result.Item ? this.codec.task(result.Item) : undefined;
   }
