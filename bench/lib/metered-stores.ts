@@ -110,10 +110,11 @@ export function meteredExecutions(m: StoreMeter, inner: ExecutionStore): Executi
       m.readItems(t, 1, () => (found ? [taskSize(found)] : []), options?.fresh !== false);
       return found;
     },
-    getTasks: async (workflowId, taskIds) => {
+    getTasks: async (workflowId, taskIds, options) => {
       const t = m.call('executions.getTasks');
-      const found = await inner.getTasks(workflowId, taskIds);
-      m.readItems(t, new Set(taskIds).size, () => found.map(taskSize));
+      const found = await inner.getTasks(workflowId, taskIds, options);
+      // A BatchGetItem; `fresh: false` eventually consistent.
+      m.readItems(t, new Set(taskIds).size, () => found.map(taskSize), options?.fresh !== false);
       return found;
     },
     findTask: async (taskId) => {

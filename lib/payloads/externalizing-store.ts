@@ -102,8 +102,8 @@ export function externalizingExecutions(
       const row = await inner.getTask(workflowId, taskId, options);
       return row && resolveTask(row);
     },
-    getTasks: async (workflowId, taskIds) =>
-      Promise.all((await inner.getTasks(workflowId, taskIds)).map(resolveTask)),
+    getTasks: async (workflowId, taskIds, options) =>
+      Promise.all((await inner.getTasks(workflowId, taskIds, options)).map(resolveTask)),
     findTask: async (taskId) => {
       const row = await inner.findTask(taskId);
       return row && resolveTask(row);

@@ -205,7 +205,8 @@ export interface TaskRows {
    * it was created moments ago: read it fresh before acting on absence or on a status.
    */
   getTask(workflowId: string, taskId: string, options?: ReadOptions): Promise<TaskRecord | undefined>;
-  getTasks(workflowId: string, taskIds: readonly string[]): Promise<TaskRecord[]>;
+  /** Rows by id, those that exist; `fresh: false` as for getTask (each row may be older, or missing). */
+  getTasks(workflowId: string, taskIds: readonly string[], options?: ReadOptions): Promise<TaskRecord[]>;
   /** Looks a task up by id alone (routes that are given only a task id). */
   findTask(taskId: string): Promise<TaskRecord | undefined>;
   /**

@@ -16,7 +16,10 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterEach, expect, it } from 'vitest';
 import { meteredStores } from '../../bench/lib/metered-stores.ts';
 import { StoreMeter } from '../../bench/lib/store-meter.ts';
-import type { TaskRecord } from '../../lib/model/execution.ts';
+import { readTasks } from '../../lib/engine/decide-read.ts';
+import type { ScriptEvaluator } from '../../lib/engine/script/evaluator.ts';
+import { defaultRegistry } from '../../lib/engine/tasks/index.ts';
+import type { TaskRecord, WorkflowRecord } from '../../lib/model/execution.ts';
 import type { ServiceStores } from '../../lib/runtime/store-bundle.ts';
 import { ensureTables, tableNamesFrom } from '../../lib/runtime/store-bundle.ts';
 import { createDynamoStores, createMemoryStores } from '../../lib/runtime/stores.ts';
@@ -26,8 +29,13 @@ import { dynamoSession } from '../../lib/store/dynamodb/index.ts';
 import { useTestDynamo } from '../helpers/dynamo.ts';
 import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
 import { simpleTask } from '../helpers/fixtures.ts';
+import { taskOf, workflowOf } from '../store/executions.contract.ts';
 
 const TYPE = 'pack_order';
+const noScripts: ScriptEvaluator = {
+  evaluate: () => Promise.reject(new Error('no scripts in these tests')),
+  close: () => Promise.resolve(),
+};
 const FLOW = { name: 'stale_flow', version: 1, tasks: [simpleTask('pack', { name: TYPE })] };
 
 type Key = Record<string, unknown>;
@@ -74,9 +82,12 @@ function laggingClient(client: DynamoDBClient) {
           sent.push({ command, consistent, keys: request.Keys.map((k) => unmarshall(k)) });
           if (consistent) continue;
           const responses = (output.Responses ?? {}) as Record<string, Key[]>;
-          responses[table] = (responses[table] ?? []).filter(
-            (item) => !replica.has(id(item)) || replica.get(id(item)) !== null,
-          );
+          // What the replica holds instead: an older item, or none.
+          responses[table] = (responses[table] ?? []).flatMap((item) => {
+            if (!replica.has(id(item))) return [item];
+            const held = replica.get(id(item));
+            return held ? [held] : [];
+          });
         }
       } else if (command === 'QueryCommand') {
         sent.push({ command, consistent: input.ConsistentRead === true, keys: [] });
@@ -262,4 +273,62 @@ it("the store meter bills the adapter's eventually consistent reads at half a un
   // One Query per shard, half a unit each.
   expect(units('queue.peek')).toBe(2);
   await stores.close();
+});
+
+it("a decide whose stale read of the named row misses the worker's result reads it fresh, and the run goes on", async () => {
+  const { engine, lag, rowItem } = await setUp();
+  const id = await engine.start(FLOW.name, {});
+  const task = (await engine.poll(TYPE)) as TaskRecord;
+  // The replica keeps the claimed row (IN_PROGRESS) after the worker's result is written.
+  lag.replica.set(lag.id(rowKey(task)), await rowItem(task));
+  lag.sent.length = 0;
+  await engine.complete(task, { packed: 4 });
+  const batches = lag.sent.filter(
+    (s) => s.command === 'BatchGetItemCommand' && s.keys.some((k) => k.sk === rowKey(task).sk),
+  );
+  // The named row eventually consistent, showing no news; then fresh.
+  expect(batches.map((b) => b.consistent)).toEqual([false, true]);
+  const run = await engine.run(id);
+  expect(run.status).toBe('COMPLETED');
+  expect(run.output).toEqual({ packed: 4 });
+});
+
+it('a decide reads fresh a row its stale read shows older than the revision the run holds (a task reopened in place)', async () => {
+  const { engine, lag, rowItem } = await setUp();
+  const store = engine.stores.executions;
+  const run = workflowOf('run-reopened');
+  const done = taskOf(run.workflowId, 'loop-1', 1, { status: 'COMPLETED', rev: 1 });
+  const other = taskOf(run.workflowId, 'task-2', 2, { status: 'IN_PROGRESS', rev: 1 });
+  const otherDone = { ...other, status: 'COMPLETED' as const, rev: 2 };
+  await store.createTasks([done, other]);
+  const before = await rowItem(done);
+  // An operation reopens the task in place: its row moves on, and the record holds that revision.
+  const reopened = { ...done, status: 'IN_PROGRESS' as const, endTime: 0, rev: 2 };
+  await store.updateTask(reopened, 1);
+  await store.createWorkflow({ ...run, tasks: [{ ...reopened, executed: false }, { ...other }] });
+  // A worker completed the other task: news, which the stale read shows too.
+  await store.updateTask(otherDone, 1);
+  lag.replica.set(lag.id(rowKey(done)), before);
+  const record = (await store.getWorkflow(run.workflowId)) as WorkflowRecord;
+  lag.sent.length = 0;
+  await readTasks(
+    {
+      executions: store,
+      registry: defaultRegistry({ scripts: noScripts, clock: engine.clock }),
+      clock: engine.clock,
+    },
+    record,
+    // Named: the other task, which a worker completed.
+    [other.taskId],
+  );
+  // The stale copy of the reopened row is not taken: it is read again, fresh.
+  expect(record.tasks.find((t) => t.taskId === done.taskId)?.status).toBe('IN_PROGRESS');
+  expect(record.tasks.find((t) => t.taskId === done.taskId)?.rev).toBe(2);
+  expect(record.tasks.find((t) => t.taskId === other.taskId)?.status).toBe('COMPLETED');
+  const batches = lag.sent.filter((s) => s.command === 'BatchGetItemCommand');
+  expect(batches.map((b) => [b.consistent, b.keys.map((k) => k.sk).sort()])).toEqual([
+    [false, [rowKey(done).sk, rowKey(other).sk].sort()],
+    // The named row shows its news and is kept; the reopened one is older than the record's: fresh.
+    [true, [rowKey(done).sk]],
+  ]);
 });

@@ -275,10 +275,15 @@ export class DynamoExecutionStore implements ExecutionStore, ExpiredRunRemover {
     return result.Item ? this.codec.task(result.Item) : undefined;
   }
 
-  async getTasks(workflowId: string, taskIds: readonly string[]): Promise<TaskRecord[]> {
+  async getTasks(
+    workflowId: string,
+    taskIds: readonly string[],
+    options?: ReadOptions,
+  ): Promise<TaskRecord[]> {
     const keys = [...new Set(taskIds)].map((id) => taskKey(workflowId, id));
     const found = new Map<string, TaskRecord>();
-    const items = await batchGet(this.client, this.table, keys, 'task batch get');
+    const consistent = options?.fresh !== false;
+    const items = await batchGet(this.client, this.table, keys, 'task batch get', consistent);
     for (const task of await this.codec.tasks(items)) found.set(task.taskId, task);
     // An id asked for twice gets a copy the second time: callers may change what they get.
     const given = new Set<string>();
