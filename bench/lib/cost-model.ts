@@ -183,7 +183,7 @@ export function costPerTask(t: PerTask, o: CostOptions): CostLine[] {
     {
       item: 'DynamoDB reads',
       perTask: t.readUnits * units.read,
-      detail: `${t.readUnits.toFixed(2)} RRU (consistent), ${units.label}`,
+      detail: `${t.readUnits.toFixed(2)} RRU (half a unit per eventually consistent read), ${units.label}`,
     },
     {
       item: 'SQS requests',
@@ -231,11 +231,15 @@ export function readsPerEmptyPoll(timeoutMs: number, rereadInitialMs: number, re
   return reads * QUEUE_SHARDS;
 }
 
+/** Read units of one empty queue Query: the peek reads eventually consistent (lib/store/dynamodb/queue.ts). */
+export const EMPTY_PEEK_QUERY_UNITS = 0.5;
+
 /**
  * One idle worker (one task type, concurrency 1) with the official JavaScript SDK's loop: poll,
  * then sleep `pollInterval` (its adaptive back-off is capped at pollInterval, so it never waits
  * longer). Every poll is an API request and an invocation billed for its wait; its queue reads cost
- * one read unit each (an empty consistent Query); poll data is written at most once a second.
+ * half a read unit each (an empty eventually consistent Query); poll data is written at most once
+ * a second.
  */
 export function idleWorkerCost(
   polling: IdlePolling,
@@ -246,7 +250,9 @@ export function idleWorkerCost(
   const readsPerPoll = readsPerEmptyPoll(polling.pollTimeoutMs, o.rereadInitialMs, o.rereadMaxMs);
   const billedMsPerPoll = Math.ceil(polling.pollTimeoutMs + o.storeMs);
   const perPoll =
-    PRICES.apiRequest + lambdaCost(o.http, 1, billedMsPerPoll) + readsPerPoll * PRICES.dynamoRead;
+    PRICES.apiRequest +
+    lambdaCost(o.http, 1, billedMsPerPoll) +
+    readsPerPoll * EMPTY_PEEK_QUERY_UNITS * PRICES.dynamoRead;
   const pollDataWritesPerSecond = Math.min(1, pollsPerSecond);
   const monthly =
     SECONDS_PER_MONTH * (pollsPerSecond * perPoll + pollDataWritesPerSecond * PRICES.dynamoWrite);

@@ -103,16 +103,18 @@ export function meteredExecutions(m: StoreMeter, inner: ExecutionStore): Executi
       await m.conditional(t, () => inner.updateTask(task, expectedRev));
       m.store(t, 'executions', task.workflowInstanceId, rowSk(task.taskId), item);
     },
-    getTask: async (workflowId, taskId) => {
+    getTask: async (workflowId, taskId, options) => {
       const t = m.call('executions.getTask');
-      const found = await inner.getTask(workflowId, taskId);
-      m.readItems(t, 1, () => (found ? [taskSize(found)] : []));
+      const found = await inner.getTask(workflowId, taskId, options);
+      // `fresh: false`: an eventually consistent GetItem.
+      m.readItems(t, 1, () => (found ? [taskSize(found)] : []), options?.fresh !== false);
       return found;
     },
-    getTasks: async (workflowId, taskIds) => {
+    getTasks: async (workflowId, taskIds, options) => {
       const t = m.call('executions.getTasks');
-      const found = await inner.getTasks(workflowId, taskIds);
-      m.readItems(t, new Set(taskIds).size, () => found.map(taskSize));
+      const found = await inner.getTasks(workflowId, taskIds, options);
+      // A BatchGetItem; `fresh: false` eventually consistent.
+      m.readItems(t, new Set(taskIds).size, () => found.map(taskSize), options?.fresh !== false);
       return found;
     },
     findTask: async (taskId) => {
@@ -211,10 +213,10 @@ export function meteredQueue(m: StoreMeter, inner: TaskQueue): TaskQueue {
     peek: async (queueName, count, now) => {
       const t = m.call('queue.peek');
       const found = await inner.peek(queueName, count, now);
-      // One Query per shard key of the queue (lib/store/dynamodb/queue.ts); the entries found
-      // are counted against the first, the others read at least one unit each.
-      m.query(t, () => found.reduce((sum, e) => sum + itemBytes(queueItem(e)), 0));
-      for (let shard = 1; shard < QUEUE_SHARDS; shard++) m.query(t, () => 0);
+      // One eventually consistent Query per shard key of the queue (lib/store/dynamodb/queue.ts);
+      // the entries found are counted against the first, the others read at least half a unit each.
+      m.query(t, () => found.reduce((sum, e) => sum + itemBytes(queueItem(e)), 0), false);
+      for (let shard = 1; shard < QUEUE_SHARDS; shard++) m.query(t, () => 0, false);
       return found;
     },
     remove: async (entry) => {
@@ -344,10 +346,16 @@ export function meteredTaskDefs(m: StoreMeter, inner: TaskDefStore): TaskDefStor
       m.readItems(t, 1, () => (found ? [size(found)] : []));
       return found;
     },
-    getMany: async (names) => {
+    getMany: async (names, options) => {
       const t = m.call('taskDefs.getMany');
-      const found = await inner.getMany(names);
-      m.readItems(t, new Set(names).size, () => [...found.values()].map(size));
+      const found = await inner.getMany(names, options);
+      const fresh = options?.fresh !== false;
+      const unique = new Set(names);
+      // A BatchGetItem; `fresh: false` reads eventually consistent, then the names not found again
+      // consistently (lib/store/dynamodb/definitions.ts).
+      m.readItems(t, unique.size, () => [...found.values()].map(size), fresh);
+      const missing = [...unique].filter((name) => !found.has(name)).length;
+      if (!fresh && missing > 0) m.readItems(t, missing, () => []);
       return found;
     },
     list: async () => {

@@ -14,8 +14,13 @@
  * - with `sizes`, request units are MODELLED too from those items: write units = ceil(item KB) per
  *   item put or deleted (a delete by the size of the item it deletes), index write units =
  *   ceil(index entry KB) per index write, read units = ceil(item size / 4 KB) per item read
- *   consistently, a Query ceil(total / 4 KB). Items are only built with `sizes` (that costs an
- *   encode of every record written): without it, index writes and units are not counted.
+ *   consistently, a Query ceil(total / 4 KB), half that for an eventually consistent read or Query
+ *   (the adapter's ConsistentRead: false: queue peeks, reads with ReadOptions `fresh: false`).
+ *   Items are only built with `sizes` (that costs an encode of every record written): without it,
+ *   index writes and units are not counted.
+ * - the model has no replication lag: an eventually consistent read finds what a consistent one
+ *   would. On DynamoDB a stale answer now and then costs the fresh re-read its caller makes (and,
+ *   where the caller acts on the stale revision, a failed conditional write); not counted here.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ConflictError, VersionConflictError } from '../../lib/model/errors.ts';
@@ -113,19 +118,23 @@ export class StoreMeter {
     tally.writeUnits += Math.max(0, items - sizes.length);
   }
 
-  /** `items` items read by key (consistently); `bytes` gives the sizes of those found. */
-  readItems(tally: Tally, items: number, bytes: () => number[]): void {
+  /**
+   * `items` items read by key; `bytes` gives the sizes of those found (an item not found costs the
+   * minimum). `consistent` false: an eventually consistent read, half the units.
+   */
+  readItems(tally: Tally, items: number, bytes: () => number[], consistent = true): void {
     tally.reads += items;
     if (!this.sizes) return;
     const sizes = bytes();
-    for (const size of sizes) tally.readUnits += Math.max(1, Math.ceil(size / 4096));
-    tally.readUnits += Math.max(0, items - sizes.length);
+    const scale = consistent ? 1 : 0.5;
+    for (const size of sizes) tally.readUnits += scale * Math.max(1, Math.ceil(size / 4096));
+    tally.readUnits += scale * Math.max(0, items - sizes.length);
   }
 
-  /** One Query request returning `bytes` in all. */
-  query(tally: Tally, bytes: () => number): void {
+  /** One Query request returning `bytes` in all; `consistent` false: half the units. */
+  query(tally: Tally, bytes: () => number, consistent = true): void {
     tally.reads += 1;
-    if (this.sizes) tally.readUnits += Math.max(1, Math.ceil(bytes() / 4096));
+    if (this.sizes) tally.readUnits += (consistent ? 1 : 0.5) * Math.max(1, Math.ceil(bytes() / 4096));
   }
 
   /** Runs a conditional write, counting it as a conflict when its condition fails. */

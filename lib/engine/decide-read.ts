@@ -5,7 +5,7 @@
  * which reads a run's view may skip are in Executor.decide (lib/engine/ARCHITECTURE.md).
  */
 import type { Clock } from '../model/clock.ts';
-import { isTerminalTask, type WorkflowRecord, withRow } from '../model/execution.ts';
+import { isTerminalTask, type TaskRecord, type WorkflowRecord, withRow } from '../model/execution.ts';
 import type { ExecutionStore } from '../store/ports.ts';
 import { rowsOfRun } from '../store/run-rows.ts';
 import type { TaskTypeRegistry } from './registry.ts';
@@ -22,6 +22,49 @@ export interface DecideReadDeps {
   executions: ExecutionStore;
   registry: TaskTypeRegistry;
   clock: Clock;
+}
+
+/**
+ * The rows of `open`. A decide asked for by named rows (`changed`: its first attempt) reads them
+ * eventually consistent (half the read units on DynamoDB), then fresh again each row that answer
+ * cannot be trusted for:
+ * - a row missing, or older than the revision the run's record holds of it (an operation that
+ *   reopened a task wrote its row, then committed that revision);
+ * - a named row that shows no news (not over, or over and taken in already): the request says it
+ *   changed, and a stale copy would make the decide commit nothing and the request be lost.
+ * What remains may be an older view of an unnamed row, which §3 of ARCHITECTURE.md already allows
+ * (every write of a row is conditional on the revision read; an older view's deadlines are no
+ * earlier), or a named row's news: a task that ended stays ended until an operation reopens it,
+ * which the record's revision shows. A plain request and a retry after a conflict read fresh.
+ */
+async function readRows(
+  deps: DecideReadDeps,
+  record: WorkflowRecord,
+  open: readonly TaskRecord[],
+  changed: readonly string[] | undefined,
+): Promise<Map<string, TaskRecord>> {
+  const ids = open.map((t) => t.taskId);
+  if (changed === undefined) {
+    return new Map((await deps.executions.getTasks(record.workflowId, ids)).map((r) => [r.taskId, r]));
+  }
+  const rows = new Map(
+    (await deps.executions.getTasks(record.workflowId, ids, { fresh: false })).map((r) => [r.taskId, r]),
+  );
+  const named = new Set(changed);
+  const doubtful = open.filter((task) => {
+    const row = rows.get(task.taskId);
+    if (!row || row.rev < task.rev) return true;
+    return named.has(task.taskId) && !(isTerminalTask(row.status) && !task.executed);
+  });
+  if (doubtful.length > 0) {
+    const fresh = await deps.executions.getTasks(
+      record.workflowId,
+      doubtful.map((t) => t.taskId),
+    );
+    for (const task of doubtful) rows.delete(task.taskId);
+    for (const row of fresh) rows.set(row.taskId, row);
+  }
+  return rows;
 }
 
 /**
@@ -47,15 +90,8 @@ export async function readTasks(
       read = new Set(some.map((t) => t.taskId));
     }
   }
-  const rows = new Map(
-    (open.length === 0
-      ? []
-      : await deps.executions.getTasks(
-          record.workflowId,
-          open.map((t) => t.taskId),
-        )
-    ).map((r) => [r.taskId, r]),
-  );
+  const rows =
+    open.length === 0 ? new Map<string, TaskRecord>() : await readRows(deps, record, open, changed);
   record.tasks = record.tasks.map((task) => {
     const row = rows.get(task.taskId);
     return row ? withRow(task, row) : task;

@@ -98,12 +98,12 @@ export function externalizingExecutions(
       return Promise.all((await inner.createTasks(slim)).map(resolveTask));
     },
     updateTask: async (task, expectedRev) => inner.updateTask(await codec.slimTask(task), expectedRev),
-    getTask: async (workflowId, taskId) => {
-      const row = await inner.getTask(workflowId, taskId);
+    getTask: async (workflowId, taskId, options) => {
+      const row = await inner.getTask(workflowId, taskId, options);
       return row && resolveTask(row);
     },
-    getTasks: async (workflowId, taskIds) =>
-      Promise.all((await inner.getTasks(workflowId, taskIds)).map(resolveTask)),
+    getTasks: async (workflowId, taskIds, options) =>
+      Promise.all((await inner.getTasks(workflowId, taskIds, options)).map(resolveTask)),
     findTask: async (taskId) => {
       const row = await inner.findTask(taskId);
       return row && resolveTask(row);

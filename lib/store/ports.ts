@@ -43,12 +43,29 @@ export interface WorkflowDefStore extends DefinitionTags {
   delete(name: string, version: number): Promise<boolean>;
 }
 
+/**
+ * How fresh a read must be. By default a read sees every write acknowledged before it. With
+ * `fresh: false` the caller accepts an answer that may miss the last moments' writes (DynamoDB: an
+ * eventually consistent read, half the read units), because it acts on what it reads only through
+ * writes conditional on the `rev` it read (a stale answer makes the write fail and the retry reads
+ * fresh), and reads fresh again before acting on absence or on a state it would not write over.
+ * Adapters whose every read is fresh (memory, embedded) ignore it.
+ */
+export interface ReadOptions {
+  /** false: a slightly stale answer will do (default true). */
+  fresh?: boolean;
+}
+
 export interface TaskDefStore extends DefinitionTags {
   /** Creates or replaces; the name's tags stay as they are. */
   put(def: TaskDef): Promise<void>;
   get(name: string): Promise<TaskDef | undefined>;
-  /** Many at once (for workflow validation and scheduling); missing names are absent from the map. */
-  getMany(names: readonly string[]): Promise<Map<string, TaskDef>>;
+  /**
+   * Many at once (for workflow validation and scheduling); missing names are absent from the map.
+   * With `fresh: false` a definition found may be one replaced moments ago; a name not found is
+   * read again fresh, so a definition registered just before is never missed.
+   */
+  getMany(names: readonly string[], options?: ReadOptions): Promise<Map<string, TaskDef>>;
   /** Every task definition, by name. */
   list(): Promise<TaskDef[]>;
   /** Removes one, with its tags; false when it did not exist. */
@@ -183,8 +200,13 @@ export interface TaskRows {
   createTasks(tasks: TaskRecord[]): Promise<TaskRecord[]>;
   /** Replaces a task row if its stored `rev` equals `expectedRev`; else VersionConflictError. */
   updateTask(task: TaskRecord, expectedRev: number): Promise<void>;
-  getTask(workflowId: string, taskId: string): Promise<TaskRecord | undefined>;
-  getTasks(workflowId: string, taskIds: readonly string[]): Promise<TaskRecord[]>;
+  /**
+   * One row. With `fresh: false` (ReadOptions) the row may be an older revision, or missing when
+   * it was created moments ago: read it fresh before acting on absence or on a status.
+   */
+  getTask(workflowId: string, taskId: string, options?: ReadOptions): Promise<TaskRecord | undefined>;
+  /** Rows by id, those that exist; `fresh: false` as for getTask (each row may be older, or missing). */
+  getTasks(workflowId: string, taskIds: readonly string[], options?: ReadOptions): Promise<TaskRecord[]>;
   /** Looks a task up by id alone (routes that are given only a task id). */
   findTask(taskId: string): Promise<TaskRecord | undefined>;
   /**
@@ -309,7 +331,12 @@ export const sameQueueKey = (a: QueueEntry, b: QueueEntry): boolean =>
  */
 export interface TaskQueue {
   push(entries: readonly QueueEntry[]): Promise<void>;
-  /** Up to `count` visible entries, highest priority first, then oldest. Entries stay until removed. */
+  /**
+   * Up to `count` visible entries, highest priority first, then oldest. Entries stay until removed.
+   * The answer may be moments old (DynamoDB reads it eventually consistent): an entry pushed just
+   * before may be missing (the next look finds it), and one removed just before may be back, which
+   * is harmless, as the row decides every claim.
+   */
   peek(queueName: string, count: number, now: number): Promise<QueueEntry[]>;
   /**
    * Removes the entry stored under this one's key (as pushed or peeked); the task's other entries,

@@ -139,8 +139,15 @@ export class TaskService {
   /** Claims one queued task: the task claimed, 'held' by a poll-time limit, or undefined (stale, or lost). */
   private async claimOne(entry: QueueEntry, options: PollOptions): Promise<TaskRecord | 'held' | undefined> {
     const { executions, queue, clock } = this.deps;
-    const task = await executions.getTask(entry.workflowId, entry.taskId);
-    if (task?.status !== 'SCHEDULED' || superseded(task, entry)) {
+    const claimable = (row: TaskRecord | undefined): row is TaskRecord =>
+      row?.status === 'SCHEDULED' && !superseded(row, entry);
+    // A stale read is fine for the claim: the write below is conditional on the revision read, so
+    // a row that moved on makes it fail. Not for dropping the entry: a row created moments ago (the
+    // decide writes it before it pushes the entry) or claimable again may read as missing or
+    // over, so that is read again fresh first (lib/store/ports.ts ReadOptions).
+    let task = await executions.getTask(entry.workflowId, entry.taskId, { fresh: false });
+    if (!claimable(task)) task = await executions.getTask(entry.workflowId, entry.taskId);
+    if (!claimable(task)) {
       // A stale entry (the task was claimed, canceled or removed, or queued again with a later
       // visibility, which this entry must not hand out early): drop it.
       await queue.remove(entry);
@@ -187,8 +194,8 @@ export class TaskService {
   async update(result: TaskResult): Promise<TaskRecord | undefined> {
     const { executions } = this.deps;
     // The row write is conditional on the revision read: a concurrent change means read again.
-    return retryOnConflict(async () => {
-      const task = await executions.getTask(result.workflowInstanceId, result.taskId);
+    return retryOnConflict(async (n) => {
+      const task = await this.rowToUpdate(result, n);
       if (!task) {
         const run = await executions.getWorkflow(result.workflowInstanceId);
         if (!run)
@@ -214,6 +221,22 @@ export class TaskService {
       await this.afterUpdate(task, next, result.extendLease === true);
       return next;
     }, MAX_UPDATE_ATTEMPTS);
+  }
+
+  /**
+   * The row an update applies to. A worker reports on a task it polled, so the first attempt reads
+   * the row eventually consistent (half the read units) and keeps what it reads only when it is
+   * IN_PROGRESS: the update's write is conditional on that revision, so a stale one fails it and
+   * the next attempt reads fresh. Anything else (missing, SCHEDULED: the claim may not show yet,
+   * over: the update would be ignored) is read again fresh before it is acted on.
+   */
+  private async rowToUpdate(result: TaskResult, attempt: number): Promise<TaskRecord | undefined> {
+    const { executions } = this.deps;
+    if (attempt === 1) {
+      const row = await executions.getTask(result.workflowInstanceId, result.taskId, { fresh: false });
+      if (row?.status === 'IN_PROGRESS') return row;
+    }
+    return executions.getTask(result.workflowInstanceId, result.taskId);
   }
 
   /** A worker's final output against the task's enforced outputSchema: 400, the task unchanged. */

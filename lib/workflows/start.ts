@@ -194,7 +194,9 @@ export class WorkflowStarter {
       if (!task.taskDefinition) names.add(task.name);
     });
     if (names.size === 0) return def;
-    const registered = await this.deps.taskDefs.getMany([...names]);
+    // A definition replaced moments ago may be read in its previous version (as a start a moment
+    // earlier would have); one registered moments ago is never missed (ports.ts ReadOptions).
+    const registered = await this.deps.taskDefs.getMany([...names], { fresh: false });
     if (registered.size === 0) return def;
     const tasks = mapTasks(def.tasks, (task) => {
       const found: TaskDef | undefined = registered.get(task.name);

@@ -21,7 +21,7 @@ import {
 import type { TaskDef, WorkflowDef } from '../../model/definitions.ts';
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
 import type { Tag } from '../../model/tags.ts';
-import type { TaskDefStore, WorkflowDefStore } from '../ports.ts';
+import type { ReadOptions, TaskDefStore, WorkflowDefStore } from '../ports.ts';
 import { isConditionFailure, translate } from './errors.ts';
 import { batchGet, type Item, queryAll } from './paging.ts';
 
@@ -324,10 +324,20 @@ export class DynamoTaskDefStore implements TaskDefStore {
     return item ? bodyOf<TaskDef>(item) : undefined;
   }
 
-  async getMany(names: readonly string[]): Promise<Map<string, TaskDef>> {
-    const keys = [...new Set(names)].map(taskKey);
-    const items = await batchGet(this.client, this.table, keys, 'task definition batch get');
-    return new Map(items.map((item) => bodyOf<TaskDef>(item)).map((def) => [def.name, def]));
+  async getMany(names: readonly string[], options?: ReadOptions): Promise<Map<string, TaskDef>> {
+    const unique = [...new Set(names)];
+    const read = async (some: string[], consistent: boolean) =>
+      (
+        await batchGet(this.client, this.table, some.map(taskKey), 'task definition batch get', consistent)
+      ).map((item) => bodyOf<TaskDef>(item));
+    const found = new Map((await read(unique, options?.fresh !== false)).map((def) => [def.name, def]));
+    if (options?.fresh === false) {
+      // An eventually consistent read may miss a definition registered moments ago: the names it
+      // did not find are read again consistently before they count as missing (ports.ts ReadOptions).
+      const missing = unique.filter((name) => !found.has(name));
+      if (missing.length > 0) for (const def of await read(missing, true)) found.set(def.name, def);
+    }
+    return found;
   }
 
   async list(): Promise<TaskDef[]> {

@@ -21,6 +21,7 @@ import type {
   ExecutionStore,
   ExpiredRunRemover,
   IdempotencyClaim,
+  ReadOptions,
   RunIndexRead,
   RunIndexRow,
   TaskExecLog,
@@ -259,17 +260,30 @@ export class DynamoExecutionStore implements ExecutionStore, ExpiredRunRemover {
     }
   }
 
-  async getTask(workflowId: string, taskId: string): Promise<TaskRecord | undefined> {
+  async getTask(workflowId: string, taskId: string, options?: ReadOptions): Promise<TaskRecord | undefined> {
+    // `fresh: false`: eventually consistent, half the read units (ports.ts ReadOptions).
+    const consistent = options?.fresh !== false;
     const result = await this.client
-      .send(new GetCommand({ TableName: this.table, Key: taskKey(workflowId, taskId), ConsistentRead: true }))
+      .send(
+        new GetCommand({
+          TableName: this.table,
+          Key: taskKey(workflowId, taskId),
+          ConsistentRead: consistent,
+        }),
+      )
       .catch((e: unknown) => translate(e, 'task get'));
     return result.Item ? this.codec.task(result.Item) : undefined;
   }
 
-  async getTasks(workflowId: string, taskIds: readonly string[]): Promise<TaskRecord[]> {
+  async getTasks(
+    workflowId: string,
+    taskIds: readonly string[],
+    options?: ReadOptions,
+  ): Promise<TaskRecord[]> {
     const keys = [...new Set(taskIds)].map((id) => taskKey(workflowId, id));
     const found = new Map<string, TaskRecord>();
-    const items = await batchGet(this.client, this.table, keys, 'task batch get');
+    const consistent = options?.fresh !== false;
+    const items = await batchGet(this.client, this.table, keys, 'task batch get', consistent);
     for (const task of await this.codec.tasks(items)) found.set(task.taskId, task);
     // An id asked for twice gets a copy the second time: callers may change what they get.
     const given = new Set<string>();

@@ -54,12 +54,16 @@ export async function scanAll(client: DynamoDBDocumentClient, input: ScanCommand
   return items;
 }
 
-/** The items of the given keys that exist, in no particular order (consistent reads). */
+/**
+ * The items of the given keys that exist, in no particular order (consistent reads; with
+ * `consistent` false eventually consistent ones, half the read units).
+ */
 export async function batchGet(
   client: DynamoDBDocumentClient,
   table: string,
   keys: readonly Item[],
   operation: string,
+  consistent = true,
 ): Promise<Item[]> {
   const out: Item[] = [];
   for (let i = 0; i < keys.length; i += GET_BATCH) {
@@ -68,7 +72,9 @@ export async function batchGet(
       if (attempt >= BATCH_ATTEMPTS) throw new TransientError(`Store kept throttling ${operation}`);
       if (attempt > 0) await backoff(attempt);
       const result = await client
-        .send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }))
+        .send(
+          new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: consistent } } }),
+        )
         .catch((e: unknown) => translate(e, operation));
       out.push(...((result.Responses?.[table] ?? []) as Item[]));
       pending = (result.UnprocessedKeys?.[table]?.Keys ?? []) as Item[];

@@ -130,8 +130,11 @@ export class DynamoTaskQueue implements TaskQueue {
             FilterExpression: 'visibleAt <= :now',
             ExpressionAttributeValues: { ':pk': queuePk(queueName, shard), ':now': now },
             ScanIndexForward: true,
-            // A just-pushed entry is seen at once.
-            ConsistentRead: true,
+            // Eventually consistent: half the read units of a consistent Query, and a peek is only
+            // a hint (the row decides every claim). An entry pushed moments ago may be missed by
+            // this look and found by the next; one removed moments ago may be seen and is dropped
+            // (or lost to the claim's conditional write), as a concurrent poller's would be.
+            ConsistentRead: false,
             Limit: Math.max(count, PEEK_PAGE),
             ExclusiveStartKey: start,
           }),

@@ -14,6 +14,9 @@
  *   - all versions of a name: Query pk and sk begins_with "V#".  - list everything of a kind: Query
  *   gsi1 on gsi1pk.
  *   Definitions are few (thousands) and written rarely, so one gsi1 partition per kind is fine.
+ *   A start reads its task definitions with one eventually consistent BatchGetItem, then the names
+ *   it did not find consistently (ports.ts ReadOptions); workflow definitions are read consistently
+ *   (a start of "latest" right after a new version is registered must get it).
  *
  * executions (runs, their task rows and the tasks' logs; adapter: executions.ts):
  *   workflow   pk = "<workflowId>"       sk = "WF"
@@ -64,8 +67,27 @@
  *   - wakeups  (GSI) pk wakeShard, sk wakeAt (NUMBER); KEYS_ONLY; sparse. dueWakeups = one Query
  *     per shard (wakeShard = "Wn" AND wakeAt <= now, ascending), merged. Eight shards keyed by a
  *     hash of the workflow id spread the writes (an index partition takes ~1,000 writes/s), and
- *     the index is written only when wakeAt changes.
+ *     the index is written only when wakeAt changes. A run of worker tasks writes it four times:
+ *     its put at create (a new run is due at once, so a start whose decide request was lost is
+ *     swept), one move (delete + put) when its first decide replaces that with the first task's
+ *     deadline (later decides keep a stored wake-up that is ahead and no later than needed:
+ *     lifecycle.ts computeWakeAt), and its delete when the run ends.
  *   - a run's rows: Query pk (begins_with sk "T#" for task rows only); a task's logs: Query pk.
+ *
+ *   Reads are consistent except where the caller says a stale answer is safe (ports.ts ReadOptions
+ *   `fresh: false`: ConsistentRead false, half the read units), each read fresh again before its
+ *   answer is acted on where that could go wrong:
+ *   - a poll's claim (GetItem of the row): a row missing, not SCHEDULED or superseded is read again
+ *     consistently before the entry is dropped; a stale SCHEDULED one only fails the conditional claim;
+ *   - a worker's update (GetItem of the row): kept only when IN_PROGRESS (the write is conditional
+ *     on its rev; a failure retries consistently); missing, SCHEDULED or over is read again first;
+ *   - a decide asked for by named rows (BatchGetItem of its open rows, first attempt only): a row
+ *     missing, older than the rev the run item holds of it, or named but without news (not over,
+ *     or over and executed) is read again consistently; plain requests and retries read consistently.
+ *   The run item itself is always read consistently: a decide from a stale one would do the work of
+ *   the decide before it (rows created, entries pushed) before its commit failed.
+ *   Per SIMPLE task (bench/lib/store-meter.ts, no replication lag modelled): about 5.5 read units
+ *   with SDK workers, of which the queue peeks are 2.1.
  *
  * queues (worker task queues and poll data; adapter: queue.ts):
  *   queue entry  pk = "Q#<shard>#<queueName>"   sk = readyKey   shard = FNV-1a(taskId) mod 4
@@ -80,9 +102,11 @@
  *   one write to put and one to delete, and no index write.
  *   A queue is spread over QUEUE_SHARDS (4) partition keys, chosen by a hash of the task id, so
  *   one hot task type is four partitions (~4,000 write units/s, ~2,000 tasks/s) rather than one.
- *   - peek = one consistent Query per shard on the table (ascending sk) with a filter
+ *   - peek = one eventually consistent Query per shard on the table (ascending sk) with a filter
  *     visibleAt <= now, merged by sk: priority order is exact across shards, and every poll reads
- *     every shard.
+ *     every shard (half a read unit per empty shard). A peek is a hint: an entry pushed moments
+ *     ago may wait for the next look, one removed moments ago may be seen again and is dropped by
+ *     the claim that reads its row, as a concurrent poller's would be.
  *   - ready (LSI) sk readyKey; ALL. RETIRED: entries used to be keyed by task id (sk = taskId) and
  *     ordered by this index. New entries carry no `readyKey`, so the index (sparse) stays empty
  *     once the old entries drain. It stays declared because removing an LSI replaces the table

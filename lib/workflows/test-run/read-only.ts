@@ -11,7 +11,7 @@ export function readOnlyTaskDefs(store: TaskDefStore): TaskDefStore {
   };
   return {
     get: (name) => store.get(name),
-    getMany: (names) => store.getMany(names),
+    getMany: (names, options) => store.getMany(names, options),
     list: () => store.list(),
     tags: (name) => store.tags(name),
     allTags: () => store.allTags(),
