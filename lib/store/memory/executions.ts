@@ -1,10 +1,10 @@
 /**
  * In-memory execution store: runs, task rows and logs. Runs and rows are kept as private copies,
  * as a database would keep them: nobody can mutate what is stored. A write copies what it is given
- * and a read copies what is kept (isolate.ts: the result of a JSON round trip, at about a third of
- * its cost); the frozen definition snapshot and the definition's own workflow tasks are shared, and
- * so are the payloads (a run's input, output and variables, a task's input and output): frozen when
- * first stored (freezePayload), they are copied once rather than by every read and write.
+ * (isolate.ts: the result of a JSON round trip, at about a third of its cost) and freezes the
+ * copy's payloads (a run's input, output and variables, a task's input and output); a read copies
+ * what is kept but shares what is frozen: the payloads, the workflow tasks and the definition
+ * snapshot. So a payload is copied once, when first stored, not by every read and write.
  */
 
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
@@ -15,7 +15,7 @@ import type { ExecutionStore, IdempotencyClaim, RunIndexRead, RunIndexRow, TaskE
 import { freezeDeeply } from '../run-codec.ts';
 import { matchesQuery, type WorkflowQuery } from '../run-query.ts';
 import { byRunOrder } from '../run-rows.ts';
-import { freezePayload, isolate } from './isolate.ts';
+import { freezePayload, isolate, isolateShallow } from './isolate.ts';
 
 /** A stored run: its private copy (definition frozen and shared) plus the fields the store looks at. */
 interface StoredRun {
@@ -35,17 +35,17 @@ interface StoredTask {
   seq: number;
 }
 
-/** The stored copy of a run, its payloads and its tasks' payloads frozen to be shared. */
+/** The stored copy of a run: its payloads and its tasks' payloads frozen, to be shared by reads. */
 function keptRun(r: WorkflowRecord): WorkflowRecord {
   const record = isolate(r);
   freezePayload(record.input);
   freezePayload(record.output);
   freezePayload(record.variables);
-  for (const t of record.tasks) freezeTaskPayloads(t);
+  for (const t of record.tasks) keptPayloads(t);
   return record;
 }
 
-function freezeTaskPayloads(t: TaskRecord): TaskRecord {
+function keptPayloads(t: TaskRecord): TaskRecord {
   freezePayload(t.inputData);
   freezePayload(t.outputData);
   return t;
@@ -65,13 +65,12 @@ function storeRun(r: WorkflowRecord): StoredRun {
   };
 }
 
-const storeTask = (t: TaskRecord): StoredTask => ({
-  row: freezeTaskPayloads(isolate(t)),
-  rev: t.rev,
-  seq: t.seq,
-});
-const run = (s: StoredRun): WorkflowRecord => isolate(s.record);
-const task = (s: StoredTask): TaskRecord => isolate(s.row);
+const storeTask = (t: TaskRecord): StoredTask => ({ row: keptPayloads(isolate(t)), rev: t.rev, seq: t.seq });
+function run(s: StoredRun): WorkflowRecord {
+  const { tasks, ...rest } = s.record;
+  return { ...isolateShallow(rest), tasks: tasks.map(isolateShallow) };
+}
+const task = (s: StoredTask): TaskRecord => isolateShallow(s.row);
 
 export class MemoryExecutionStore implements ExecutionStore {
   private readonly workflows = new Map<string, StoredRun>();

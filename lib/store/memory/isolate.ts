@@ -10,11 +10,24 @@ export function isolate<T>(value: T): T {
 }
 
 /**
- * Freezes a payload the store keeps (a copy isolate made, or one already frozen) and everything in
- * it, so every later copy of the record that holds it shares it instead of copying it again: a
- * run's input, output and variables and a task's input and output are copied once, when first
- * stored, rather than on every read. Code that tried to change a shared payload in place would
- * fail loudly (a TypeError in strict mode) rather than change the stored record under others.
+ * The copy a read hands out of a kept object: its own fields copied at once (a spread), and any
+ * field holding an object that is not frozen copied through (isolate); frozen ones are shared.
+ * Cheaper than isolate for a record whose big parts (payloads, workflow tasks) are frozen.
+ */
+export function isolateShallow<T extends object>(value: T): T {
+  const out = { ...value } as Record<string, unknown>;
+  for (const key in out) {
+    const item = out[key];
+    if (typeof item === 'object' && item !== null && !Object.isFrozen(item)) out[key] = copyValue(item);
+  }
+  return out as T;
+}
+
+/**
+ * Freezes a value the store keeps (a copy isolate made, whose parts may be frozen already) and
+ * everything in it, so every later copy that holds a part shares it instead of copying it again.
+ * Code that tried to change a shared part in place would fail loudly (a TypeError in strict mode)
+ * rather than change the stored record under others.
  */
 export function freezePayload<T>(value: T): T {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;

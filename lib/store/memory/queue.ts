@@ -37,15 +37,16 @@ export class MemoryTaskQueue implements TaskQueue {
   async push(entries: readonly QueueEntry[]): Promise<void> {
     for (const entry of entries) {
       const list = this.queues.get(entry.queueName) ?? [];
-      const existing = list.findIndex((s) => s.taskId === entry.taskId);
-      if (existing >= 0) list.splice(existing, 1);
+      const key = keyOf(entry.queueName, entry.taskId);
+      const existing = this.stored.get(key);
+      if (existing) list.splice(slotIndex(list, existing), 1);
       const { legacy: _legacy, ...fields } = entry;
       const slot: Slot = { ...fields, order: this.counter++ };
       // Insert keeping the order; most pushes land at the end of their priority band.
       let at = list.length;
       while (at > 0 && before(slot, list[at - 1] as Slot)) at--;
       list.splice(at, 0, slot);
-      this.stored.set(keyOf(entry.queueName, entry.taskId), slot);
+      this.stored.set(key, slot);
       this.queues.set(entry.queueName, list);
     }
   }
@@ -70,12 +71,11 @@ export class MemoryTaskQueue implements TaskQueue {
    */
   async remove(entry: QueueEntry): Promise<void> {
     const list = this.queues.get(entry.queueName);
-    if (!list) return;
-    const at = list.findIndex((s) => s.taskId === entry.taskId && sameQueueKey(s, entry));
-    if (at >= 0) {
-      list.splice(at, 1);
-      this.stored.delete(keyOf(entry.queueName, entry.taskId));
-    }
+    const key = keyOf(entry.queueName, entry.taskId);
+    const stored = this.stored.get(key);
+    if (!list || !stored || !sameQueueKey(stored, entry)) return;
+    list.splice(slotIndex(list, stored), 1);
+    this.stored.delete(key);
     if (list.length === 0) this.queues.delete(entry.queueName);
   }
 
@@ -92,6 +92,19 @@ export class MemoryTaskQueue implements TaskQueue {
     for (const name of [...this.queues.keys()].sort()) out[name] = this.queues.get(name)?.length ?? 0;
     return out;
   }
+}
+
+/** Where a stored slot sits in its queue's list (kept in `before` order): a binary search. */
+function slotIndex(list: readonly Slot[], slot: Slot): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (before(list[mid] as Slot, slot)) low = mid + 1;
+    else high = mid;
+  }
+  if (list[low] !== slot) throw new Error(`Queue ${slot.queueName} lost the order of task ${slot.taskId}`);
+  return low;
 }
 
 function before(a: Slot, b: Slot): boolean {
