@@ -54,55 +54,59 @@ export default function SchedulesList() {
       {schedules.loading && !schedules.data ? <p aria-busy="true">Loading…</p> : null}
       {schedules.data && rows.length === 0 && <p className="muted">No schedules yet.</p>}
       {rows.length > 0 && (
-        <table aria-label="Schedules">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Workflow</th>
-              <th>Cron</th>
-              <th>Zone</th>
-              <th>State</th>
-              <th>Next run</th>
-              <th>
-                <span className="visually-hidden">Actions</span>
-              </th>
-              <th>
-                <span className="visually-hidden">History</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((s) => (
-              <tr key={s.name} data-schedule={s.name}>
-                <td>
-                  <Link to={`/schedules/edit/${encodeURIComponent(s.name)}`}>{s.name}</Link>
-                </td>
-                <td>{String((s.startWorkflowRequest as { name?: string }).name ?? '')}</td>
-                <td>
-                  <code>{cronOf(s)}</code>
-                </td>
-                <td>{zoneOf(s)}</td>
-                <td>{s.paused ? `Paused${s.pausedReason ? ` (${s.pausedReason})` : ''}` : 'Active'}</td>
-                <td>{s.nextRunTime && !s.paused ? formatDateTimeInZone(s.nextRunTime, zoneOf(s)) : '—'}</td>
-                <td>
-                  <button
-                    type="button"
-                    disabled={busy === s.name}
-                    onClick={() => void toggle(s)}
-                    aria-label={`${s.paused ? 'Resume' : 'Pause'} ${s.name}`}
-                  >
-                    {s.paused ? 'Resume' : 'Pause'}
-                  </button>
-                </td>
-                <td>
-                  <Link to={paths.scheduleExecutions(s.name)} aria-label={`Runs of ${s.name}`}>
-                    Runs
-                  </Link>
-                </td>
+        <div className="table-scroll">
+          <table aria-label="Schedules">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Workflow</th>
+                <th>Cron</th>
+                <th>Zone</th>
+                <th>State</th>
+                <th>Next run</th>
+                <th>
+                  <span className="visually-hidden">Actions</span>
+                </th>
+                <th>
+                  <span className="visually-hidden">History</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.map((s) => (
+                <tr key={s.name} data-schedule={s.name}>
+                  <td className="wrap">
+                    <Link to={`/schedules/edit/${encodeURIComponent(s.name)}`}>{s.name}</Link>
+                  </td>
+                  <td className="wrap">{String((s.startWorkflowRequest as { name?: string }).name ?? '')}</td>
+                  <td>
+                    <code>{cronOf(s)}</code>
+                  </td>
+                  <td className="wrap">{zoneOf(s)}</td>
+                  <td>{s.paused ? `Paused${s.pausedReason ? ` (${s.pausedReason})` : ''}` : 'Active'}</td>
+                  <td className="nowrap">
+                    {s.nextRunTime && !s.paused ? formatDateTimeInZone(s.nextRunTime, zoneOf(s)) : '—'}
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      disabled={busy === s.name}
+                      onClick={() => void toggle(s)}
+                      aria-label={`${s.paused ? 'Resume' : 'Pause'} ${s.name}`}
+                    >
+                      {s.paused ? 'Resume' : 'Pause'}
+                    </button>
+                  </td>
+                  <td>
+                    <Link to={paths.scheduleExecutions(s.name)} aria-label={`Runs of ${s.name}`}>
+                      Runs
+                    </Link>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );
