@@ -19,7 +19,10 @@ import { paths } from '../paths.ts';
 
 export default function SchemasPage() {
   useTitle('Schemas');
-  const { data, error, loading, reload } = useLoad('schemas', () => api('GET /api/schema'));
+  const loaded = useLoad('schemas', () => api('GET /api/schema'));
+  // A failed load shows its error alone, not the rows remembered from an earlier visit.
+  const { error, loading, reload } = loaded;
+  const data = error ? undefined : loaded.data;
   const [actionError, setActionError] = useState<unknown>();
   const [cloning, setCloning] = useState<string>();
   const [dialog, confirm] = useConfirm();

@@ -11,7 +11,10 @@ import { paths } from '../paths.ts';
 
 export default function TaskDefsPage() {
   useTitle('Task definitions');
-  const { data, error, loading } = useLoad('task-defs', () => api('GET /api/metadata/taskdefs'));
+  const loaded = useLoad('task-defs', () => api('GET /api/metadata/taskdefs'));
+  // A failed load shows its error alone, not the rows remembered from an earlier visit.
+  const { error, loading } = loaded;
+  const data = error ? undefined : loaded.data;
   const [filter, setFilter] = useState('');
   const wanted = useDeferredValue(filter.trim().toLowerCase());
   const rows = (data ?? [])

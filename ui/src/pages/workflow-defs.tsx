@@ -12,9 +12,12 @@ import { paths } from '../paths.ts';
 
 export default function WorkflowDefsPage() {
   useTitle('Workflow definitions');
-  const { data, error, loading } = useLoad('workflow-defs', () =>
+  const loaded = useLoad('workflow-defs', () =>
     api('GET /api/metadata/workflow', { query: { short: true } }),
   );
+  // A failed load shows its error alone, not the rows remembered from an earlier visit.
+  const { error, loading } = loaded;
+  const data = error ? undefined : loaded.data;
   const [filter, setFilter] = useState('');
   const wanted = useDeferredValue(filter.trim().toLowerCase());
   const rows = (data ?? [])

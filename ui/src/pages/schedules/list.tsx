@@ -23,6 +23,8 @@ const zoneOf = (s: WorkflowSchedule) => s.cronSchedules?.[0]?.zoneId ?? s.zoneId
 export default function SchedulesList() {
   useTitle('Schedules');
   const schedules = useLoad('schedules', () => api('GET /api/scheduler/schedules'));
+  // A failed load shows its error alone, not the rows remembered from an earlier visit.
+  const data = schedules.error ? undefined : schedules.data;
   const [failure, setFailure] = useState<unknown>();
   const [busy, setBusy] = useState<string>();
 
@@ -41,7 +43,7 @@ export default function SchedulesList() {
     }
   };
 
-  const rows = [...(schedules.data ?? [])].sort((a, b) => a.name.localeCompare(b.name));
+  const rows = [...(data ?? [])].sort((a, b) => a.name.localeCompare(b.name));
   return (
     <section>
       <div className="toolbar">
@@ -51,8 +53,8 @@ export default function SchedulesList() {
         <NavButton to="/schedules/new">New schedule</NavButton>
       </div>
       <ErrorMessage error={failure ?? schedules.error} />
-      {schedules.loading && !schedules.data ? <p aria-busy="true">Loading…</p> : null}
-      {schedules.data && rows.length === 0 && <p className="muted">No schedules yet.</p>}
+      {schedules.loading && !data && !schedules.error ? <p aria-busy="true">Loading…</p> : null}
+      {data && rows.length === 0 && <p className="muted">No schedules yet.</p>}
       {rows.length > 0 && (
         <div className="table-scroll">
           <table aria-label="Schedules">
