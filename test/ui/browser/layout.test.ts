@@ -1,7 +1,7 @@
 // Every screen at 1280 and 800 px wide, with realistic data seeded through the API (long names,
 // long descriptions, many rows, a run with a fork, a switch, a loop and a sub-workflow): the page
-// never scrolls sideways (a wide table scrolls inside its own box), and no cell clips its text.
-// Each screen at each width saves a screenshot.
+// never scrolls sideways (a wide table scrolls inside its own box), no cell clips its text, and
+// each screen has a tab title of its own. Each screen at each width saves a screenshot.
 import { describe, expect, it } from 'vitest';
 import { fork, inline, join, loop, ref, script, uniqueName, worker } from '../../helpers/fixtures.ts';
 import { useBrowser } from '../browser.ts';
@@ -231,6 +231,7 @@ describe('every screen fits the window', () => {
       const { page } = ui;
       await page.setViewportSize({ width, height: 900 });
       const found: Record<string, string[]> = {};
+      const titles = new Map<string, string>();
       for (const [name, path] of routes(seeded)) {
         await page.goto(`${ui.url}${path}`);
         await page.getByRole('heading', { level: 1 }).waitFor();
@@ -243,11 +244,15 @@ describe('every screen fits the window', () => {
             .click();
           await page.getByRole('complementary').waitFor();
         }
+        titles.set(name, await page.title());
         const faults = await layoutFaults(page);
         if (faults.length > 0) found[name] = faults;
         await ui.shot(`layout-${width}-${name}`);
       }
       expect(found).toEqual({});
+      // Each screen names itself in the browser tab.
+      expect([...titles.values()].filter((t) => !/^.+ – Conductor$/.test(t))).toEqual([]);
+      expect(new Set(titles.values()).size).toBe(titles.size);
     }, 180_000);
   }
 });
