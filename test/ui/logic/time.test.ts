@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   durationBetween,
+  formatClock,
   formatDateTime,
   formatDateTimeInZone,
   formatDuration,
@@ -12,6 +13,10 @@ describe('UI time formatting', () => {
     const ms = new Date(2026, 10, 27, 9, 5, 3, 42).getTime();
     expect(formatDateTime(ms)).toBe('2026-11-27 09:05:03.042');
     expect(formatDateTime(new Date(ms).toISOString())).toBe('2026-11-27 09:05:03.042');
+  });
+
+  it('writes the time of day alone as the full format writes it', () => {
+    expect(formatClock(new Date(2026, 10, 27, 9, 5, 3, 42).getTime())).toBe('09:05:03');
   });
 
   it('writes a missing or unreadable time as a dash', () => {

@@ -17,6 +17,11 @@ export function formatDateTime(value: number | string | undefined | null): strin
   );
 }
 
+/** The time of day alone (`22:50:26`), for "updated at" hints next to a full time. */
+export function formatClock(value: number): string {
+  return formatDateTime(value).slice(11, 19);
+}
+
 /** A span of milliseconds, short and readable; a negative or missing span is an em dash. */
 export function formatDuration(ms: number | undefined | null): string {
   if (ms === undefined || ms === null || !Number.isFinite(ms) || ms < 0) return '—';

@@ -51,32 +51,34 @@ function HandlerActivity() {
         </p>
       )}
       {rows.length > 0 && (
-        <table aria-label="Event handlers and their messages">
-          <thead>
-            <tr>
-              <th>Handler</th>
-              <th>Event</th>
-              <th>State</th>
-              <th>Actions</th>
-              <th>Messages handled</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((h) => (
-              <tr key={h.name}>
-                <td>
-                  <Link to={paths.eventExecutions(h.name)}>{h.name}</Link>
-                </td>
-                <td>
-                  <code>{h.event}</code>
-                </td>
-                <td>{h.active ? 'Active' : 'Inactive'}</td>
-                <td>{h.numberOfActions}</td>
-                <td>{h.numberOfMessages}</td>
+        <div className="table-scroll">
+          <table aria-label="Event handlers and their messages">
+            <thead>
+              <tr>
+                <th>Handler</th>
+                <th>Event</th>
+                <th>State</th>
+                <th>Actions</th>
+                <th>Messages handled</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.map((h) => (
+                <tr key={h.name}>
+                  <td className="wrap">
+                    <Link to={paths.eventExecutions(h.name)}>{h.name}</Link>
+                  </td>
+                  <td className="wrap">
+                    <code>{h.event}</code>
+                  </td>
+                  <td>{h.active ? 'Active' : 'Inactive'}</td>
+                  <td>{h.numberOfActions}</td>
+                  <td>{h.numberOfMessages}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );
@@ -120,41 +122,43 @@ function HandlerExecutions({ name }: { name: string }) {
       {executions.loading && !executions.data && !executions.error && <p aria-busy="true">Loading…</p>}
       {rows && rows.length === 0 && <p className="muted">No executions in this window.</p>}
       {rows && rows.length > 0 && (
-        <table aria-label="Event executions">
-          <thead>
-            <tr>
-              <th>Created</th>
-              <th>Status</th>
-              <th>Action</th>
-              <th>Message id</th>
-              <th>Outcome</th>
-              <th>Payload</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((e) => (
-              <tr key={e.id}>
-                <td>{formatDateTime(e.created)}</td>
-                <td>
-                  <span className={`status status-${e.status}`}>{e.status}</span>
-                </td>
-                <td>{e.action ?? ''}</td>
-                <td>
-                  <code>{e.messageId}</code>
-                </td>
-                <td>
-                  <Outcome execution={e} />
-                </td>
-                <td>
-                  <details>
-                    <summary>Show</summary>
-                    <pre className="json">{JSON.stringify(e.payload, null, 2)}</pre>
-                  </details>
-                </td>
+        <div className="table-scroll">
+          <table aria-label="Event executions">
+            <thead>
+              <tr>
+                <th>Created</th>
+                <th>Status</th>
+                <th>Action</th>
+                <th>Message id</th>
+                <th>Outcome</th>
+                <th>Payload</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.map((e) => (
+                <tr key={e.id}>
+                  <td className="nowrap">{formatDateTime(e.created)}</td>
+                  <td>
+                    <span className={`status status-${e.status}`}>{e.status}</span>
+                  </td>
+                  <td>{e.action ?? ''}</td>
+                  <td className="wrap">
+                    <code>{e.messageId}</code>
+                  </td>
+                  <td>
+                    <Outcome execution={e} />
+                  </td>
+                  <td>
+                    <details>
+                      <summary>Show</summary>
+                      <pre className="json">{JSON.stringify(e.payload, null, 2)}</pre>
+                    </details>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

@@ -51,46 +51,48 @@ export default function QueueMonitorPage() {
         <p className="muted">No worker queues yet: none holds a task and no worker has polled.</p>
       )}
       {rows.length > 0 && (
-        <table aria-label="Task queues">
-          <thead>
-            <tr>
-              <th>Task type</th>
-              <th>Domain</th>
-              <th>Waiting</th>
-              <th>Workers</th>
-              <th>Last poll</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.queue} data-queue={r.queue}>
-                <td>{r.taskType}</td>
-                <td>{r.domain || <span className="muted">none</span>}</td>
-                <td>
-                  {r.size}
-                  {r.size > 0 && r.workers.length === 0 && <div className="flag">No worker has polled</div>}
-                </td>
-                <td>
-                  {r.workers.length === 0 ? (
-                    <span className="muted">none</span>
-                  ) : (
-                    <ul className="workers">
-                      {r.workers.map((w) => (
-                        <li key={w.workerId}>
-                          <code>{w.workerId}</code>{' '}
-                          <span className="muted">
-                            {formatDuration(durationBetween(w.lastPollTime, data?.at))} ago
-                          </span>
-                        </li>
-                      ))}
-                    </ul>
-                  )}
-                </td>
-                <td>{formatDateTime(r.lastPollTime)}</td>
+        <div className="table-scroll">
+          <table aria-label="Task queues">
+            <thead>
+              <tr>
+                <th>Task type</th>
+                <th>Domain</th>
+                <th>Waiting</th>
+                <th>Workers</th>
+                <th>Last poll</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.queue} data-queue={r.queue}>
+                  <td className="wrap">{r.taskType}</td>
+                  <td>{r.domain || <span className="muted">none</span>}</td>
+                  <td>
+                    {r.size}
+                    {r.size > 0 && r.workers.length === 0 && <div className="flag">No worker has polled</div>}
+                  </td>
+                  <td className="wrap">
+                    {r.workers.length === 0 ? (
+                      <span className="muted">none</span>
+                    ) : (
+                      <ul className="workers">
+                        {r.workers.map((w) => (
+                          <li key={w.workerId}>
+                            <code>{w.workerId}</code>{' '}
+                            <span className="muted">
+                              {formatDuration(durationBetween(w.lastPollTime, data?.at))} ago
+                            </span>
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </td>
+                  <td className="nowrap">{formatDateTime(r.lastPollTime)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

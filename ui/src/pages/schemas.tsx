@@ -19,7 +19,10 @@ import { paths } from '../paths.ts';
 
 export default function SchemasPage() {
   useTitle('Schemas');
-  const { data, error, loading, reload } = useLoad('schemas', () => api('GET /api/schema'));
+  const loaded = useLoad('schemas', () => api('GET /api/schema'));
+  // A failed load shows its error alone, not the rows remembered from an earlier visit.
+  const { error, loading, reload } = loaded;
+  const data = error ? undefined : loaded.data;
   const [actionError, setActionError] = useState<unknown>();
   const [cloning, setCloning] = useState<string>();
   const [dialog, confirm] = useConfirm();
@@ -58,48 +61,50 @@ export default function SchemasPage() {
       {rows.length > 0 && (
         <>
           {pager}
-          <table aria-label="Schemas">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Type</th>
-                <th>Latest version</th>
-                <th>Versions</th>
-                <th>Created</th>
-                <th>Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {visible.map((row) => (
-                <tr key={row.name}>
-                  <td>
-                    <Link to={paths.schema(row.name)}>{row.name}</Link>
-                  </td>
-                  <td>{row.type}</td>
-                  <td>{row.latestVersion}</td>
-                  <td>{row.versionCount}</td>
-                  <td>{formatDateTime(row.createTime)}</td>
-                  <td className="toolbar">
-                    <button
-                      type="button"
-                      onClick={() => setCloning(row.name)}
-                      aria-label={`Clone ${row.name}`}
-                    >
-                      Clone
-                    </button>
-                    <button
-                      type="button"
-                      className="danger"
-                      onClick={() => void remove(row.name)}
-                      aria-label={`Delete ${row.name}`}
-                    >
-                      Delete
-                    </button>
-                  </td>
+          <div className="table-scroll">
+            <table aria-label="Schemas">
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Type</th>
+                  <th>Latest version</th>
+                  <th>Versions</th>
+                  <th>Created</th>
+                  <th>Actions</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {visible.map((row) => (
+                  <tr key={row.name}>
+                    <td className="wrap">
+                      <Link to={paths.schema(row.name)}>{row.name}</Link>
+                    </td>
+                    <td>{row.type}</td>
+                    <td>{row.latestVersion}</td>
+                    <td>{row.versionCount}</td>
+                    <td className="nowrap">{formatDateTime(row.createTime)}</td>
+                    <td className="toolbar">
+                      <button
+                        type="button"
+                        onClick={() => setCloning(row.name)}
+                        aria-label={`Clone ${row.name}`}
+                      >
+                        Clone
+                      </button>
+                      <button
+                        type="button"
+                        className="danger"
+                        onClick={() => void remove(row.name)}
+                        aria-label={`Delete ${row.name}`}
+                      >
+                        Delete
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </>
       )}
       {dialog}

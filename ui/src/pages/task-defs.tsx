@@ -11,7 +11,10 @@ import { paths } from '../paths.ts';
 
 export default function TaskDefsPage() {
   useTitle('Task definitions');
-  const { data, error, loading } = useLoad('task-defs', () => api('GET /api/metadata/taskdefs'));
+  const loaded = useLoad('task-defs', () => api('GET /api/metadata/taskdefs'));
+  // A failed load shows its error alone, not the rows remembered from an earlier visit.
+  const { error, loading } = loaded;
+  const data = error ? undefined : loaded.data;
   const [filter, setFilter] = useState('');
   const wanted = useDeferredValue(filter.trim().toLowerCase());
   const rows = (data ?? [])
@@ -37,32 +40,34 @@ export default function TaskDefsPage() {
       {rows.length > 0 && (
         <>
           {pager}
-          <table aria-label="Task definitions">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Description</th>
-                <th>Retries</th>
-                <th>Timeout (s)</th>
-                <th>Input schema</th>
-                <th>Output schema</th>
-              </tr>
-            </thead>
-            <tbody>
-              {visible.map((def) => (
-                <tr key={def.name}>
-                  <td>
-                    <Link to={paths.taskDef(def.name)}>{def.name}</Link>
-                  </td>
-                  <td>{def.description ?? ''}</td>
-                  <td>{def.retryCount}</td>
-                  <td>{def.timeoutSeconds}</td>
-                  <td>{schemaLabel(def.inputSchema)}</td>
-                  <td>{schemaLabel(def.outputSchema)}</td>
+          <div className="table-scroll">
+            <table aria-label="Task definitions">
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Description</th>
+                  <th>Retries</th>
+                  <th>Timeout (s)</th>
+                  <th>Input schema</th>
+                  <th>Output schema</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {visible.map((def) => (
+                  <tr key={def.name}>
+                    <td className="wrap">
+                      <Link to={paths.taskDef(def.name)}>{def.name}</Link>
+                    </td>
+                    <td>{def.description ?? ''}</td>
+                    <td>{def.retryCount}</td>
+                    <td>{def.timeoutSeconds}</td>
+                    <td className="wrap">{schemaLabel(def.inputSchema)}</td>
+                    <td className="wrap">{schemaLabel(def.outputSchema)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </>
       )}
     </section>

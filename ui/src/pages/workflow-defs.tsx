@@ -12,9 +12,12 @@ import { paths } from '../paths.ts';
 
 export default function WorkflowDefsPage() {
   useTitle('Workflow definitions');
-  const { data, error, loading } = useLoad('workflow-defs', () =>
+  const loaded = useLoad('workflow-defs', () =>
     api('GET /api/metadata/workflow', { query: { short: true } }),
   );
+  // A failed load shows its error alone, not the rows remembered from an earlier visit.
+  const { error, loading } = loaded;
+  const data = error ? undefined : loaded.data;
   const [filter, setFilter] = useState('');
   const wanted = useDeferredValue(filter.trim().toLowerCase());
   const rows = (data ?? [])
@@ -42,28 +45,30 @@ export default function WorkflowDefsPage() {
       {rows.length > 0 && (
         <>
           {pager}
-          <table aria-label="Workflow definitions">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Version</th>
-                <th>Description</th>
-                <th>Updated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {visible.map((def) => (
-                <tr key={`${def.name}/${def.version}`}>
-                  <td>
-                    <Link to={paths.workflowDef(def.name, def.version)}>{def.name}</Link>
-                  </td>
-                  <td>{def.version}</td>
-                  <td>{def.description ?? ''}</td>
-                  <td>{formatDateTime(def.updateTime ?? def.createTime ?? 0)}</td>
+          <div className="table-scroll">
+            <table aria-label="Workflow definitions">
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Version</th>
+                  <th>Description</th>
+                  <th>Updated</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {visible.map((def) => (
+                  <tr key={`${def.name}/${def.version}`}>
+                    <td className="wrap">
+                      <Link to={paths.workflowDef(def.name, def.version)}>{def.name}</Link>
+                    </td>
+                    <td>{def.version}</td>
+                    <td>{def.description ?? ''}</td>
+                    <td className="nowrap">{formatDateTime(def.updateTime ?? def.createTime ?? 0)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </>
       )}
     </section>

@@ -58,51 +58,55 @@ export default function EventHandlersList() {
         <p className="muted">No event handler matches “{filter.trim()}”.</p>
       )}
       {rows.length > 0 && (
-        <table aria-label="Event handlers">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Event</th>
-              <th>Condition</th>
-              <th>Actions</th>
-              <th>Active</th>
-              <th>
-                <span className="visually-hidden">Executions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((h) => (
-              <tr key={h.name} data-handler={h.name}>
-                <td>
-                  <Link to={paths.eventHandler(h.name)}>{h.name}</Link>
-                </td>
-                <td>
-                  <code>{h.event}</code>
-                </td>
-                <td>{h.condition ? <code>{h.condition}</code> : <span className="muted">always</span>}</td>
-                <td>
-                  {(h.actions ?? []).map((a) => a.action).join(', ') || <span className="muted">none</span>}
-                </td>
-                <td>
-                  <label className="switch">
-                    <input
-                      type="checkbox"
-                      checked={h.active === true}
-                      disabled={busy === h.name}
-                      onChange={() => void toggle(h)}
-                      aria-label={`Active: ${h.name}`}
-                    />
-                    {h.active === true ? 'Active' : 'Inactive'}
-                  </label>
-                </td>
-                <td>
-                  <Link to={paths.eventExecutions(h.name)}>Executions</Link>
-                </td>
+        <div className="table-scroll">
+          <table aria-label="Event handlers">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Event</th>
+                <th>Condition</th>
+                <th>Actions</th>
+                <th>Active</th>
+                <th>
+                  <span className="visually-hidden">Executions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.map((h) => (
+                <tr key={h.name} data-handler={h.name}>
+                  <td className="wrap">
+                    <Link to={paths.eventHandler(h.name)}>{h.name}</Link>
+                  </td>
+                  <td className="wrap">
+                    <code>{h.event}</code>
+                  </td>
+                  <td className="wrap">
+                    {h.condition ? <code>{h.condition}</code> : <span className="muted">always</span>}
+                  </td>
+                  <td>
+                    {(h.actions ?? []).map((a) => a.action).join(', ') || <span className="muted">none</span>}
+                  </td>
+                  <td>
+                    <label className="switch">
+                      <input
+                        type="checkbox"
+                        checked={h.active === true}
+                        disabled={busy === h.name}
+                        onChange={() => void toggle(h)}
+                        aria-label={`Active: ${h.name}`}
+                      />
+                      {h.active === true ? 'Active' : 'Inactive'}
+                    </label>
+                  </td>
+                  <td>
+                    <Link to={paths.eventExecutions(h.name)}>Executions</Link>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

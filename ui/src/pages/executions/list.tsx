@@ -142,38 +142,40 @@ export default function ExecutionsList() {
           <p className="muted" aria-live="polite">
             {total === 0 ? 'No executions match.' : `Showing ${applied.start + 1}–${shownTo} of ${total}`}
           </p>
-          <table aria-label="Executions">
-            <thead>
-              <tr>
-                <th>Workflow id</th>
-                {header('workflowType', 'Workflow')}
-                <th>Version</th>
-                {header('status', 'Status')}
-                {header('startTime', 'Started')}
-                {header('endTime', 'Ended')}
-                {header('executionTime', 'Duration')}
-                <th>Correlation id</th>
-              </tr>
-            </thead>
-            <tbody>
-              {results.results.map((run) => (
-                <tr key={run.workflowId}>
-                  <td>
-                    <Link to={`/executions/${encodeURIComponent(run.workflowId)}`}>{run.workflowId}</Link>
-                  </td>
-                  <td>{run.workflowType}</td>
-                  <td>{run.version}</td>
-                  <td>
-                    <span className={`status status-${run.status}`}>{run.status}</span>
-                  </td>
-                  <td>{formatDateTime(run.startTime)}</td>
-                  <td>{formatDateTime(run.endTime)}</td>
-                  <td>{formatDuration(durationBetween(run.startTime, run.endTime))}</td>
-                  <td>{run.correlationId ?? ''}</td>
+          <div className="table-scroll">
+            <table aria-label="Executions">
+              <thead>
+                <tr>
+                  <th>Workflow id</th>
+                  {header('workflowType', 'Workflow')}
+                  <th>Version</th>
+                  {header('status', 'Status')}
+                  {header('startTime', 'Started')}
+                  {header('endTime', 'Ended')}
+                  {header('executionTime', 'Duration')}
+                  <th>Correlation id</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {results.results.map((run) => (
+                  <tr key={run.workflowId}>
+                    <td className="wrap">
+                      <Link to={`/executions/${encodeURIComponent(run.workflowId)}`}>{run.workflowId}</Link>
+                    </td>
+                    <td className="wrap">{run.workflowType}</td>
+                    <td>{run.version}</td>
+                    <td>
+                      <span className={`status status-${run.status}`}>{run.status}</span>
+                    </td>
+                    <td className="nowrap">{formatDateTime(run.startTime)}</td>
+                    <td className="nowrap">{formatDateTime(run.endTime)}</td>
+                    <td className="nowrap">{formatDuration(durationBetween(run.startTime, run.endTime))}</td>
+                    <td className="wrap">{run.correlationId ?? ''}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           <div className="toolbar">
             <button
               type="button"

@@ -6,6 +6,7 @@
  * so its ticking re-renders only this control, not the page.
  */
 import { useEffect, useRef, useState } from 'react';
+import { formatClock } from '../../logic/time.ts';
 
 const INTERVALS = [0, 5, 10, 15, 30, 60];
 const FIRST_INTERVAL = 30;
@@ -21,8 +22,6 @@ export interface RefreshControlProps {
   busy: boolean;
   onRefresh: () => void;
 }
-
-const clock = (ms: number) => new Date(ms).toTimeString().slice(0, 8);
 
 export function RefreshControl({ live, loading, updatedAt, busy, onRefresh }: RefreshControlProps) {
   const [seconds, setSeconds] = useState(FIRST_INTERVAL);
@@ -50,9 +49,9 @@ export function RefreshControl({ live, loading, updatedAt, busy, onRefresh }: Re
   let hint: string;
   if (loading) hint = 'Refreshing…';
   else if (updatedAt === 0) hint = '';
-  else if (!live) hint = `Updated ${clock(updatedAt)}; the run is over, so no auto-refresh.`;
-  else if (!auto) hint = `Updated ${clock(updatedAt)}; auto-refresh is off.`;
-  else hint = `Updated ${clock(updatedAt)} · next in ${Math.max(0, Math.ceil((due - now) / 1000))} s`;
+  else if (!live) hint = `Updated ${formatClock(updatedAt)}; the run is over, so no auto-refresh.`;
+  else if (!auto) hint = `Updated ${formatClock(updatedAt)}; auto-refresh is off.`;
+  else hint = `Updated ${formatClock(updatedAt)} · next in ${Math.max(0, Math.ceil((due - now) / 1000))} s`;
 
   return (
     <div className="refresh-control">

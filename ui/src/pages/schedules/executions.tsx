@@ -100,42 +100,46 @@ export default function ScheduleExecutions() {
               : `Showing ${start + 1}–${Math.min(start + HISTORY_PAGE, total)} of ${total}, newest first`}
           </p>
           {total > 0 && (
-            <table aria-label="Schedule runs">
-              <thead>
-                <tr>
-                  <th>Scheduled for</th>
-                  <th>Ran at</th>
-                  <th>Delay</th>
-                  <th>Schedule</th>
-                  <th>Workflow</th>
-                  <th>Run</th>
-                  <th>State</th>
-                  <th>Reason</th>
-                </tr>
-              </thead>
-              <tbody>
-                {results.results.map((e) => (
-                  <tr key={e.executionId}>
-                    <td>{formatDateTime(e.scheduledTime)}</td>
-                    <td>{formatDateTime(e.executionTime)}</td>
-                    <td>{formatDuration(durationBetween(e.scheduledTime, e.executionTime))}</td>
-                    <td>
-                      <Link to={`/schedules/edit/${encodeURIComponent(e.scheduleName)}`}>
-                        {e.scheduleName}
-                      </Link>
-                    </td>
-                    <td>{e.workflowName}</td>
-                    <td>
-                      {e.workflowId ? <Link to={paths.execution(e.workflowId)}>{e.workflowId}</Link> : '—'}
-                    </td>
-                    <td>
-                      <span className={`status status-${e.state}`}>{e.state}</span>
-                    </td>
-                    <td>{e.reason ?? ''}</td>
+            <div className="table-scroll">
+              <table aria-label="Schedule runs">
+                <thead>
+                  <tr>
+                    <th>Scheduled for</th>
+                    <th>Ran at</th>
+                    <th>Delay</th>
+                    <th>Schedule</th>
+                    <th>Workflow</th>
+                    <th>Run</th>
+                    <th>State</th>
+                    <th>Reason</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {results.results.map((e) => (
+                    <tr key={e.executionId}>
+                      <td className="nowrap">{formatDateTime(e.scheduledTime)}</td>
+                      <td className="nowrap">{formatDateTime(e.executionTime)}</td>
+                      <td className="nowrap">
+                        {formatDuration(durationBetween(e.scheduledTime, e.executionTime))}
+                      </td>
+                      <td className="wrap">
+                        <Link to={`/schedules/edit/${encodeURIComponent(e.scheduleName)}`}>
+                          {e.scheduleName}
+                        </Link>
+                      </td>
+                      <td className="wrap">{e.workflowName}</td>
+                      <td className="wrap">
+                        {e.workflowId ? <Link to={paths.execution(e.workflowId)}>{e.workflowId}</Link> : '—'}
+                      </td>
+                      <td>
+                        <span className={`status status-${e.state}`}>{e.state}</span>
+                      </td>
+                      <td>{e.reason ?? ''}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
           <div className="toolbar">
             <button

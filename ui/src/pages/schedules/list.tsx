@@ -23,6 +23,8 @@ const zoneOf = (s: WorkflowSchedule) => s.cronSchedules?.[0]?.zoneId ?? s.zoneId
 export default function SchedulesList() {
   useTitle('Schedules');
   const schedules = useLoad('schedules', () => api('GET /api/scheduler/schedules'));
+  // A failed load shows its error alone, not the rows remembered from an earlier visit.
+  const data = schedules.error ? undefined : schedules.data;
   const [failure, setFailure] = useState<unknown>();
   const [busy, setBusy] = useState<string>();
 
@@ -41,7 +43,7 @@ export default function SchedulesList() {
     }
   };
 
-  const rows = [...(schedules.data ?? [])].sort((a, b) => a.name.localeCompare(b.name));
+  const rows = [...(data ?? [])].sort((a, b) => a.name.localeCompare(b.name));
   return (
     <section>
       <div className="toolbar">
@@ -51,58 +53,62 @@ export default function SchedulesList() {
         <NavButton to="/schedules/new">New schedule</NavButton>
       </div>
       <ErrorMessage error={failure ?? schedules.error} />
-      {schedules.loading && !schedules.data ? <p aria-busy="true">Loading…</p> : null}
-      {schedules.data && rows.length === 0 && <p className="muted">No schedules yet.</p>}
+      {schedules.loading && !data && !schedules.error ? <p aria-busy="true">Loading…</p> : null}
+      {data && rows.length === 0 && <p className="muted">No schedules yet.</p>}
       {rows.length > 0 && (
-        <table aria-label="Schedules">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Workflow</th>
-              <th>Cron</th>
-              <th>Zone</th>
-              <th>State</th>
-              <th>Next run</th>
-              <th>
-                <span className="visually-hidden">Actions</span>
-              </th>
-              <th>
-                <span className="visually-hidden">History</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((s) => (
-              <tr key={s.name} data-schedule={s.name}>
-                <td>
-                  <Link to={`/schedules/edit/${encodeURIComponent(s.name)}`}>{s.name}</Link>
-                </td>
-                <td>{String((s.startWorkflowRequest as { name?: string }).name ?? '')}</td>
-                <td>
-                  <code>{cronOf(s)}</code>
-                </td>
-                <td>{zoneOf(s)}</td>
-                <td>{s.paused ? `Paused${s.pausedReason ? ` (${s.pausedReason})` : ''}` : 'Active'}</td>
-                <td>{s.nextRunTime && !s.paused ? formatDateTimeInZone(s.nextRunTime, zoneOf(s)) : '—'}</td>
-                <td>
-                  <button
-                    type="button"
-                    disabled={busy === s.name}
-                    onClick={() => void toggle(s)}
-                    aria-label={`${s.paused ? 'Resume' : 'Pause'} ${s.name}`}
-                  >
-                    {s.paused ? 'Resume' : 'Pause'}
-                  </button>
-                </td>
-                <td>
-                  <Link to={paths.scheduleExecutions(s.name)} aria-label={`Runs of ${s.name}`}>
-                    Runs
-                  </Link>
-                </td>
+        <div className="table-scroll">
+          <table aria-label="Schedules">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Workflow</th>
+                <th>Cron</th>
+                <th>Zone</th>
+                <th>State</th>
+                <th>Next run</th>
+                <th>
+                  <span className="visually-hidden">Actions</span>
+                </th>
+                <th>
+                  <span className="visually-hidden">History</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.map((s) => (
+                <tr key={s.name} data-schedule={s.name}>
+                  <td className="wrap">
+                    <Link to={`/schedules/edit/${encodeURIComponent(s.name)}`}>{s.name}</Link>
+                  </td>
+                  <td className="wrap">{String((s.startWorkflowRequest as { name?: string }).name ?? '')}</td>
+                  <td>
+                    <code>{cronOf(s)}</code>
+                  </td>
+                  <td className="wrap">{zoneOf(s)}</td>
+                  <td>{s.paused ? `Paused${s.pausedReason ? ` (${s.pausedReason})` : ''}` : 'Active'}</td>
+                  <td className="nowrap">
+                    {s.nextRunTime && !s.paused ? formatDateTimeInZone(s.nextRunTime, zoneOf(s)) : '—'}
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      disabled={busy === s.name}
+                      onClick={() => void toggle(s)}
+                      aria-label={`${s.paused ? 'Resume' : 'Pause'} ${s.name}`}
+                    >
+                      {s.paused ? 'Resume' : 'Pause'}
+                    </button>
+                  </td>
+                  <td>
+                    <Link to={paths.scheduleExecutions(s.name)} aria-label={`Runs of ${s.name}`}>
+                      Runs
+                    </Link>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );
