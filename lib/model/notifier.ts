@@ -12,8 +12,14 @@
  */
 
 export interface Notifier {
-  /** Tells the waiters of a key that it changed. */
-  publish(key: string): void;
+  /**
+   * Tells the watches of a key that it changed. `wakeAtMost` bounds how many of those *waiting*
+   * (in `next`) are woken, oldest watch first: a queue push of n entries is worth n polls, and the
+   * other waiters would only look, find the entries taken, and wait again. A watch busy at the
+   * moment (between two `next`s: looking at what it watches) is always told, so that none misses
+   * a change that came while it looked. All waiting watches are woken when absent.
+   */
+  publish(key: string, wakeAtMost?: number): void;
   /** Starts watching keys: a change published from now on wakes the watch's `next`. */
   watch(keys: readonly string[]): Watch;
 }
@@ -46,9 +52,17 @@ export class LocalNotifier implements Notifier {
 
   constructor(private readonly reread?: RereadPolicy) {}
 
-  publish(key: string): void {
+  publish(key: string, wakeAtMost = Number.POSITIVE_INFINITY): void {
     const set = this.watches.get(key);
-    if (set) for (const watch of set) watch.changed();
+    if (!set) return;
+    let woken = 0;
+    for (const watch of set) {
+      if (!watch.waiting) watch.changed();
+      else if (woken < wakeAtMost) {
+        woken++;
+        watch.changed();
+      }
+    }
   }
 
   watch(keys: readonly string[]): Watch {
@@ -100,6 +114,11 @@ class KeyWatch implements Watch {
   changed(): void {
     this.dirty = true;
     this.wake?.();
+  }
+
+  /** In `next`, waiting for a change (not looking at what it watches). */
+  get waiting(): boolean {
+    return this.wake !== undefined;
   }
 
   next(timeoutMs: number): Promise<WakeReason> {

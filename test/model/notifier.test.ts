@@ -1,10 +1,11 @@
 /**
- * The keyed notifier (lib/model/notifier.ts): a publish wakes the watches of its key; with a re-read
+ * The keyed notifier (lib/model/notifier.ts): a publish wakes the watches of its key (waiting ones
+ * up to the number it asks for, every one not waiting); with a re-read
  * policy a wait with nothing published ends at re-read ticks that grow up to the cap and start again
  * from the first interval after a change.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LocalNotifier, type WakeReason } from '../../lib/model/notifier.ts';
+import { LocalNotifier, type WakeReason, type Watch } from '../../lib/model/notifier.ts';
 
 describe('LocalNotifier', () => {
   afterEach(() => {
@@ -21,6 +22,38 @@ describe('LocalNotifier', () => {
     expect(await b.next(0)).toBe('timeout');
     a.close();
     b.close();
+  });
+
+  it('wakes at most the number of waiting watches asked for, oldest first; the others keep waiting', async () => {
+    vi.useFakeTimers();
+    const notifier = new LocalNotifier();
+    const [a, b, c] = [1, 2, 3].map(() => notifier.watch(['q'])) as [Watch, Watch, Watch];
+    const reasons: Record<string, WakeReason> = {};
+    const waits = Object.entries({ a, b, c }).map(([name, watch]) =>
+      watch.next(1_000).then((reason) => {
+        reasons[name] = reason;
+      }),
+    );
+    notifier.publish('q', 2);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(reasons).toEqual({ a: 'changed', b: 'changed' });
+    await vi.advanceTimersByTimeAsync(1_000);
+    await Promise.all(waits);
+    expect(reasons.c).toBe('timeout');
+    for (const watch of [a, b, c]) watch.close();
+  });
+
+  it('tells every watch that is not waiting, whatever the bound: its next wait ends at once', async () => {
+    const notifier = new LocalNotifier();
+    const waiting = notifier.watch(['q']);
+    const looking = notifier.watch(['q']);
+    const woken = waiting.next(60_000);
+    notifier.publish('q', 1);
+    expect(await woken).toBe('changed');
+    // `looking` was between two waits (looking at its queue) when the change came.
+    expect(await looking.next(60_000)).toBe('changed');
+    waiting.close();
+    looking.close();
   });
 
   it('re-reads with back-off: intervals double up to the cap, and a change resets them', async () => {

@@ -1,7 +1,8 @@
 /**
  * Long polls woken by queue writes (lib/tasks/publishing-queue.ts, TaskService.poll): a poll that
  * waits is answered by the push of a task to its queue, looking at the queue once before the wait
- * and once after the push (no re-check loop); a push to another queue or domain does not wake it;
+ * and once after the push (no re-check loop); a push of n tasks wakes n of the polls waiting on
+ * the queue, not all of them; a push to another queue or domain does not wake it;
  * a poll with nothing queued ends at its timeout with no task.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -52,6 +53,30 @@ describe('long poll', () => {
     expect(task?.workflowInstanceId).toBe(workflowId);
     expect(task?.status).toBe('IN_PROGRESS');
     expect(peeks.get('lp_task')).toBe(2);
+  });
+
+  it('wakes one waiting poll per task pushed: the others keep waiting without looking, and no push is missed', async () => {
+    const { stores, peeks } = countingStores();
+    harness = await engineHarness({ stores });
+    await harness.register(workflowDef({ name: 'lp_many', tasks: [simpleTask('lp')] }));
+    const { tasks } = harness.services.engine;
+    const answered: string[][] = [];
+    const polls = [0, 1, 2].map((n) =>
+      tasks.poll('lp_task', { workerId: `w${n}`, count: 1, timeoutMs: 60_000 }).then((got) => {
+        answered.push(got.map((t) => t.workflowInstanceId));
+        return got;
+      }),
+    );
+    await new Promise((r) => setImmediate(r));
+    expect(peeks.get('lp_task')).toBe(3);
+    const first = await harness.start('lp_many');
+    await expect.poll(() => answered.length).toBe(1);
+    expect(answered[0]).toEqual([first]);
+    // One look by the one poll woken; the two others did not look again.
+    expect(peeks.get('lp_task')).toBe(4);
+    const more = [await harness.start('lp_many'), await harness.start('lp_many')];
+    const got = (await Promise.all(polls)).map(([t]) => t?.workflowInstanceId);
+    expect(got.sort()).toEqual([first, ...more].sort());
   });
 
   it('is not woken by a push to another queue or to another domain of its type', async () => {
