@@ -7,7 +7,7 @@
  *   routes, contracts, JSON bodies and views on top of the engine, without sockets or node:http;
  * - routed floor: `GET /api/version` through the same router, the cheapest routed request.
  * The sockets' and node:http's share is the difference to `npm run bench` (same workload, batch 1).
- * - CPU: 1,000 workflows of five SIMPLE tasks (200 to warm up), 8 starters and 8 pollers.
+ * - CPU: 1,000 workflows of five SIMPLE tasks (3,000 to warm up), 8 starters and 8 pollers.
  * - DO_WHILE: one run of 300 iterations of a one-SIMPLE-task body (50 to warm up), one poller;
  *   a sample is the time between two consecutive poll answers. process.cpuUsage covers every
  *   thread, the script worker's too.
@@ -105,9 +105,12 @@ async function simpleTasks(workflows: number, driver: Driver): Promise<void> {
   await Promise.all([...starters, ...pollers]);
 }
 
-/** CPU per task and tasks/s of 1,000 workflows (after 200 to warm up) through a driver. */
+/**
+ * CPU per task and tasks/s of 1,000 workflows through a driver, after 3,000 to warm up: V8 needs
+ * about that many before the hot paths are compiled (the first 1,000 cost about twice as much).
+ */
 async function measureTasks(driver: Driver): Promise<{ cpu: number; rate: number }> {
-  await simpleTasks(200, driver);
+  await simpleTasks(3000, driver);
   const cpu = process.cpuUsage();
   const started = performance.now();
   await simpleTasks(1000, driver);

@@ -4,8 +4,8 @@
  * CPU per task beside the plain-request rate, store operations per transition, the AWS cost per
  * million SIMPLE task executions and of an idle worker, and the functions' bundle sizes, side by
  * side. See bench/README.md for what each figure means. Options (flag or BENCH_* variable):
- *   --sections=handoff,throughput,store,cost,bundles  --workflows=500 --workers=8 --batch=1
- *   --warmup=100 --samples=300 --iterations=300 --count-workflows=200 --worker=plain,sdk
+ *   --sections=handoff,throughput,store,cost,bundles  --workflows=2000 --workers=8 --batch=1
+ *   --warmup=3000 --samples=300 --iterations=300 --count-workflows=200 --worker=plain,sdk
  *   --decider-batch=<the stack's, 10> --store-ms=5 --sqs-ms=10 --floor-requests=20000
  *   --response-timeout=3600 (the task definitions' responseTimeoutSeconds; at most 900, each run's
  *   wake-ups fall within SQS's delay limit and are armed as timer messages)
@@ -35,7 +35,7 @@ import {
 import { measureHandoff, measureLoop, registerHandoffWorkload } from './lib/handoff.ts';
 import { HttpClient } from './lib/http-client.ts';
 import { floorMsPerTask, type HttpFloor, measureHttpFloor } from './lib/http-floor.ts';
-import { requestRate, runLoad, type WorkerMode, workerModes } from './lib/load.ts';
+import { requestRate, type WorkerMode, workerModes } from './lib/load.ts';
 import { loadAverage } from './lib/machine.ts';
 import { payloadBytesOption } from './lib/payload.ts';
 import { fmt, heading, percentile, table } from './lib/stats.ts';
@@ -52,10 +52,11 @@ import { registerWorkload, TASKS_PER_WORKFLOW } from './lib/workload.ts';
 const args = new Args();
 const sections = new Set(args.string('sections', 'handoff,throughput,store,cost,bundles').split(','));
 const o = {
-  workflows: args.int('workflows', 500, 1),
+  workflows: args.int('workflows', 2000, 1),
   workers: args.int('workers', 8, 1),
   batch: args.int('batch', 1, 1),
-  warmup: args.int('warmup', 100),
+  // Enough for V8 to have compiled the hot paths (bench/README.md: a fresh server).
+  warmup: args.int('warmup', 3000),
   samples: args.int('samples', 300, 1),
   iterations: args.int('iterations', 300, 2),
   countWorkflows: args.int('count-workflows', 200, 1),
@@ -99,6 +100,8 @@ interface Throughput {
   serverCpuPerTask: number;
   /** Of serverCpuPerTask, the kernel's (system time). */
   serverKernelPerTask: number;
+  /** Server CPU per task over the warm-up: a fresh server, V8 still compiling. */
+  coldCpuPerTask: number;
   requestsPerTask: number;
   versionRate: number;
   otherCores: number;
@@ -144,7 +147,8 @@ async function throughput(mode: WorkerMode): Promise<Throughput> {
   const client = new HttpClient(server.url, clientSocketsFor(shape));
   try {
     await registerWorkload(client, shape.taskTypes, shape);
-    if (o.warmup > 0) await runLoad(client, loadOptionsFor(shape, o.warmup));
+    const cold =
+      o.warmup > 0 ? await measureLoad(client, server, loadOptionsFor(shape, o.warmup)) : undefined;
     const version = await requestRate(client, '/api/version', o.workers, 3);
     const { result, serverCpuMs, serverSystemCpuMs, otherCpuMs } = await measureLoad(
       client,
@@ -155,6 +159,7 @@ async function throughput(mode: WorkerMode): Promise<Throughput> {
       tasksPerSecond: result.tasksCompleted / (result.wallMs / 1000),
       serverCpuPerTask: serverCpuMs / result.tasksCompleted,
       serverKernelPerTask: serverSystemCpuMs / result.tasksCompleted,
+      coldCpuPerTask: cold ? cold.serverCpuMs / cold.result.tasksCompleted : Number.NaN,
       requestsPerTask: result.httpRequests / result.tasksCompleted,
       versionRate: version.perSecond,
       otherCores: otherCpuMs / result.wallMs,
@@ -335,6 +340,9 @@ async function main(): Promise<void> {
     addByMode('server CPU per task execution', (mode) => ms(m(mode).serverCpuPerTask), '<= 0.30 ms');
     addByMode('  of which in the kernel (system time: socket reads and writes)', (mode) =>
       ms(m(mode).serverKernelPerTask),
+    );
+    addByMode(`  the same over the warm-up (${o.warmup} runs on a fresh server)`, (mode) =>
+      ms(m(mode).coldCpuPerTask),
     );
     addByMode('HTTP requests per task', (mode) => fmt(m(mode).requestsPerTask, 2));
     addByMode('floor per task at those requests/task (bare node:http CPU x requests)', (mode) =>

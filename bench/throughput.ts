@@ -8,7 +8,7 @@
  * counts store reads, writes, modelled index writes and queue messages per task and per state
  * transition. See bench/README.md for what each figure means. Options (flag or BENCH_* variable):
  *   --workflows=2000 --workers=8 --batch=10 --poll-timeout=100 --start-concurrency=8
- *   --inflight=200 --task-types=5 --warmup=200 --version-seconds=3 --alone-workflows=50
+ *   --inflight=200 --task-types=5 --warmup=3000 --version-seconds=3 --alone-workflows=50
  *   --count-workflows=200 --worker=plain (or sdk, or plain,sdk) --floor-requests=20000 --cpu-prof
  *   --response-timeout=3600 (the task definitions' responseTimeoutSeconds)
  *   --payload-bytes=0 (each run's input and each task's output about that many bytes of JSON,
@@ -52,7 +52,8 @@ const options = {
   startConcurrency: args.int('start-concurrency', 8, 1),
   inflight: args.int('inflight', 200),
   taskTypes: args.int('task-types', 5, 1),
-  warmup: args.int('warmup', 200),
+  // Enough for V8 to have compiled the hot paths (bench/README.md: a fresh server).
+  warmup: args.int('warmup', 3000),
   versionSeconds: args.int('version-seconds', 3, 1),
   aloneWorkflows: args.int('alone-workflows', 50, 1),
   countWorkflows: args.int('count-workflows', 200, 1),
@@ -89,9 +90,11 @@ async function throughputPass(worker: WorkerMode, floor: HttpFloor): Promise<voi
   let window: { fromUs: number; toUs: number } | undefined;
   try {
     await registerWorkload(client, options.taskTypes, shape);
+    let coldCpuPerTask = Number.NaN;
     if (options.warmup > 0) {
-      const warm = await runLoad(client, loadOptionsFor(shape, options.warmup));
-      if (warm.errors.length > 0) throw new Error(`warm-up failed: ${warm.errors[0]}`);
+      const warm = await measureLoad(client, server, loadOptionsFor(shape, options.warmup));
+      if (warm.result.errors.length > 0) throw new Error(`warm-up failed: ${warm.result.errors[0]}`);
+      coldCpuPerTask = warm.serverCpuMs / warm.result.tasksCompleted;
     }
     const version = await requestRate(client, '/api/version', options.workers, options.versionSeconds);
 
@@ -164,6 +167,10 @@ async function throughputPass(worker: WorkerMode, floor: HttpFloor): Promise<voi
           [
             '  of which in the kernel (system time: socket reads and writes)',
             `${fmt(serverSystemCpuMs / result.tasksCompleted, 3)} ms`,
+          ],
+          [
+            `  the same over the warm-up (${options.warmup} runs on a fresh server, V8 still compiling)`,
+            `${fmt(coldCpuPerTask, 3)} ms`,
           ],
           [
             `bare node:http server CPU per request (this machine's floor, ${fmt(floor.requests, 0)} keep-alive POSTs)`,
