@@ -1,10 +1,11 @@
 /**
  * What the record editors built on a plain form (event handlers, schedules) share: the form's
  * state with its "Saved." flag (`useEditorForm`: any edit clears it; `text(key)` binds an input to
- * a text field), and the form's footer (`EditorFooter`: what the form refuses, the service's error,
+ * a text field; `submit` lists what the form's check refuses, or stores the checked record and says
+ * "Saved.", or shows why the service refused it), and the form's footer (`EditorFooter`: what the form refuses, the service's error,
  * "Saved.", Save and, for a stored record, Delete, then the confirmation dialog).
  */
-import { type ReactNode, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { ErrorMessage } from './error-message.tsx';
 
 /** The keys of `F` whose values are text. */
@@ -23,7 +24,26 @@ export function useEditorForm<F extends object>(initial: F) {
     value: form[key] as string,
     onChange: (e: { target: { value: string } }) => set(key, e.target.value as F[TextKey<F>]),
   });
-  return { form, setForm, set, text, problems, setProblems, failure, setFailure, saved, setSaved };
+  const submit = async <Checked extends { ok: true }>(
+    event: FormEvent,
+    checked: Checked | { ok: false; problems: string[] },
+    store: (record: Checked) => Promise<void>,
+  ) => {
+    event.preventDefault();
+    if (!checked.ok) {
+      setProblems(checked.problems);
+      return;
+    }
+    setProblems([]);
+    setFailure(undefined);
+    try {
+      await store(checked);
+      setSaved(true);
+    } catch (error) {
+      setFailure(error);
+    }
+  };
+  return { form, setForm, set, text, submit, problems, failure, setFailure, saved };
 }
 
 export function EditorFooter(props: {

@@ -24,35 +24,23 @@ export default function EventHandlerEditor() {
     async (): Promise<EventHandler | undefined> =>
       name === undefined ? undefined : api('GET /api/event/handler/{name}', { params: { name } }),
   );
-  const { form, setForm, set, text, problems, setProblems, failure, setFailure, saved, setSaved } =
+  const { form, setForm, set, text, submit, problems, failure, setFailure, saved } =
     useEditorForm<HandlerForm>(NEW_HANDLER);
   const [confirmDialog, confirm] = useConfirm();
   useEffect(() => {
     setForm(existing.data ? formOf(existing.data) : NEW_HANDLER);
   }, [existing.data, setForm]);
 
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
-    const result = handlerOf(form, existing.data);
-    if (!result.ok) {
-      setProblems(result.problems);
-      return;
-    }
-    setProblems([]);
-    setFailure(undefined);
-    try {
+  const save = (event: FormEvent) =>
+    submit(event, handlerOf(form, existing.data), async ({ handler }) => {
       if (name === undefined) {
-        await api('POST /api/event', { body: result.handler });
-        void navigate(paths.eventHandler(result.handler.name), { replace: true });
+        await api('POST /api/event', { body: handler });
+        void navigate(paths.eventHandler(handler.name), { replace: true });
       } else {
-        await api('PUT /api/event', { body: result.handler });
+        await api('PUT /api/event', { body: handler });
         await existing.reload();
       }
-      setSaved(true);
-    } catch (error) {
-      setFailure(error);
-    }
-  };
+    });
   const remove = async () => {
     if (!(await confirm(`Delete the event handler ${form.name}? Its event no longer triggers it.`, 'Delete')))
       return;

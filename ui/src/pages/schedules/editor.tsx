@@ -26,7 +26,7 @@ export default function ScheduleEditor() {
     async (): Promise<WorkflowSchedule | undefined> =>
       name === undefined ? undefined : api('GET /api/scheduler/schedules/{name}', { params: { name } }),
   );
-  const { form, setForm, set, text, problems, setProblems, failure, setFailure, saved, setSaved } =
+  const { form, setForm, set, text, submit, problems, failure, setFailure, saved } =
     useEditorForm<ScheduleForm>(NEW_SCHEDULE);
   const [confirmDialog, confirm] = useConfirm();
   useEffect(() => {
@@ -42,25 +42,13 @@ export default function ScheduleEditor() {
   const nextRuns = preview.error ? undefined : preview.data;
   const defs = useWorkflowDefs();
 
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
-    const result = scheduleOf(form, existing.data);
-    if (!result.ok) {
-      setProblems(result.problems);
-      return;
-    }
-    setProblems([]);
-    setFailure(undefined);
-    try {
-      await api('POST /api/scheduler/schedules', { body: result.schedule });
-      setSaved(true);
+  const save = (event: FormEvent) =>
+    submit(event, scheduleOf(form, existing.data), async ({ schedule }) => {
+      await api('POST /api/scheduler/schedules', { body: schedule });
       if (name === undefined)
-        void navigate(`/schedules/edit/${encodeURIComponent(result.schedule.name)}`, { replace: true });
+        void navigate(`/schedules/edit/${encodeURIComponent(schedule.name)}`, { replace: true });
       else await existing.reload();
-    } catch (error) {
-      setFailure(error);
-    }
-  };
+    });
   const remove = async () => {
     if (!(await confirm(`Delete the schedule ${form.name}? It stops firing.`, 'Delete'))) return;
     try {
