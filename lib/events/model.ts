@@ -6,17 +6,7 @@
  */
 import { ValidationError } from '../model/errors.ts';
 import { type Tag, type TagView, tagFieldProblems, tagsOf, tagViews } from '../model/tags.ts';
-
-export const ACTIONS = [
-  'start_workflow',
-  'complete_task',
-  'fail_task',
-  'terminate_workflow',
-  'update_workflow_variables',
-  // This service's own: the payload pushed into a running workflow's message queue (docs/api.md
-  // "Events" 3: external event streams can feed the queue).
-  'push_workflow_message',
-] as const;
+import { ACTIONS } from './action-names.ts';
 
 export interface EventAction {
   action: (typeof ACTIONS)[number];

@@ -8,7 +8,7 @@
 import { Link, useParams, useSearchParams } from 'react-router';
 import { api } from '../api/client.ts';
 import type { EventExecutionView } from '../api/routes.ts';
-import { ErrorMessage } from '../components/error-message.tsx';
+import { ListState } from '../components/list-state.tsx';
 import { useLoad } from '../components/use-load.ts';
 import { useTitle } from '../components/use-title.ts';
 import { formatDateTime } from '../logic/time.ts';
@@ -31,9 +31,8 @@ export default function EventMonitorPage() {
 function HandlerActivity() {
   useTitle('Event monitor');
   const activity = useLoad('event-activity', () => api('GET /api/event/execution'));
-  const rows = activity.error
-    ? []
-    : [...(activity.data?.results ?? [])].sort((a, b) => a.name.localeCompare(b.name));
+  const handlers = activity.error ? undefined : activity.data?.results;
+  const rows = [...(handlers ?? [])].sort((a, b) => a.name.localeCompare(b.name));
   return (
     <section>
       <div className="toolbar">
@@ -43,13 +42,16 @@ function HandlerActivity() {
           Refresh
         </button>
       </div>
-      <ErrorMessage error={activity.error} />
-      {activity.loading && !activity.data && !activity.error && <p aria-busy="true">Loading…</p>}
-      {activity.data && !activity.error && rows.length === 0 && (
-        <p className="muted">
-          No event handlers yet: <Link to={paths.newEventHandler}>define one</Link>.
-        </p>
-      )}
+      <ListState
+        error={activity.error}
+        loading={activity.loading}
+        rows={handlers}
+        empty={
+          <>
+            No event handlers yet: <Link to={paths.newEventHandler}>define one</Link>.
+          </>
+        }
+      />
       {rows.length > 0 && (
         <div className="table-scroll">
           <table aria-label="Event handlers and their messages">
@@ -118,9 +120,12 @@ function HandlerExecutions({ name }: { name: string }) {
         </button>
         {rows && <span className="muted">{rows.length} shown, newest first</span>}
       </div>
-      <ErrorMessage error={executions.error} />
-      {executions.loading && !executions.data && !executions.error && <p aria-busy="true">Loading…</p>}
-      {rows && rows.length === 0 && <p className="muted">No executions in this window.</p>}
+      <ListState
+        error={executions.error}
+        loading={executions.loading}
+        rows={rows}
+        empty="No executions in this window."
+      />
       {rows && rows.length > 0 && (
         <div className="table-scroll">
           <table aria-label="Event executions">

@@ -4,9 +4,9 @@
  * `GET /api/tasks/queue/polldata/all`), filterable by task type; Refresh reads both again. A queue
  * with tasks waiting and no worker polling is flagged, the usual reason a run does not move.
  */
-import { useDeferredValue, useState } from 'react';
 import { api } from '../api/client.ts';
-import { ErrorMessage } from '../components/error-message.tsx';
+import { FilterBox, useFilter } from '../components/filter-box.tsx';
+import { ListState } from '../components/list-state.tsx';
 import { useLoad } from '../components/use-load.ts';
 import { useTitle } from '../components/use-title.ts';
 import { queueRows } from '../logic/queue-rows.ts';
@@ -22,10 +22,9 @@ export default function QueueMonitorPage() {
     ]);
     return { rows: queueRows(sizes, polls), at: Date.now() };
   });
-  const [filter, setFilter] = useState('');
-  const wanted = useDeferredValue(filter.trim().toLowerCase());
+  const filter = useFilter();
   const data = queues.error ? undefined : queues.data;
-  const rows = (data?.rows ?? []).filter((r) => wanted === '' || r.queue.toLowerCase().includes(wanted));
+  const rows = (data?.rows ?? []).filter((r) => filter.matches(r.queue));
   return (
     <section>
       <div className="toolbar">
@@ -37,19 +36,19 @@ export default function QueueMonitorPage() {
         </button>
       </div>
       <div className="toolbar">
-        <label htmlFor="queue-filter">Filter by task type</label>
-        <input id="queue-filter" type="search" value={filter} onChange={(e) => setFilter(e.target.value)} />
+        <FilterBox id="queue-filter" label="Filter by task type" filter={filter} />
         {data && (
           <span className="muted">
             {rows.length} of {data.rows.length} queues
           </span>
         )}
       </div>
-      <ErrorMessage error={queues.error} />
-      {queues.loading && !data && !queues.error && <p aria-busy="true">Loading…</p>}
-      {data && data.rows.length === 0 && (
-        <p className="muted">No worker queues yet: none holds a task and no worker has polled.</p>
-      )}
+      <ListState
+        error={queues.error}
+        loading={queues.loading}
+        rows={data?.rows}
+        empty="No worker queues yet: none holds a task and no worker has polled."
+      />
       {rows.length > 0 && (
         <div className="table-scroll">
           <table aria-label="Task queues">

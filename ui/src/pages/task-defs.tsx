@@ -1,8 +1,8 @@
 /** Task definitions: one row each, filterable by name, linking to the Task Definition form. */
-import { useDeferredValue, useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../api/client.ts';
-import { ErrorMessage } from '../components/error-message.tsx';
+import { FilterBox, useFilter } from '../components/filter-box.tsx';
+import { ListState } from '../components/list-state.tsx';
 import { NavButton } from '../components/nav-button.tsx';
 import { usePaged } from '../components/pager.tsx';
 import { useLoad } from '../components/use-load.ts';
@@ -15,10 +15,9 @@ export default function TaskDefsPage() {
   // A failed load shows its error alone, not the rows remembered from an earlier visit.
   const { error, loading } = loaded;
   const data = error ? undefined : loaded.data;
-  const [filter, setFilter] = useState('');
-  const wanted = useDeferredValue(filter.trim().toLowerCase());
+  const filter = useFilter();
   const rows = (data ?? [])
-    .filter((def) => wanted === '' || def.name.toLowerCase().includes(wanted))
+    .filter((def) => filter.matches(def.name))
     .sort((a, b) => a.name.localeCompare(b.name));
   const { visible, pager } = usePaged(rows, 'Task definitions');
   return (
@@ -26,17 +25,18 @@ export default function TaskDefsPage() {
       <h1>Task definitions</h1>
       <div className="toolbar">
         <NavButton to={paths.newTaskDef}>New task definition</NavButton>
-        <label htmlFor="task-filter">Filter by name</label>
-        <input id="task-filter" type="search" value={filter} onChange={(e) => setFilter(e.target.value)} />
+        <FilterBox id="task-filter" label="Filter by name" filter={filter} />
         <span className="spacer" />
         {loading && <span aria-busy="true">Loading…</span>}
         {data && <span className="muted">{rows.length} shown</span>}
       </div>
-      <ErrorMessage error={error} />
-      {data && data.length === 0 && <p className="muted">No task definitions yet.</p>}
-      {data && data.length > 0 && rows.length === 0 && (
-        <p className="muted">No task definition matches “{filter.trim()}”.</p>
-      )}
+      <ListState
+        error={error}
+        rows={data}
+        empty="No task definitions yet."
+        shown={rows.length}
+        noMatch={`No task definition matches “${filter.text.trim()}”.`}
+      />
       {rows.length > 0 && (
         <>
           {pager}

@@ -1,8 +1,8 @@
 /** Workflow definitions: every stored version, filterable by name, each linking to its editor. */
-import { useDeferredValue, useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../api/client.ts';
-import { ErrorMessage } from '../components/error-message.tsx';
+import { FilterBox, useFilter } from '../components/filter-box.tsx';
+import { ListState } from '../components/list-state.tsx';
 import { NavButton } from '../components/nav-button.tsx';
 import { usePaged } from '../components/pager.tsx';
 import { useLoad } from '../components/use-load.ts';
@@ -18,10 +18,9 @@ export default function WorkflowDefsPage() {
   // A failed load shows its error alone, not the rows remembered from an earlier visit.
   const { error, loading } = loaded;
   const data = error ? undefined : loaded.data;
-  const [filter, setFilter] = useState('');
-  const wanted = useDeferredValue(filter.trim().toLowerCase());
+  const filter = useFilter();
   const rows = (data ?? [])
-    .filter((def) => wanted === '' || def.name.toLowerCase().includes(wanted))
+    .filter((def) => filter.matches(def.name))
     .sort((a, b) => a.name.localeCompare(b.name) || b.version - a.version);
   const { visible, pager } = usePaged(rows, 'Workflow definitions');
   return (
@@ -29,19 +28,12 @@ export default function WorkflowDefsPage() {
       <h1>Workflow definitions</h1>
       <div className="toolbar">
         <NavButton to={paths.newWorkflowDef}>New workflow definition</NavButton>
-        <label htmlFor="workflow-filter">Filter by name</label>
-        <input
-          id="workflow-filter"
-          type="search"
-          value={filter}
-          onChange={(e) => setFilter(e.target.value)}
-        />
+        <FilterBox id="workflow-filter" label="Filter by name" filter={filter} />
         <span className="spacer" />
         {loading && <span aria-busy="true">Loading…</span>}
         {data && <span className="muted">{rows.length} shown</span>}
       </div>
-      <ErrorMessage error={error} />
-      {data && data.length === 0 && <p className="muted">No workflow definitions yet.</p>}
+      <ListState error={error} rows={data} empty="No workflow definitions yet." />
       {rows.length > 0 && (
         <>
           {pager}

@@ -3,11 +3,12 @@
  * condition, active, description and the actions as JSON, checked in the form before anything is
  * sent. Save creates (`POST /api/event`) or updates (`PUT /api/event`); Delete asks first.
  */
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api } from '../../api/client.ts';
 import type { EventHandler } from '../../api/routes.ts';
 import { useConfirm } from '../../components/confirm.tsx';
+import { EditorFooter, useEditorForm } from '../../components/editor-form.tsx';
 import { ErrorMessage } from '../../components/error-message.tsx';
 import { useLoad } from '../../components/use-load.ts';
 import { useTitle } from '../../components/use-title.ts';
@@ -23,46 +24,23 @@ export default function EventHandlerEditor() {
     async (): Promise<EventHandler | undefined> =>
       name === undefined ? undefined : api('GET /api/event/handler/{name}', { params: { name } }),
   );
-  const [form, setForm] = useState<HandlerForm>(NEW_HANDLER);
-  const [problems, setProblems] = useState<string[]>([]);
-  const [failure, setFailure] = useState<unknown>();
-  const [saved, setSaved] = useState(false);
+  const { form, setForm, set, text, submit, problems, failure, setFailure, saved } =
+    useEditorForm<HandlerForm>(NEW_HANDLER);
   const [confirmDialog, confirm] = useConfirm();
   useEffect(() => {
     setForm(existing.data ? formOf(existing.data) : NEW_HANDLER);
-  }, [existing.data]);
+  }, [existing.data, setForm]);
 
-  const set = <K extends keyof HandlerForm>(key: K, value: HandlerForm[K]) => {
-    setSaved(false);
-    setForm({ ...form, [key]: value });
-  };
-  const text = (key: 'name' | 'event' | 'condition' | 'description') => ({
-    value: form[key],
-    onChange: (e: { target: { value: string } }) => set(key, e.target.value),
-  });
-
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
-    const result = handlerOf(form, existing.data);
-    if (!result.ok) {
-      setProblems(result.problems);
-      return;
-    }
-    setProblems([]);
-    setFailure(undefined);
-    try {
+  const save = (event: FormEvent) =>
+    submit(event, handlerOf(form, existing.data), async ({ handler }) => {
       if (name === undefined) {
-        await api('POST /api/event', { body: result.handler });
-        void navigate(paths.eventHandler(result.handler.name), { replace: true });
+        await api('POST /api/event', { body: handler });
+        void navigate(paths.eventHandler(handler.name), { replace: true });
       } else {
-        await api('PUT /api/event', { body: result.handler });
+        await api('PUT /api/event', { body: handler });
         await existing.reload();
       }
-      setSaved(true);
-    } catch (error) {
-      setFailure(error);
-    }
-  };
+    });
   const remove = async () => {
     if (!(await confirm(`Delete the event handler ${form.name}? Its event no longer triggers it.`, 'Delete')))
       return;
@@ -129,30 +107,13 @@ export default function EventHandlerEditor() {
             onChange={(e) => set('actions', e.target.value)}
           />
         </label>
-        {problems.length > 0 && (
-          <ul className="error" role="alert">
-            {problems.map((p) => (
-              <li key={p}>{p}</li>
-            ))}
-          </ul>
-        )}
-        <ErrorMessage error={failure} />
-        {saved && (
-          <p className="success" role="status">
-            Saved.
-          </p>
-        )}
-        <div className="toolbar">
-          <button type="submit" className="primary">
-            Save
-          </button>
-          {name !== undefined && (
-            <button type="button" className="danger" onClick={() => void remove()}>
-              Delete
-            </button>
-          )}
-        </div>
-        {confirmDialog}
+        <EditorFooter
+          problems={problems}
+          failure={failure}
+          saved={saved}
+          onDelete={name === undefined ? undefined : () => void remove()}
+          confirmDialog={confirmDialog}
+        />
       </form>
     </section>
   );

@@ -5,18 +5,12 @@
  * carries out). Every field the form does not show (tags...) is kept as it was. Pure, so it is
  * unit-tested.
  */
+import { ACTIONS as EVENT_ACTIONS } from '../../../../lib/events/action-names.ts';
 import type { EventHandler } from '../../api/routes.ts';
 import { parseJsonText, prettyJson } from '../../logic/json-text.ts';
 
-/** The actions a handler may take (lib/events/model.ts ACTIONS). */
-export const EVENT_ACTIONS = [
-  'start_workflow',
-  'complete_task',
-  'fail_task',
-  'terminate_workflow',
-  'update_workflow_variables',
-  'push_workflow_message',
-] as const;
+/** The actions a handler may take: the service's own list. */
+export { EVENT_ACTIONS };
 
 export interface HandlerForm {
   name: string;

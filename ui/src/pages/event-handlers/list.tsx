@@ -4,11 +4,12 @@
  * saves the handler with `active` turned over (`PUT /api/event`) and a link to its executions in
  * the event monitor.
  */
-import { useDeferredValue, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../../api/client.ts';
 import type { EventHandler } from '../../api/routes.ts';
-import { ErrorMessage } from '../../components/error-message.tsx';
+import { FilterBox, useFilter } from '../../components/filter-box.tsx';
+import { ListState } from '../../components/list-state.tsx';
 import { NavButton } from '../../components/nav-button.tsx';
 import { useLoad } from '../../components/use-load.ts';
 import { useTitle } from '../../components/use-title.ts';
@@ -17,10 +18,9 @@ import { paths } from '../../paths.ts';
 export default function EventHandlersList() {
   useTitle('Event handlers');
   const handlers = useLoad('event-handlers', () => api('GET /api/event'));
-  const [filter, setFilter] = useState('');
+  const filter = useFilter();
   const [failure, setFailure] = useState<unknown>();
   const [busy, setBusy] = useState<string>();
-  const wanted = useDeferredValue(filter.trim().toLowerCase());
 
   const toggle = async (handler: EventHandler) => {
     setBusy(handler.name);
@@ -35,28 +35,27 @@ export default function EventHandlersList() {
     }
   };
 
-  const all = handlers.error ? [] : (handlers.data ?? []);
-  const rows = all
-    .filter((h) => wanted === '' || `${h.name} ${h.event}`.toLowerCase().includes(wanted))
+  const data = handlers.error ? undefined : handlers.data;
+  const rows = (data ?? [])
+    .filter((h) => filter.matches(h.name, h.event))
     .sort((a, b) => a.name.localeCompare(b.name));
   return (
     <section>
       <h1>Event handlers</h1>
       <div className="toolbar">
         <NavButton to={paths.newEventHandler}>New event handler</NavButton>
-        <label htmlFor="handler-filter">Filter by name or event</label>
-        <input id="handler-filter" type="search" value={filter} onChange={(e) => setFilter(e.target.value)} />
+        <FilterBox id="handler-filter" label="Filter by name or event" filter={filter} />
         <span className="spacer" />
         {handlers.loading && <span aria-busy="true">Loading…</span>}
         <Link to={paths.eventMonitor}>Event monitor</Link>
       </div>
-      <ErrorMessage error={failure ?? handlers.error} />
-      {handlers.data && !handlers.error && all.length === 0 && (
-        <p className="muted">No event handlers yet.</p>
-      )}
-      {all.length > 0 && rows.length === 0 && (
-        <p className="muted">No event handler matches “{filter.trim()}”.</p>
-      )}
+      <ListState
+        error={failure ?? handlers.error}
+        rows={data}
+        empty="No event handlers yet."
+        shown={rows.length}
+        noMatch={`No event handler matches “${filter.text.trim()}”.`}
+      />
       {rows.length > 0 && (
         <div className="table-scroll">
           <table aria-label="Event handlers">

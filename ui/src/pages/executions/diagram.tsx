@@ -7,13 +7,8 @@
  * choosing it selects that task.
  */
 import { useMemo, useRef, useState } from 'react';
-import {
-  type DiagramTask,
-  iterationsByRef,
-  layoutDiagram,
-  type Point,
-  statusByRef,
-} from './diagram-layout.ts';
+import { type DiagramTask, iterationsByRef, layoutDiagram, statusByRef } from './diagram-layout.ts';
+import { DiagramLines, TaskBox } from './diagram-parts.tsx';
 
 const FILL: Record<string, string> = {
   COMPLETED: '#d3f0dc',
@@ -26,8 +21,6 @@ const FILL: Record<string, string> = {
   IN_PROGRESS: '#d6e4fb',
   SCHEDULED: '#d6e4fb',
 };
-
-const path = (points: Point[]) => points.map((p, i) => `${i === 0 ? 'M' : 'L'}${p.x},${p.y}`).join(' ');
 
 export interface DiagramProps {
   tasks: DiagramTask[];
@@ -57,8 +50,6 @@ export default function WorkflowDiagram({ tasks, runTasks, selectedRef, onSelect
   const [zoom, setZoom] = useState(1);
   const [fullHeight, setFullHeight] = useState(false);
   const canvas = useRef<HTMLDivElement>(null);
-  const first = diagram.edges[0]?.points[0];
-  const last = diagram.edges.at(-1)?.points.at(-1);
   const fit = () => {
     const box = canvas.current;
     if (!box) return;
@@ -101,54 +92,7 @@ export default function WorkflowDiagram({ tasks, runTasks, selectedRef, onSelect
           viewBox={`0 0 ${diagram.width} ${diagram.height}`}
         >
           <title>Tasks of the definition, coloured by status</title>
-          <defs>
-            <marker
-              id="arrow"
-              viewBox="0 0 10 10"
-              refX="9"
-              refY="5"
-              markerWidth="7"
-              markerHeight="7"
-              orient="auto"
-            >
-              <path d="M0,0 L10,5 L0,10 z" fill="#6b7385" />
-            </marker>
-          </defs>
-          {diagram.frames.map((f) => (
-            <rect
-              key={`frame-${f.ref}`}
-              x={f.x}
-              y={f.y}
-              width={f.width}
-              height={f.height}
-              rx={8}
-              className="diagram-frame"
-            />
-          ))}
-          {diagram.edges.map((e) => (
-            <g key={`edge-${e.label ?? ''}-${e.points.map((p) => `${p.x},${p.y}`).join(';')}`}>
-              <path
-                d={path(e.points)}
-                className={e.loop ? 'diagram-edge loop' : 'diagram-edge'}
-                markerEnd="url(#arrow)"
-              />
-              {e.label && e.points[2] && (
-                <text
-                  x={(e.points[2] as Point).x + 4}
-                  y={(e.points[2] as Point).y - 4}
-                  className="diagram-label"
-                >
-                  {e.label}
-                </text>
-              )}
-            </g>
-          ))}
-          {first && (
-            <circle cx={first.x} cy={first.y - 8} r={8} className="diagram-terminal" aria-label="start" />
-          )}
-          {last && (
-            <circle cx={last.x} cy={last.y + 8} r={8} className="diagram-terminal end" aria-label="end" />
-          )}
+          <DiagramLines diagram={diagram} prefix="diagram" />
           {diagram.nodes.map((n) => {
             const s = status.get(n.ref);
             const selected = n.ref === selectedRef;
@@ -156,46 +100,35 @@ export default function WorkflowDiagram({ tasks, runTasks, selectedRef, onSelect
             const count =
               looped === undefined ? '' : n.type === 'DO_WHILE' ? ` · ${looped} iterations` : ` · ×${looped}`;
             return (
-              // biome-ignore lint/a11y/useSemanticElements: an SVG group cannot be a <button>.
-              <g
+              <TaskBox
                 key={n.ref}
-                data-ref={n.ref}
-                data-status={s ?? 'NOT_REACHED'}
-                role="button"
-                tabIndex={0}
-                aria-label={`${n.ref} (${n.type}): ${s ?? 'not reached'}${count}`}
-                aria-pressed={selected}
-                onClick={() => onSelect?.(n.ref)}
-                onKeyDown={(event) => {
-                  if (event.key === 'Enter' || event.key === ' ') {
-                    event.preventDefault();
-                    onSelect?.(n.ref);
-                  }
-                }}
+                node={n}
+                prefix="diagram"
                 className="diagram-node"
+                data={{ 'data-ref': n.ref, 'data-status': s ?? 'NOT_REACHED' }}
+                label={`${n.ref} (${n.type}): ${s ?? 'not reached'}${count}`}
+                selected={selected}
+                detail={s ? `${n.type} · ${s}` : n.type}
+                onSelect={onSelect}
+                box={
+                  <rect
+                    x={n.x}
+                    y={n.y}
+                    width={n.width}
+                    height={n.height}
+                    rx={6}
+                    fill={s ? (FILL[s] ?? '#ffffff') : '#ffffff'}
+                    stroke={selected ? '#1f5fbf' : '#8a93a6'}
+                    strokeWidth={selected ? 2.5 : 1}
+                  />
+                }
               >
-                <rect
-                  x={n.x}
-                  y={n.y}
-                  width={n.width}
-                  height={n.height}
-                  rx={6}
-                  fill={s ? (FILL[s] ?? '#ffffff') : '#ffffff'}
-                  stroke={selected ? '#1f5fbf' : '#8a93a6'}
-                  strokeWidth={selected ? 2.5 : 1}
-                />
-                <text x={n.x + n.width / 2} y={n.y + 19} textAnchor="middle" className="diagram-name">
-                  {n.ref.length > 24 ? `${n.ref.slice(0, 23)}…` : n.ref}
-                </text>
-                <text x={n.x + n.width / 2} y={n.y + 35} textAnchor="middle" className="diagram-type">
-                  {s ? `${n.type} · ${s}` : n.type}
-                </text>
                 {count && (
                   <text x={n.x + n.width - 6} y={n.y + 12} textAnchor="end" className="diagram-count">
                     {n.type === 'DO_WHILE' ? `${looped} iterations` : `×${looped}`}
                   </text>
                 )}
-              </g>
+              </TaskBox>
             );
           })}
         </svg>

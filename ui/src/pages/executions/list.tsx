@@ -11,6 +11,7 @@ import { Link, useSearchParams } from 'react-router';
 import { api } from '../../api/client.ts';
 import { ErrorMessage } from '../../components/error-message.tsx';
 import { NavButton } from '../../components/nav-button.tsx';
+import { PageButtons, StatusChecks } from '../../components/search-controls.tsx';
 import { useLoad } from '../../components/use-load.ts';
 import { useTitle } from '../../components/use-title.ts';
 import { useWorkflowDefs, WorkflowNameOptions } from '../../components/workflow-names.tsx';
@@ -97,19 +98,12 @@ export default function ExecutionsList() {
           <TypeHint typed={draft.workflowType} registered={names.data ? registered : undefined} />
         </div>
         <WorkflowNameOptions id="workflow-names" defs={names.data} />
-        <fieldset className="statuses">
-          <legend>Status</legend>
-          {WORKFLOW_STATUSES.map((s) => (
-            <label key={s} className="checkbox">
-              <input
-                type="checkbox"
-                checked={draft.statuses.includes(s)}
-                onChange={(e) => toggleStatus(s, e.target.checked)}
-              />
-              {s}
-            </label>
-          ))}
-        </fieldset>
+        <StatusChecks
+          legend="Status"
+          statuses={WORKFLOW_STATUSES}
+          checked={draft.statuses}
+          onToggle={toggleStatus}
+        />
         <label>
           Started from
           <input type="datetime-local" {...field('from')} />
@@ -176,22 +170,12 @@ export default function ExecutionsList() {
               </tbody>
             </table>
           </div>
-          <div className="toolbar">
-            <button
-              type="button"
-              disabled={applied.start === 0}
-              onClick={() => apply({ ...applied, start: Math.max(0, applied.start - PAGE_SIZE) })}
-            >
-              Previous page
-            </button>
-            <button
-              type="button"
-              disabled={applied.start + PAGE_SIZE >= total}
-              onClick={() => apply({ ...applied, start: applied.start + PAGE_SIZE })}
-            >
-              Next page
-            </button>
-          </div>
+          <PageButtons
+            start={applied.start}
+            pageSize={PAGE_SIZE}
+            total={total}
+            onGo={(start) => apply({ ...applied, start })}
+          />
         </>
       )}
     </section>

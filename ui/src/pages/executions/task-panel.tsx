@@ -6,7 +6,7 @@
  * workflow definition it runs). A task run more than once (retries, loop iterations) offers its
  * other attempts.
  */
-import { type ReactNode, useId, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../../api/client.ts';
 import type { ApiTask } from '../../api/routes.ts';
@@ -14,6 +14,7 @@ import { ErrorMessage } from '../../components/error-message.tsx';
 import { useLoad } from '../../components/use-load.ts';
 import { durationBetween, formatDateTime, formatDuration } from '../../logic/time.ts';
 import { attemptLabel } from './run-tasks.ts';
+import { Tabs } from './tabs.tsx';
 
 const TABS = ['Summary', 'Input', 'Output', 'Logs', 'JSON', 'Definition'] as const;
 type Tab = (typeof TABS)[number];
@@ -30,7 +31,6 @@ export interface TaskPanelProps {
 
 export function TaskPanel({ task, attempts, onChoose, onClose }: TaskPanelProps) {
   const [tab, setTab] = useState<Tab>('Summary');
-  const id = useId();
   return (
     <aside className="task-details" aria-label={`Task ${task.referenceTaskName}`}>
       <div className="toolbar">
@@ -60,30 +60,14 @@ export function TaskPanel({ task, attempts, onChoose, onClose }: TaskPanelProps)
           </select>
         </label>
       )}
-      <div role="tablist" aria-label="Task details" className="tabs">
-        {TABS.map((name) => (
-          <button
-            key={name}
-            type="button"
-            role="tab"
-            id={`${id}-${name}`}
-            aria-selected={tab === name}
-            aria-controls={`${id}-panel`}
-            className={tab === name ? 'tab active' : 'tab'}
-            onClick={() => setTab(name)}
-          >
-            {name}
-          </button>
-        ))}
-      </div>
-      <div role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-${tab}`} className="tab-panel">
+      <Tabs label="Task details" names={TABS} current={tab} onChoose={setTab}>
         {tab === 'Summary' && <TaskSummary task={task} />}
         {tab === 'Input' && <pre className="run-json">{pretty(task.inputData)}</pre>}
         {tab === 'Output' && <pre className="run-json">{pretty(task.outputData)}</pre>}
         {tab === 'Logs' && <TaskLogs taskId={task.taskId} />}
         {tab === 'JSON' && <pre className="run-json">{pretty(task)}</pre>}
         {tab === 'Definition' && <pre className="run-json">{pretty(task.workflowTask)}</pre>}
-      </div>
+      </Tabs>
     </aside>
   );
 }

@@ -26,6 +26,7 @@ import {
   statusesOf,
   type TaskFilter,
 } from './run-tasks.ts';
+import { Tabs } from './tabs.tsx';
 import { TaskPanel } from './task-panel.tsx';
 import { TimelineView } from './timeline.tsx';
 
@@ -172,21 +173,7 @@ export default function ExecutionView() {
           </div>
         )}
       </div>
-      <div role="tablist" aria-label="Run views" className="tabs">
-        {VIEWS.map((name) => (
-          <button
-            key={name}
-            type="button"
-            role="tab"
-            aria-selected={view === name}
-            className={view === name ? 'tab active' : 'tab'}
-            onClick={() => setView(name)}
-          >
-            {name}
-          </button>
-        ))}
-      </div>
-      <div role="tabpanel" aria-label={view} className="tab-panel">
+      <Tabs label="Run views" names={VIEWS} current={view} onChoose={setView}>
         {view === 'Task list' && <TaskTable tasks={tasks} chosenId={chosen?.taskId} onChoose={chooseTask} />}
         {view === 'Timeline' && (
           <div className="table-scroll">
@@ -210,7 +197,7 @@ export default function ExecutionView() {
           </div>
         )}
         {view === 'JSON' && <pre className="run-json tall">{pretty(data)}</pre>}
-      </div>
+      </Tabs>
     </section>
   );
 }

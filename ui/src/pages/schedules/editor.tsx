@@ -3,11 +3,12 @@
  * preview of its next five run times from `GET /api/scheduler/nextFewSchedules` (refreshed as the
  * cron expression changes; a bad expression shows the service's message), Save and Delete.
  */
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api } from '../../api/client.ts';
 import type { WorkflowSchedule } from '../../api/routes.ts';
 import { useConfirm } from '../../components/confirm.tsx';
+import { EditorFooter, useEditorForm } from '../../components/editor-form.tsx';
 import { ErrorMessage } from '../../components/error-message.tsx';
 import { useLoad } from '../../components/use-load.ts';
 import { useTitle } from '../../components/use-title.ts';
@@ -25,14 +26,12 @@ export default function ScheduleEditor() {
     async (): Promise<WorkflowSchedule | undefined> =>
       name === undefined ? undefined : api('GET /api/scheduler/schedules/{name}', { params: { name } }),
   );
-  const [form, setForm] = useState<ScheduleForm>(NEW_SCHEDULE);
-  const [problems, setProblems] = useState<string[]>([]);
-  const [failure, setFailure] = useState<unknown>();
-  const [saved, setSaved] = useState(false);
+  const { form, setForm, set, text, submit, problems, failure, setFailure, saved } =
+    useEditorForm<ScheduleForm>(NEW_SCHEDULE);
   const [confirmDialog, confirm] = useConfirm();
   useEffect(() => {
     if (existing.data) setForm(formOf(existing.data));
-  }, [existing.data]);
+  }, [existing.data, setForm]);
   const cron = form.cronExpression.trim();
   const preview = useLoad(`${cron}|${form.zoneId}`, () =>
     cron === ''
@@ -43,43 +42,13 @@ export default function ScheduleEditor() {
   const nextRuns = preview.error ? undefined : preview.data;
   const defs = useWorkflowDefs();
 
-  const set = <K extends keyof ScheduleForm>(key: K, value: ScheduleForm[K]) => {
-    setSaved(false);
-    setForm({ ...form, [key]: value });
-  };
-  const text = (
-    key:
-      | 'name'
-      | 'cronExpression'
-      | 'zoneId'
-      | 'workflowName'
-      | 'workflowVersion'
-      | 'correlationId'
-      | 'description',
-  ) => ({
-    value: form[key],
-    onChange: (e: { target: { value: string } }) => set(key, e.target.value),
-  });
-
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
-    const result = scheduleOf(form, existing.data);
-    if (!result.ok) {
-      setProblems(result.problems);
-      return;
-    }
-    setProblems([]);
-    setFailure(undefined);
-    try {
-      await api('POST /api/scheduler/schedules', { body: result.schedule });
-      setSaved(true);
+  const save = (event: FormEvent) =>
+    submit(event, scheduleOf(form, existing.data), async ({ schedule }) => {
+      await api('POST /api/scheduler/schedules', { body: schedule });
       if (name === undefined)
-        void navigate(`/schedules/edit/${encodeURIComponent(result.schedule.name)}`, { replace: true });
+        void navigate(`/schedules/edit/${encodeURIComponent(schedule.name)}`, { replace: true });
       else await existing.reload();
-    } catch (error) {
-      setFailure(error);
-    }
-  };
+    });
   const remove = async () => {
     if (!(await confirm(`Delete the schedule ${form.name}? It stops firing.`, 'Delete'))) return;
     try {
@@ -166,30 +135,13 @@ export default function ScheduleEditor() {
             <input type="checkbox" checked={form.paused} onChange={(e) => set('paused', e.target.checked)} />
             Paused
           </label>
-          {problems.length > 0 && (
-            <ul className="error" role="alert">
-              {problems.map((p) => (
-                <li key={p}>{p}</li>
-              ))}
-            </ul>
-          )}
-          <ErrorMessage error={failure} />
-          {saved && (
-            <p className="success" role="status">
-              Saved.
-            </p>
-          )}
-          <div className="toolbar">
-            <button type="submit" className="primary">
-              Save
-            </button>
-            {name !== undefined && (
-              <button type="button" className="danger" onClick={() => void remove()}>
-                Delete
-              </button>
-            )}
-          </div>
-          {confirmDialog}
+          <EditorFooter
+            problems={problems}
+            failure={failure}
+            saved={saved}
+            onDelete={name === undefined ? undefined : () => void remove()}
+            confirmDialog={confirmDialog}
+          />
         </form>
         <aside aria-label="Next runs">
           <h2>Next runs</h2>

@@ -8,6 +8,7 @@
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../../api/client.ts';
 import { ErrorMessage } from '../../components/error-message.tsx';
+import { PageButtons, StatusChecks } from '../../components/search-controls.tsx';
 import { useLoad } from '../../components/use-load.ts';
 import { useTitle } from '../../components/use-title.ts';
 import { durationBetween, formatDateTime, formatDuration } from '../../logic/time.ts';
@@ -71,19 +72,7 @@ export default function ScheduleExecutions() {
             ))}
           </select>
         </label>
-        <fieldset className="statuses">
-          <legend>State</legend>
-          {EXECUTION_STATES.map((s) => (
-            <label key={s} className="checkbox">
-              <input
-                type="checkbox"
-                checked={states.includes(s)}
-                onChange={(e) => toggleState(s, e.target.checked)}
-              />
-              {s}
-            </label>
-          ))}
-        </fieldset>
+        <StatusChecks legend="State" statuses={EXECUTION_STATES} checked={states} onToggle={toggleState} />
         <div className="filter-actions">
           <button type="button" onClick={() => void found.reload()} disabled={found.loading}>
             Refresh
@@ -141,22 +130,12 @@ export default function ScheduleExecutions() {
               </table>
             </div>
           )}
-          <div className="toolbar">
-            <button
-              type="button"
-              disabled={start === 0}
-              onClick={() => go({ start: String(Math.max(0, start - HISTORY_PAGE)) })}
-            >
-              Previous page
-            </button>
-            <button
-              type="button"
-              disabled={start + HISTORY_PAGE >= total}
-              onClick={() => go({ start: String(start + HISTORY_PAGE) })}
-            >
-              Next page
-            </button>
-          </div>
+          <PageButtons
+            start={start}
+            pageSize={HISTORY_PAGE}
+            total={total}
+            onGo={(next) => go({ start: String(next) })}
+          />
         </>
       )}
     </section>

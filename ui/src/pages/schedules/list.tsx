@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../../api/client.ts';
 import type { WorkflowSchedule } from '../../api/routes.ts';
-import { ErrorMessage } from '../../components/error-message.tsx';
+import { ListState } from '../../components/list-state.tsx';
 import { NavButton } from '../../components/nav-button.tsx';
 import { useLoad } from '../../components/use-load.ts';
 import { useTitle } from '../../components/use-title.ts';
@@ -52,9 +52,12 @@ export default function SchedulesList() {
         <Link to={paths.scheduleExecutions()}>Execution history</Link>
         <NavButton to="/schedules/new">New schedule</NavButton>
       </div>
-      <ErrorMessage error={failure ?? schedules.error} />
-      {schedules.loading && !data && !schedules.error ? <p aria-busy="true">Loading…</p> : null}
-      {data && rows.length === 0 && <p className="muted">No schedules yet.</p>}
+      <ListState
+        error={failure ?? schedules.error}
+        loading={schedules.loading}
+        rows={data}
+        empty="No schedules yet."
+      />
       {rows.length > 0 && (
         <div className="table-scroll">
           <table aria-label="Schedules">
