@@ -233,7 +233,7 @@ describe('the execution page', () => {
     await table.waitFor();
     expect(await table.getByRole('columnheader').allTextContents()).toContain('Iteration');
     expect(await table.getByRole('button', { name: /^step__\d$/ }).count()).toBe(3);
-    await page.getByLabel('Iteration', { exact: true }).selectOption('2');
+    await page.getByRole('combobox', { name: /^Iteration/ }).selectOption('2');
     await expect
       .poll(() => table.getByRole('button', { name: /^step__/ }).allTextContents(), SLOW)
       .toEqual(['step__2']);
