@@ -39,17 +39,10 @@ import {
 } from '../http/contract.ts';
 import { emptyOk, json } from '../http/responses.ts';
 import { type RouteDef, route } from '../http/router.ts';
+import { tagRoutes } from '../http/tag-routes.ts';
 import type { Clock } from '../model/clock.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../model/errors.ts';
-import {
-  checkTagCount,
-  TAG_BODY,
-  type Tag,
-  tagsOfBody,
-  tagViews,
-  withoutTags,
-  withTags,
-} from '../model/tags.ts';
+import { applyTagChange, tagViews } from '../model/tags.ts';
 import type { WorkQueue } from '../queue/ports.ts';
 import type { EventMessage } from '../queue/work-queues.ts';
 import { bodySchema } from '../validation/body-schema.ts';
@@ -255,54 +248,21 @@ const handleIncomingEvent = (queue: WorkQueue<EventMessage>) =>
     },
   });
 
-const TAGS_BODY: BodyContract = { ...TAG_BODY, required: true };
-
-const handlerTags = (store: EventHandlerStore) =>
-  route({
-    method: 'GET',
+const handlerTagRoutes = (store: EventHandlerStore): RouteDef[] =>
+  tagRoutes({
     path: '/api/event/{name}/tags',
-    permission: 'definitions:read',
-    summary: 'The tags of an event handler',
-    request: { params: NAME_PARAMS },
-    responds: 'application/json',
-    returns: 'Tag[]',
-    handler: async (ctx) => {
-      const handler = await store.get(ctx.param('name'));
-      if (!handler) throw notFound(ctx.param('name'));
-      return json(tagViews(handler.tags));
+    params: NAME_PARAMS,
+    param: 'name',
+    what: 'an event handler',
+    permissions: { read: 'definitions:read', manage: 'definitions:manage' },
+    add: 'PUT',
+    tags: async (name) => {
+      const handler = await store.get(name);
+      if (!handler) throw notFound(name);
+      return tagViews(handler.tags);
     },
-  });
-
-const putHandlerTags = (store: EventHandlerStore) =>
-  route({
-    method: 'PUT',
-    path: '/api/event/{name}/tags',
-    permission: 'definitions:manage',
-    summary: 'Add tags to an event handler (a key already there gets the new value)',
-    request: { params: NAME_PARAMS, body: TAGS_BODY },
-    handler: async (ctx) => {
-      const added = tagsOfBody(await ctx.json());
-      const changed = await store.changeTags(
-        ctx.param('name'),
-        (tags) => checkTagCount(withTags(tags, added)) as Tag[],
-      );
-      if (!changed) throw notFound(ctx.param('name'));
-      return emptyOk();
-    },
-  });
-
-const deleteHandlerTags = (store: EventHandlerStore) =>
-  route({
-    method: 'DELETE',
-    path: '/api/event/{name}/tags',
-    permission: 'definitions:manage',
-    summary: 'Remove tags of an event handler (key and value matching)',
-    request: { params: NAME_PARAMS, body: TAGS_BODY },
-    handler: async (ctx) => {
-      const removed = tagsOfBody(await ctx.json());
-      const changed = await store.changeTags(ctx.param('name'), (tags) => withoutTags(tags, removed));
-      if (!changed) throw notFound(ctx.param('name'));
-      return emptyOk();
+    change: async (name, change) => {
+      if (!(await store.changeTags(name, (tags) => applyTagChange(tags, change)))) throw notFound(name);
     },
   });
 
@@ -318,8 +278,6 @@ export function eventRoutes(stores: EventStores, clock: Clock, events: WorkQueue
     getHandler(store),
     handlersOfEvent(store),
     deleteHandler(store),
-    handlerTags(store),
-    putHandlerTags(store),
-    deleteHandlerTags(store),
+    ...handlerTagRoutes(store),
   ];
 }

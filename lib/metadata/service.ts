@@ -10,13 +10,12 @@ import type { Clock } from '../model/clock.ts';
 import type { TaskDef, WorkflowDef, WorkflowDefSummary } from '../model/definitions.ts';
 import { ConflictError, errorMessage, NotFoundError, quote } from '../model/errors.ts';
 import {
-  checkTagCount,
+  applyTagChange,
   type Tag,
+  type TagChange,
   type TagView,
   tagsField,
   tagViews,
-  withoutTags,
-  withTags,
 } from '../model/tags.ts';
 import { isKnownTaskType } from '../model/task-types/index.ts';
 import type { DefinitionTags, TaskDefStore, WorkflowDefStore } from '../store/ports.ts';
@@ -47,7 +46,6 @@ export interface WorkflowDefListing {
 export type Tagged<D> = D & { tags?: TagView[] };
 
 /** What a tag route does to a definition's tags. */
-export type TagChange = { add: Tag[] } | { replace: Tag[] } | { remove: Tag[] };
 
 /** The tag routes' two kinds of definition. */
 export type DefinitionKind = 'workflow' | 'task';
@@ -221,17 +219,7 @@ export class MetadataService {
 
   /** Adds, replaces or removes tags of a definition, atomically; 404 when there is none of that name. */
   async changeTags(kind: DefinitionKind, name: string, change: TagChange): Promise<void> {
-    const changed = await this.storeOf(kind).changeTags(
-      name,
-      (current) =>
-        checkTagCount(
-          'add' in change
-            ? withTags(current, change.add)
-            : 'replace' in change
-              ? withTags([], change.replace)
-              : withoutTags(current, change.remove),
-        ) as Tag[],
-    );
+    const changed = await this.storeOf(kind).changeTags(name, (current) => applyTagChange(current, change));
     if (changed === undefined) throw notFound(kind, name);
   }
 
@@ -254,10 +242,8 @@ export class MetadataService {
     const given = tagsField(raw?.tags, 'tags');
     if (given === undefined) return;
     const replace = raw?.overwriteTags !== false;
-    await store.changeTags(
-      name,
-      (current) => checkTagCount(withTags(replace ? [] : current, given)) as Tag[],
-    );
+    const change: TagChange = replace ? { replace: given } : { add: given };
+    await store.changeTags(name, (current) => applyTagChange(current, change));
   }
 
   // ---- helpers ----

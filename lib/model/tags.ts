@@ -110,6 +110,20 @@ export function withoutTags(current: readonly Tag[], removed: readonly Tag[]): T
   return current.filter((t) => !removed.some((r) => r.key === t.key && r.value === t.value));
 }
 
+/** What a tag route asks of a thing's tags: add to them, replace them all, or remove some. */
+export type TagChange = { add: Tag[] } | { replace: Tag[] } | { remove: Tag[] };
+
+/** The tags `change` makes of `current`; more than MAX_TAGS is a 400 (checkTagCount). */
+export function applyTagChange(current: readonly Tag[], change: TagChange): Tag[] {
+  const next =
+    'add' in change
+      ? withTags(current, change.add)
+      : 'replace' in change
+        ? withTags([], change.replace)
+        : withoutTags(current, change.remove);
+  return checkTagCount(next) as Tag[];
+}
+
 /** Fails when a change would leave more than MAX_TAGS tags. */
 export function checkTagCount(tags: readonly Tag[]): readonly Tag[] {
   if (tags.length > MAX_TAGS) {

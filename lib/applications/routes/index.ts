@@ -16,7 +16,7 @@ import {
 } from './applications.ts';
 import { createAccessKey, deleteAccessKey, listAccessKeys, toggleAccessKey } from './keys.ts';
 import { addRole, removeRole } from './roles.ts';
-import { deleteTags, getTags, putTags } from './tags.ts';
+import { applicationTagRoutes } from './tags.ts';
 
 export function applicationRoutes(apps: ApplicationService): RouteDef[] {
   return [
@@ -32,8 +32,6 @@ export function applicationRoutes(apps: ApplicationService): RouteDef[] {
     deleteAccessKey(apps),
     addRole(apps),
     removeRole(apps),
-    getTags(apps),
-    putTags(apps),
-    deleteTags(apps),
+    ...applicationTagRoutes(apps),
   ];
 }

@@ -20,7 +20,7 @@ import {
   saveSchedule,
   searchSchedulesRoute,
 } from './schedules.ts';
-import { deleteScheduleTags, putScheduleTags, scheduleTags } from './tags.ts';
+import { scheduleTagRoutes } from './tags.ts';
 
 export interface SchedulerRouteDeps {
   service: SchedulerService;
@@ -46,8 +46,6 @@ export function schedulerRoutes({ service, schedules, adminToken }: SchedulerRou
     adminRequeue(service, adminToken),
     adminPause(service, adminToken),
     adminResume(service, adminToken),
-    scheduleTags(service),
-    putScheduleTags(service),
-    deleteScheduleTags(service),
+    ...scheduleTagRoutes(service),
   ];
 }
