@@ -19,8 +19,8 @@
  *   Ids are generated (UUIDs); a caller's id is only ever read, so any string up to the router's
  *   limits fits a key.
  */
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure, putIfAbsent, translate } from '../../store/dynamodb/errors.ts';
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure, putIfAbsent, putIfRevision, translate } from '../../store/dynamodb/errors.ts';
 import { batchDelete, batchPut, scanAll } from '../../store/dynamodb/paging.ts';
 import type { ApplicationRecord } from '../model.ts';
 import type { ApplicationStore } from '../ports.ts';
@@ -73,19 +73,8 @@ export class DynamoApplicationStore implements ApplicationStore {
     const before = await this.get(record.id);
     if (before?.revision !== expected) return false;
     await this.pointTo(record, before.keys);
-    try {
-      await this.client.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: itemOf(record),
-          ConditionExpression: 'rev = :expected',
-          ExpressionAttributeValues: { ':expected': expected },
-        }),
-      );
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      translate(error, 'application replace');
-    }
+    if (!(await putIfRevision(this.client, this.table, itemOf(record), expected, 'application replace')))
+      return false;
     const kept = new Set(record.keys.map((key) => key.id));
     await this.unpoint(before.keys.filter((key) => !kept.has(key.id)).map((key) => key.id));
     return true;

@@ -9,9 +9,9 @@
  *     an abort) racing on one file cannot both win.
  *   File ids are service-minted UUIDs, so records spread evenly over partitions.
  */
-import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
-import { isConditionFailure, putIfAbsent, translate } from '../../store/dynamodb/errors.ts';
+import { putIfAbsent, putIfRevision, translate } from '../../store/dynamodb/errors.ts';
 import type { FileRecord } from '../model.ts';
 import type { FileStore } from '../ports.ts';
 
@@ -46,23 +46,10 @@ export class DynamoFileStore implements FileStore {
   }
 
   async update(record: FileRecord, expectedRev: number): Promise<void> {
-    try {
-      await this.client.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: itemOf(record),
-          // Only the writer that read this revision may replace it (lost updates are impossible).
-          ConditionExpression: 'rev = :expected',
-          ExpressionAttributeValues: { ':expected': expectedRev },
-        }),
+    // Only the writer that read this revision may replace it (lost updates are impossible).
+    if (!(await putIfRevision(this.client, this.table, itemOf(record), expectedRev, 'file update')))
+      throw new VersionConflictError(
+        `File ${record.fileId} changed concurrently (expected rev ${expectedRev})`,
       );
-    } catch (error) {
-      if (isConditionFailure(error)) {
-        throw new VersionConflictError(
-          `File ${record.fileId} changed concurrently (expected rev ${expectedRev})`,
-        );
-      }
-      translate(error, 'file update');
-    }
   }
 }

@@ -28,7 +28,7 @@ import {
   QueryCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { VersionConflictError } from '../../model/errors.ts';
-import { isConditionFailure, putIfAbsent, translate } from '../../store/dynamodb/errors.ts';
+import { putIfAbsent, putIfRevision, translate } from '../../store/dynamodb/errors.ts';
 import { type Item, queryAll } from '../../store/dynamodb/paging.ts';
 import { TTL_ATTRIBUTE } from '../../store/dynamodb/tables.ts';
 import type { ScheduleExecution, ScheduleRecord } from '../model.ts';
@@ -54,28 +54,16 @@ export class DynamoScheduleStore implements ScheduleStore {
 
   async save(record: ScheduleRecord, expectedRev: number | undefined): Promise<void> {
     const active = !record.paused && record.nextDispatchTime !== undefined;
-    try {
-      await this.client.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: {
-            ...scheduleKey(record.name),
-            rev: record.rev,
-            listKey: 'S',
-            listSort: record.name,
-            ...(active ? { dueKey: 'D', dueAt: record.nextDispatchTime } : {}),
-            body: JSON.stringify(record),
-          },
-          ConditionExpression: expectedRev === undefined ? 'attribute_not_exists(pk)' : 'rev = :rev',
-          ExpressionAttributeValues: expectedRev === undefined ? undefined : { ':rev': expectedRev },
-        }),
-      );
-    } catch (error) {
-      if (isConditionFailure(error)) {
-        throw new VersionConflictError(`Schedule '${record.name}' was changed concurrently`);
-      }
-      translate(error, 'schedule save');
-    }
+    const item = {
+      ...scheduleKey(record.name),
+      rev: record.rev,
+      listKey: 'S',
+      listSort: record.name,
+      ...(active ? { dueKey: 'D', dueAt: record.nextDispatchTime } : {}),
+      body: JSON.stringify(record),
+    };
+    if (!(await putIfRevision(this.client, this.table, item, expectedRev, 'schedule save')))
+      throw new VersionConflictError(`Schedule '${record.name}' was changed concurrently`);
   }
 
   async delete(name: string): Promise<boolean> {

@@ -64,3 +64,31 @@ export async function putIfAbsent(
     translate(error, operation);
   }
 }
+
+/**
+ * Puts an item only over the revision the writer read (`rev` = `expectedRev`), or only where none
+ * exists with `expectedRev` undefined: false when another writer got there first.
+ */
+export async function putIfRevision(
+  client: DynamoDBDocumentClient,
+  table: string,
+  item: Record<string, unknown>,
+  expectedRev: number | undefined,
+  operation: string,
+): Promise<boolean> {
+  if (expectedRev === undefined) return putIfAbsent(client, table, item, operation);
+  try {
+    await client.send(
+      new PutCommand({
+        TableName: table,
+        Item: item,
+        ConditionExpression: 'rev = :expected',
+        ExpressionAttributeValues: { ':expected': expectedRev },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    translate(error, operation);
+  }
+}
