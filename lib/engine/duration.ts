@@ -4,6 +4,8 @@
  * "2026-01-31". Pure: the caller adds a duration to its own clock.
  */
 
+import { isKnownZone, wallClock } from '../model/zone-clock.ts';
+
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
@@ -66,43 +68,9 @@ const ABBREVIATIONS = new Map<string, number>([
   ['PDT', -7],
 ]);
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-/** A formatter for an IANA zone, or undefined when Intl does not know the zone. */
-function zoneFormatter(zone: string): Intl.DateTimeFormat | undefined {
-  let formatter = formatters.get(zone);
-  if (formatter) return formatter;
-  try {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-  } catch {
-    return undefined;
-  }
-  formatters.set(zone, formatter);
-  return formatter;
-}
-
-/** The zone's offset from UTC at instant `at`, in ms (wall clock minus UTC). */
-function intlOffset(formatter: Intl.DateTimeFormat, at: number): number {
-  const fields: Record<string, number> = {};
-  for (const part of formatter.formatToParts(at)) fields[part.type] = Number(part.value);
-  const wall = Date.UTC(
-    fields.year ?? 0,
-    (fields.month ?? 1) - 1,
-    fields.day ?? 1,
-    fields.hour ?? 0,
-    fields.minute ?? 0,
-    fields.second ?? 0,
-  );
-  return wall - (at - (((at % SECOND) + SECOND) % SECOND));
+/** The offset from UTC of a zone Intl knows, at instant `at`, in ms (wall clock minus UTC). */
+function intlOffset(zone: string, at: number): number {
+  return (wallClock(at, zone) as number) - (at - (((at % SECOND) + SECOND) % SECOND));
 }
 
 /** Turns a wall-clock time (as if it were UTC) into an instant in `zone`; undefined for an unknown zone. */
@@ -117,12 +85,11 @@ function wallToInstant(wall: number, zone: string): number | undefined {
     if (Number(hours) > 18 || Number(minutes) > 59) return undefined;
     return wall - (sign === '-' ? -1 : 1) * (Number(hours) * HOUR + Number(minutes) * MINUTE);
   }
-  const formatter = zoneFormatter(zone);
-  if (!formatter) return undefined;
+  if (!isKnownZone(zone)) return undefined;
   // Guess with the offset at the wall time read as UTC, then correct once across a DST change.
-  const guess = wall - intlOffset(formatter, wall);
-  const corrected = wall - intlOffset(formatter, guess);
-  if (corrected === guess || wall - intlOffset(formatter, corrected) === corrected) return corrected;
+  const guess = wall - intlOffset(zone, wall);
+  const corrected = wall - intlOffset(zone, guess);
+  if (corrected === guess || wall - intlOffset(zone, corrected) === corrected) return corrected;
   // The wall time falls in a spring-forward gap: move it forward by the gap, as Java's lenient parse does.
   return Math.max(guess, corrected);
 }

@@ -14,6 +14,7 @@
  * interval patterns (`0 *\/30 * * * *`) keep running through both passes of the repeated hour.
  */
 import { Cron } from 'croner';
+import { isKnownZone, wallClock } from '../model/zone-clock.ts';
 import { parseSpringCron, type SpringCron } from './spring-cron.ts';
 
 /** Why an expression is refused; undefined when it is valid. */
@@ -30,17 +31,6 @@ function cronerProblem(pattern: string): string | undefined {
     return undefined;
   } catch (error) {
     return error instanceof Error ? error.message.replace(/^CronPattern: /, '') : String(error);
-  }
-}
-
-/** Whether the zone is an IANA time zone the runtime knows (`UTC`, `Europe/Berlin`...). */
-export function isKnownZone(zoneId: string): boolean {
-  if (zoneId.trim() === '') return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zoneId });
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -84,31 +74,19 @@ const DAY_MS = 86_400_000;
  * accepted ones (croner still decides months, weekdays, times of day and daylight saving).
  */
 class LocalDays {
-  private readonly wall: Intl.DateTimeFormat;
   private readonly midnight: Cron;
 
   constructor(
-    zoneId: string,
+    private readonly zoneId: string,
     private readonly accepts: NonNullable<SpringCron['day']>,
   ) {
-    this.wall = new Intl.DateTimeFormat('en-US', {
-      timeZone: zoneId,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
+    if (!isKnownZone(zoneId)) throw new RangeError(`Invalid time zone specified: ${zoneId}`);
     this.midnight = new Cron('0 0 0 * * *', CRON_OPTIONS(zoneId));
   }
 
   /** The local wall-clock time of an instant, as the UTC instant with the same fields. */
   private wallTime(t: number): number {
-    const p: Record<string, number> = {};
-    for (const part of this.wall.formatToParts(new Date(t))) p[part.type] = Number(part.value);
-    return Date.UTC(p.year ?? 0, (p.month ?? 1) - 1, p.day ?? 1, p.hour ?? 0, p.minute ?? 0, p.second ?? 0);
+    return wallClock(t, this.zoneId) as number;
   }
 
   /** The local date of an instant, as a UTC midnight. */

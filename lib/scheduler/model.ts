@@ -6,8 +6,9 @@
 
 import { ValidationError } from '../model/errors.ts';
 import { type Tag, tagFieldProblems, tagsOf } from '../model/tags.ts';
+import { isKnownZone } from '../model/zone-clock.ts';
 import { Issues, isObject } from '../validation/issues.ts';
-import { cronProblem, isKnownZone } from './cron.ts';
+import { cronProblem } from './cron.ts';
 
 export interface CronEntry {
   cronExpression: string;
