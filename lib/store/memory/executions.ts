@@ -42,6 +42,8 @@ function keptRun(r: WorkflowRecord): WorkflowRecord {
   freezePayload(record.output);
   freezePayload(record.variables);
   for (const t of record.tasks) keptPayloads(t);
+  // Frozen too: a read shares it, then puts copies of the tasks in its place (run).
+  Object.freeze(record.tasks);
   return record;
 }
 
@@ -67,8 +69,9 @@ function storeRun(r: WorkflowRecord): StoredRun {
 
 const storeTask = (t: TaskRecord): StoredTask => ({ row: keptPayloads(isolate(t)), rev: t.rev, seq: t.seq });
 function run(s: StoredRun): WorkflowRecord {
-  const { tasks, ...rest } = s.record;
-  return { ...isolateShallow(rest), tasks: tasks.map(isolateShallow) };
+  const record = isolateShallow(s.record);
+  record.tasks = s.record.tasks.map(isolateShallow);
+  return record;
 }
 const task = (s: StoredTask): TaskRecord => isolateShallow(s.row);
 
