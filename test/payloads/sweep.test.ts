@@ -17,9 +17,8 @@ import {
   GetObjectTaggingCommand,
   PutObjectCommand,
   PutObjectTaggingCommand,
-  S3Client,
+  type S3Client,
 } from '@aws-sdk/client-s3';
-import S3rver from 's3rver';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { configOf } from '../../lib/config/load.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
@@ -32,6 +31,7 @@ import { S3PayloadStore } from '../../lib/payloads/s3.ts';
 import { MIN_SWEEP_GRACE_MS, type PayloadSweepResult, payloadSweep } from '../../lib/payloads/sweep.ts';
 import { createServices } from '../../lib/runtime/services.ts';
 import { uniqueName } from '../helpers/fixtures.ts';
+import { type LocalS3rver, startS3rver } from '../helpers/s3.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { ExecutionApi } from '../http/execution-api.ts';
 
@@ -43,24 +43,17 @@ const tempDir = (prefix: string) => {
   return dir;
 };
 
-let s3rver: S3rver;
+let s3: LocalS3rver;
 let client: S3Client;
 let buckets = 0;
 
 beforeAll(async () => {
-  s3rver = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: tempDir('s3rver-') });
-  const { port } = await s3rver.run();
-  client = new S3Client({
-    endpoint: `http://127.0.0.1:${port}`,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-  });
+  s3 = await startS3rver();
+  client = s3.client;
 });
 
 afterAll(async () => {
-  client.destroy();
-  await s3rver.close();
+  await s3.close();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
