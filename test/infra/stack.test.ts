@@ -35,7 +35,8 @@ import { scheduleFire } from '../../lib/scheduler/schedule-fire.ts';
 import { keyAttributeTypes, projectionOf } from '../../lib/store/dynamodb/tables.ts';
 import { systemCapability } from '../../lib/system/capability.ts';
 import { MAX_WAIT_SECONDS } from '../../lib/workflows/execute.ts';
-import { PRIVATE_ENCRYPTED_BUCKET, unbundledApp, useTempDirs } from './synth.ts';
+import { useTempDirs } from '../helpers/temp.ts';
+import { PRIVATE_ENCRYPTED_BUCKET, unbundledApp } from './synth.ts';
 
 /** The work queues each capability may send to (its grants). */
 const sendsOf = (name: string) => ROUTE_GROUPS.find((c) => c.name === name)?.grants.sends;

@@ -1,26 +1,10 @@
 /**
- * What the template assertions of test/infra share: temporary directories removed after the file,
- * a CDK app that synthesizes without running esbuild, a stand-in for ui/dist, and the properties
- * of every private encrypted bucket of the stack.
+ * What the template assertions of test/infra share: a CDK app that synthesizes without running
+ * esbuild, a stand-in for ui/dist, and the properties of every private encrypted bucket of the stack.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
-import { afterAll } from 'vitest';
-
-/** A maker of temporary directories, each removed after the test file (it registers an afterAll). */
-export function useTempDirs(): (prefix: string) => string {
-  const dirs: string[] = [];
-  afterAll(() => {
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
-  return (prefix) => {
-    const dir = mkdtempSync(join(tmpdir(), prefix));
-    dirs.push(dir);
-    return dir;
-  };
-}
 
 /** An app synthesizing into `outdir` with bundling skipped (no esbuild run). */
 export function unbundledApp(outdir: string): App {

@@ -8,7 +8,8 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiPathPatterns, SPA_REWRITE } from '../../infra/constructs/ui.ts';
 import { ConductorStack } from '../../infra/stack.ts';
-import { fakeUiDist, PRIVATE_ENCRYPTED_BUCKET, unbundledApp, useTempDirs } from './synth.ts';
+import { useTempDirs } from '../helpers/temp.ts';
+import { fakeUiDist, PRIVATE_ENCRYPTED_BUCKET, unbundledApp } from './synth.ts';
 
 const temp = useTempDirs();
 

@@ -12,7 +12,8 @@ import {
   MANAGED_RULE_GROUPS,
 } from '../../infra/constructs/waf.ts';
 import { ConductorStack, type ConductorStackProps } from '../../infra/stack.ts';
-import { fakeUiDist, unbundledApp, useTempDirs } from './synth.ts';
+import { useTempDirs } from '../helpers/temp.ts';
+import { fakeUiDist, unbundledApp } from './synth.ts';
 
 const temp = useTempDirs();
 

@@ -3,8 +3,7 @@
  * presigned URLs against an in-process S3-compatible server (s3rver: it checks the access key and
  * expiry, not SigV4 signatures).
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,14 +13,10 @@ import { MemoryPayloadStore } from '../../lib/payloads/memory.ts';
 import type { PayloadStore } from '../../lib/payloads/ports.ts';
 import { S3PayloadStore } from '../../lib/payloads/s3.ts';
 import { type LocalS3rver, startS3rver } from '../helpers/s3.ts';
+import { useTempDirs } from '../helpers/temp.ts';
 
 const BUCKET = 'payload-tests';
-const dirs: string[] = [];
-const tempDir = (prefix: string) => {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
-};
+const tempDir = useTempDirs();
 
 let s3: LocalS3rver;
 let client: S3Client;
@@ -34,7 +29,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await s3.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 describe.each<[string, () => PayloadStore]>([

@@ -9,8 +9,7 @@
  *   them names it; a payload a schedule names stays while the schedule exists; a client's upload
  *   nothing names goes; and a process re-puts a payload it only read, so a reclaimed one comes back.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CreateBucketCommand,
@@ -33,15 +32,11 @@ import { createServices } from '../../lib/runtime/services.ts';
 import { uniqueName } from '../helpers/fixtures.ts';
 import { type LocalS3rver, startS3rver } from '../helpers/s3.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTempDirs } from '../helpers/temp.ts';
 import { ExecutionApi } from '../http/execution-api.ts';
 
 const DAY = 86_400_000;
-const dirs: string[] = [];
-const tempDir = (prefix: string) => {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
-};
+const tempDir = useTempDirs();
 
 let s3: LocalS3rver;
 let client: S3Client;
@@ -54,7 +49,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await s3.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 /** A bucket of its own, so a listing shows only this test's payloads. */
