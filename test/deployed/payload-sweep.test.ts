@@ -5,9 +5,10 @@
  * run for the bucket's lifecycle rule (s3:PutObjectTagging), while the payload a live run names is
  * left untagged. Three days pass on the harness clock, which the function's process shares.
  */
-import { GetObjectTaggingCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectTaggingCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYLOAD_PREFIX, UNREFERENCED_TAG } from '../../lib/payloads/keys.ts';
+import { s3rverClient } from '../helpers/s3.ts';
 import { type DeployedStack, startDeployedStack } from './harness/index.ts';
 import { deployedAssembly } from './harness/shared.ts';
 
@@ -20,12 +21,7 @@ beforeAll(async () => {
     assembly: deployedAssembly(),
     echoLogs: process.env.HARNESS_ECHO === '1',
   });
-  s3 = new S3Client({
-    endpoint: stack.aws.s3Endpoint,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-  });
+  s3 = s3rverClient(stack.aws.s3Endpoint);
 }, 120_000);
 
 afterAll(async () => {

@@ -69,6 +69,26 @@ export function join(name: string, joinOn: string[]): Json {
   return { name, taskReferenceName: name, type: 'JOIN', joinOn };
 }
 
+/**
+ * A workflow of a FORK_JOIN_DYNAMIC `fan` (with `fork`'s fields) and its JOIN `gather`, whose
+ * output is the workflow's `joined`.
+ */
+export function dynamicForkFlow(name: string, fork: Json): Json {
+  return {
+    name,
+    tasks: [
+      { name: 'fan', taskReferenceName: 'fan', type: 'FORK_JOIN_DYNAMIC', ...fork },
+      { name: 'gather', taskReferenceName: 'gather', type: 'JOIN' },
+    ],
+    outputParameters: { joined: ref('gather.output') },
+  };
+}
+
+/** A FORK_JOIN_DYNAMIC's inputs forking one INLINE task `forkTaskName` per workflow.input.items item. */
+export function inlineForkInputs(forkTaskName: string): Json {
+  return { forkTaskType: 'INLINE', forkTaskName, forkTaskInputs: ref('workflow.input.items') };
+}
+
 /** A DO_WHILE named `loop`, the name its loopCondition reads as `$.loop`. */
 export function loop(loopOver: Json[], loopCondition: string, extra: Json = {}): Json {
   return { name: 'loop', taskReferenceName: 'loop', type: 'DO_WHILE', loopCondition, loopOver, ...extra };

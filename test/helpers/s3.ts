@@ -4,12 +4,15 @@
  * wrapped: `DELETE /<bucket>/<key>?uploadId=...` removes the upload's parts directory (204) or
  * answers NoSuchUpload (404), as S3 does; everything else passes through. It does not check SigV4
  * signatures (expiry and the access key it does), so tests cannot catch signing mistakes with it.
+ *
+ * startS3rver is s3rver as it comes (no wrapper) on a loopback port, with an S3 client for it.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 
 export interface TestS3 {
@@ -69,6 +72,43 @@ export async function startTestS3(bucket = 'files'): Promise<TestS3> {
       for (const removal of removals) clearTimeout(removal);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** An S3 client for an s3rver at `endpoint`: path-style, with the credentials s3rver accepts. */
+export function s3rverClient(endpoint: string): S3Client {
+  return new S3Client({
+    endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
+}
+
+export interface LocalS3rver {
+  endpoint: string;
+  client: S3Client;
+  /** Destroys the client, stops s3rver and removes its directory. */
+  close(): Promise<void>;
+}
+
+/** s3rver on a loopback port in a temporary directory; `options` go to s3rver as they are. */
+export async function startS3rver(
+  options: { resetOnClose?: boolean; configureBuckets?: { name: string }[] } = {},
+): Promise<LocalS3rver> {
+  const directory = mkdtempSync(join(tmpdir(), 's3rver-'));
+  const s3rver = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, ...options });
+  const { port } = await s3rver.run();
+  const endpoint = `http://127.0.0.1:${port}`;
+  const client = s3rverClient(endpoint);
+  return {
+    endpoint,
+    client,
+    async close() {
+      client.destroy();
+      await s3rver.close();
       rmSync(directory, { recursive: true, force: true });
     },
   };

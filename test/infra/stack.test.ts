@@ -1,10 +1,6 @@
 // Assertions on the synthesized CloudFormation template of ConductorStack (bundling skipped).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ALARM_DEFAULTS, TABLE_OPERATIONS } from '../../infra/constructs/alarms.ts';
 import { DEFAULT_API_LIMITS } from '../../infra/constructs/api-stage.ts';
 import { pascalCase } from '../../infra/constructs/names.ts';
@@ -39,6 +35,8 @@ import { scheduleFire } from '../../lib/scheduler/schedule-fire.ts';
 import { keyAttributeTypes, projectionOf } from '../../lib/store/dynamodb/tables.ts';
 import { systemCapability } from '../../lib/system/capability.ts';
 import { MAX_WAIT_SECONDS } from '../../lib/workflows/execute.ts';
+import { useTempDirs } from '../helpers/temp.ts';
+import { PRIVATE_ENCRYPTED_BUCKET, unbundledApp } from './synth.ts';
 
 /** The work queues each capability may send to (its grants). */
 const sendsOf = (name: string) => ROUTE_GROUPS.find((c) => c.name === name)?.grants.sends;
@@ -46,19 +44,13 @@ const sendsOf = (name: string) => ROUTE_GROUPS.find((c) => c.name === name)?.gra
 /** The defaults of lib/config/properties.ts. */
 const DEFAULT_GATES: Gates = { scheduler: true, fileStorage: false, messageQueue: false, agents: false };
 
-const outdirs: string[] = [];
+const temp = useTempDirs();
 
 /** Synthesizes a stack without running esbuild, into a temp dir removed after the file. */
 function synth(props: Partial<ConductorStackProps> = {}): Template {
-  const outdir = mkdtempSync(join(tmpdir(), 'conductor-cdk-test-'));
-  outdirs.push(outdir);
-  const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = unbundledApp(temp('conductor-cdk-test-'));
   return Template.fromStack(new ConductorStack(app, 'Test', { gates: DEFAULT_GATES, ...props }));
 }
-
-afterAll(() => {
-  for (const dir of outdirs) rmSync(dir, { recursive: true, force: true });
-});
 
 /**
  * The service's own functions: every AWS::Lambda::Function but the handler CDK adds for the UI's
@@ -378,17 +370,7 @@ describe('ConductorStack with the default gates', () => {
   it('keeps files in a retained private encrypted bucket that refuses plain HTTP', () => {
     template.hasResource('AWS::S3::Bucket', {
       DeletionPolicy: 'Retain',
-      Properties: {
-        PublicAccessBlockConfiguration: {
-          BlockPublicAcls: true,
-          BlockPublicPolicy: true,
-          IgnorePublicAcls: true,
-          RestrictPublicBuckets: true,
-        },
-        BucketEncryption: {
-          ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
-        },
-      },
+      Properties: PRIVATE_ENCRYPTED_BUCKET,
     });
     template.hasResourceProperties('AWS::S3::BucketPolicy', {
       PolicyDocument: {
@@ -1606,11 +1588,7 @@ describe('ConductorStack operations: alarms, limits, tracing, least privilege', 
       const [, fn] = functionOf(template, job.name);
       expect(fn.ReservedConcurrentExecutions).toBe(1);
     }
-    const app = new App({
-      outdir: mkdtempSync(join(tmpdir(), 'conductor-cdk-test-')),
-      context: { 'aws:cdk:bundling-stacks': [] },
-    });
-    outdirs.push(app.outdir);
+    const app = unbundledApp(temp('conductor-cdk-test-'));
     const stack = new ConductorStack(app, 'Unreserved', {
       gates: DEFAULT_GATES,
       operations: { reserveConcurrency: false },

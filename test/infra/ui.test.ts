@@ -3,25 +3,15 @@
 // routes rewritten to index.html by a viewer-request function that never sees the API, and the
 // built UI uploaded with cache headers, access logs kept a month in a private bucket. The SPA
 // rewrite itself runs here on sample paths.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
-import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiPathPatterns, SPA_REWRITE } from '../../infra/constructs/ui.ts';
 import { ConductorStack } from '../../infra/stack.ts';
+import { useTempDirs } from '../helpers/temp.ts';
+import { fakeUiDist, PRIVATE_ENCRYPTED_BUCKET, unbundledApp } from './synth.ts';
 
-const dirs: string[] = [];
-const temp = (prefix: string) => {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const temp = useTempDirs();
 
 type Resource = { Properties: Record<string, unknown> };
 
@@ -29,12 +19,8 @@ describe('the management UI on AWS', () => {
   let template: Template;
 
   beforeAll(() => {
-    // A stand-in for ui/dist, so these assertions need no UI build.
-    const uiDir = temp('conductor-ui-dist-');
-    mkdirSync(join(uiDir, 'assets'));
-    writeFileSync(join(uiDir, 'index.html'), '<!doctype html><div id="root"></div>');
-    writeFileSync(join(uiDir, 'assets', 'index-abc.js'), 'console.log(1)');
-    const app = new App({ outdir: temp('conductor-cdk-ui-'), context: { 'aws:cdk:bundling-stacks': [] } });
+    const uiDir = fakeUiDist(temp('conductor-ui-dist-'), { 'index-abc.js': 'console.log(1)' });
+    const app = unbundledApp(temp('conductor-cdk-ui-'));
     const gates = { scheduler: true, fileStorage: false, messageQueue: false, agents: false };
     template = Template.fromStack(new ConductorStack(app, 'UiTest', { gates, uiDir }));
   }, 180_000); // one synth of the whole stack: seconds alone, a minute or more on a loaded machine
@@ -145,15 +131,7 @@ describe('the management UI on AWS', () => {
       ) ?? [];
     expect(logsId).toBeDefined();
     expect((logs as Resource).Properties).toMatchObject({
-      PublicAccessBlockConfiguration: {
-        BlockPublicAcls: true,
-        BlockPublicPolicy: true,
-        IgnorePublicAcls: true,
-        RestrictPublicBuckets: true,
-      },
-      BucketEncryption: {
-        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
-      },
+      ...PRIVATE_ENCRYPTED_BUCKET,
       // CloudFront's standard logs are delivered with an object ACL.
       OwnershipControls: { Rules: [{ ObjectOwnership: 'ObjectWriter' }] },
       LifecycleConfiguration: { Rules: [{ ExpirationInDays: 30, Status: 'Enabled' }] },

@@ -4,41 +4,28 @@
 // distribution; refused at synth for a stack bound to a region other than us-east-1, and refused at
 // deploy (a CloudFormation rule) for a region-agnostic one deployed elsewhere; a web ACL made
 // elsewhere is used by ARN. HTTP APIs take no web ACL: nothing is associated with the API.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   COUNTED_COMMON_RULES,
   DEFAULT_WAF_RATE_LIMIT,
   MANAGED_RULE_GROUPS,
 } from '../../infra/constructs/waf.ts';
 import { ConductorStack, type ConductorStackProps } from '../../infra/stack.ts';
+import { useTempDirs } from '../helpers/temp.ts';
+import { fakeUiDist, unbundledApp } from './synth.ts';
 
-const dirs: string[] = [];
-const temp = (prefix: string) => {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const temp = useTempDirs();
 
 const gates = { scheduler: true, fileStorage: false, messageQueue: false, agents: false };
 let uiDir: string;
 
 beforeAll(() => {
-  // A stand-in for ui/dist, so these assertions need no UI build.
-  uiDir = temp('conductor-ui-dist-');
-  mkdirSync(join(uiDir, 'assets'));
-  writeFileSync(join(uiDir, 'index.html'), '<!doctype html><div id="root"></div>');
+  uiDir = fakeUiDist(temp('conductor-ui-dist-'));
 });
 
 function stackOf(props: Partial<ConductorStackProps> = {}): ConductorStack {
-  const app = new App({ outdir: temp('conductor-cdk-waf-'), context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = unbundledApp(temp('conductor-cdk-waf-'));
   return new ConductorStack(app, 'WafTest', { gates, uiDir, ...props });
 }
 
@@ -131,7 +118,7 @@ describe('the web ACL (-c waf=true)', () => {
 
   it('refuses at synth a stack bound to another region, naming both fixes, and needs no rule in us-east-1', () => {
     const bound = (region: string) => {
-      const app = new App({ outdir: temp('conductor-cdk-waf-'), context: { 'aws:cdk:bundling-stacks': [] } });
+      const app = unbundledApp(temp('conductor-cdk-waf-'));
       return new ConductorStack(app, 'WafTest', {
         gates,
         uiDir,
@@ -150,7 +137,7 @@ describe('the web ACL (-c waf=true)', () => {
   it('uses a web ACL made elsewhere by its ARN, in any region, and creates none', () => {
     const arn =
       'arn:aws:wafv2:us-east-1:123456789012:global/webacl/conductor/0123abcd-0000-1111-2222-333344445555';
-    const app = new App({ outdir: temp('conductor-cdk-waf-'), context: { 'aws:cdk:bundling-stacks': [] } });
+    const app = unbundledApp(temp('conductor-cdk-waf-'));
     const given = Template.fromStack(
       new ConductorStack(app, 'WafTest', {
         gates,

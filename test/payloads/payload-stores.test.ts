@@ -3,53 +3,32 @@
  * presigned URLs against an in-process S3-compatible server (s3rver: it checks the access key and
  * expiry, not SigV4 signatures).
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { S3Client } from '@aws-sdk/client-s3';
-import S3rver from 's3rver';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FilesystemPayloadStore } from '../../lib/payloads/filesystem.ts';
 import { contentKey, PAYLOAD_PREFIX, uploadKey } from '../../lib/payloads/keys.ts';
 import { MemoryPayloadStore } from '../../lib/payloads/memory.ts';
 import type { PayloadStore } from '../../lib/payloads/ports.ts';
 import { S3PayloadStore } from '../../lib/payloads/s3.ts';
+import { type LocalS3rver, startS3rver } from '../helpers/s3.ts';
+import { useTempDirs } from '../helpers/temp.ts';
 
 const BUCKET = 'payload-tests';
-const dirs: string[] = [];
-const tempDir = (prefix: string) => {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
-};
+const tempDir = useTempDirs();
 
-let s3rver: S3rver;
+let s3: LocalS3rver;
 let client: S3Client;
 let endpoint: string;
 
 beforeAll(async () => {
-  s3rver = new S3rver({
-    address: '127.0.0.1',
-    port: 0,
-    silent: true,
-    directory: tempDir('s3rver-'),
-    resetOnClose: true,
-    configureBuckets: [{ name: BUCKET }],
-  });
-  const { port } = await s3rver.run();
-  endpoint = `http://127.0.0.1:${port}`;
-  client = new S3Client({
-    endpoint,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-  });
+  s3 = await startS3rver({ resetOnClose: true, configureBuckets: [{ name: BUCKET }] });
+  ({ client, endpoint } = s3);
 });
 
 afterAll(async () => {
-  client.destroy();
-  await s3rver.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  await s3.close();
 });
 
 describe.each<[string, () => PayloadStore]>([

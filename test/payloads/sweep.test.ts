@@ -9,17 +9,15 @@
  *   them names it; a payload a schedule names stays while the schedule exists; a client's upload
  *   nothing names goes; and a process re-puts a payload it only read, so a reclaimed one comes back.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CreateBucketCommand,
   GetObjectTaggingCommand,
   PutObjectCommand,
   PutObjectTaggingCommand,
-  S3Client,
+  type S3Client,
 } from '@aws-sdk/client-s3';
-import S3rver from 's3rver';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { configOf } from '../../lib/config/load.ts';
 import { silentLogger } from '../../lib/log/logger.ts';
@@ -32,36 +30,25 @@ import { S3PayloadStore } from '../../lib/payloads/s3.ts';
 import { MIN_SWEEP_GRACE_MS, type PayloadSweepResult, payloadSweep } from '../../lib/payloads/sweep.ts';
 import { createServices } from '../../lib/runtime/services.ts';
 import { uniqueName } from '../helpers/fixtures.ts';
+import { type LocalS3rver, startS3rver } from '../helpers/s3.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { useTempDirs } from '../helpers/temp.ts';
 import { ExecutionApi } from '../http/execution-api.ts';
 
 const DAY = 86_400_000;
-const dirs: string[] = [];
-const tempDir = (prefix: string) => {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
-};
+const tempDir = useTempDirs();
 
-let s3rver: S3rver;
+let s3: LocalS3rver;
 let client: S3Client;
 let buckets = 0;
 
 beforeAll(async () => {
-  s3rver = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: tempDir('s3rver-') });
-  const { port } = await s3rver.run();
-  client = new S3Client({
-    endpoint: `http://127.0.0.1:${port}`,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-  });
+  s3 = await startS3rver();
+  client = s3.client;
 });
 
 afterAll(async () => {
-  client.destroy();
-  await s3rver.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  await s3.close();
 });
 
 /** A bucket of its own, so a listing shows only this test's payloads. */

@@ -17,8 +17,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { ref, uniqueName } from '../helpers/fixtures.ts';
 import { useTestServer } from '../helpers/server.ts';
-import { eventually } from '../http/execution-api.ts';
-import { collectingLogger, sdkClient, startWorkers, worker } from './sdk-client.ts';
+import { collectingLogger, completedWithOkWorker, sdkClient } from './sdk-client.ts';
 
 const ADMIN_KEY = { keyId: 'sdk-admin', keySecret: 'sdk-admin-secret-0123456789' };
 
@@ -117,21 +116,8 @@ describe('ApplicationClient with security on', () => {
     const executor = new WorkflowExecutor(manager.client);
     const id = await executor.startWorkflow({ name, version: 1, input: {} });
     const log = collectingLogger();
-    const handler = await startWorkers(
-      runner.client,
-      [worker(taskName, async () => ({ status: 'COMPLETED', outputData: { ok: true } }))],
-      log.logger,
-    );
-    try {
-      const run = await eventually(async () => {
-        const current = await executor.getWorkflow(id, true);
-        if (current.status !== 'COMPLETED') throw new Error(`run ${id} is ${current.status}`);
-        return current;
-      }, 15_000);
-      expect(run.output).toEqual({ ok: true });
-    } finally {
-      await handler.stopWorkers();
-    }
+    const run = await completedWithOkWorker(runner.client, executor, id, taskName, log.logger);
+    expect(run.output).toEqual({ ok: true });
     expect(log.errors).toEqual([]);
 
     // Disabled, the manager's key stops at once: its client (whose token is still fresh) is refused.

@@ -8,8 +8,7 @@ import { MetadataClient, simpleTask, WorkflowExecutor, workflow } from '@io-orke
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ref, uniqueName } from '../helpers/fixtures.ts';
 import { useTestServer } from '../helpers/server.ts';
-import { eventually } from '../http/execution-api.ts';
-import { collectingLogger, recordingFetch, sdkClient, startWorkers, worker } from './sdk-client.ts';
+import { collectingLogger, completedWithOkWorker, recordingFetch, sdkClient } from './sdk-client.ts';
 
 const KEY = { keyId: 'sdk-app', keySecret: 'sdk-app-secret-0123456789' };
 
@@ -45,21 +44,8 @@ describe('the SDK with a valid key', () => {
     );
     const executor = new WorkflowExecutor(client);
     const id = await executor.startWorkflow({ name, version: 1, input: {} });
-    const handler = await startWorkers(
-      client,
-      [worker(taskName, async () => ({ status: 'COMPLETED', outputData: { ok: true } }))],
-      log.logger,
-    );
-    try {
-      const run = await eventually(async () => {
-        const current = await executor.getWorkflow(id, true);
-        if (current.status !== 'COMPLETED') throw new Error(`run ${id} is ${current.status}`);
-        return current;
-      }, 15_000);
-      expect(run.output).toEqual({ ok: true });
-    } finally {
-      await handler.stopWorkers();
-    }
+    const run = await completedWithOkWorker(client, executor, id, taskName, log.logger);
+    expect(run.output).toEqual({ ok: true });
     const apiCalls = recorder.calls.filter((c) => c.path !== '/api/token');
     expect(apiCalls.length).toBeGreaterThan(3);
     expect(apiCalls.every((c) => c.status < 400 || c.status === 404)).toBe(true);

@@ -10,7 +10,10 @@ import {
   orkesConductorClient,
   type Task,
   TaskHandler,
+  type Workflow,
+  type WorkflowExecutor,
 } from '@io-orkes/conductor-javascript';
+import { eventually } from '../http/execution-api.ts';
 
 export interface RecordedCall {
   method: string;
@@ -112,6 +115,33 @@ export async function startWorkers(
   });
   await handler.startWorkers();
   return handler;
+}
+
+/**
+ * Runs `taskName` with one SDK worker on `client` (completing each task with output { ok: true })
+ * until run `id` is COMPLETED as `executor` reads it, then stops the worker; the completed run.
+ */
+export async function completedWithOkWorker(
+  client: SdkClient,
+  executor: WorkflowExecutor,
+  id: string,
+  taskName: string,
+  logger: ConductorLogger,
+): Promise<Workflow> {
+  const handler = await startWorkers(
+    client,
+    [worker(taskName, async () => ({ status: 'COMPLETED', outputData: { ok: true } }))],
+    logger,
+  );
+  try {
+    return await eventually(async () => {
+      const current = await executor.getWorkflow(id, true);
+      if (current.status !== 'COMPLETED') throw new Error(`run ${id} is ${current.status}`);
+      return current;
+    }, 15_000);
+  } finally {
+    await handler.stopWorkers();
+  }
 }
 
 export type { Task };

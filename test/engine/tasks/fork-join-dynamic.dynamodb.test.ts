@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TaskRecord } from '../../../lib/model/execution.ts';
 import { type FreshStores, startTestDynamo, type TestDynamo } from '../../helpers/dynamo.ts';
 import { type EngineHarness, engineHarness } from '../../helpers/engine.ts';
-import { ref } from '../../helpers/fixtures.ts';
+import { dynamicForkFlow, inlineForkInputs, ref } from '../../helpers/fixtures.ts';
 
 describe('FORK_JOIN_DYNAMIC on DynamoDB', () => {
   let dynamo: TestDynamo;
@@ -28,23 +28,7 @@ describe('FORK_JOIN_DYNAMIC on DynamoDB', () => {
   });
 
   it('forks 1,000 INLINE branches and joins them', async () => {
-    await h.register({
-      name: 'dyn_thousand_dynamo',
-      tasks: [
-        {
-          name: 'fan',
-          taskReferenceName: 'fan',
-          type: 'FORK_JOIN_DYNAMIC',
-          inputParameters: {
-            forkTaskType: 'INLINE',
-            forkTaskName: 'sq',
-            forkTaskInputs: ref('workflow.input.items'),
-          },
-        },
-        { name: 'gather', taskReferenceName: 'gather', type: 'JOIN' },
-      ],
-      outputParameters: { joined: ref('gather.output') },
-    });
+    await h.register(dynamicForkFlow('dyn_thousand_dynamo', { inputParameters: inlineForkInputs('sq') }));
     const items = Array.from({ length: 1000 }, (_, n) => ({
       n,
       evaluatorType: 'value-param',
@@ -58,19 +42,11 @@ describe('FORK_JOIN_DYNAMIC on DynamoDB', () => {
   }, 120_000);
 
   it('runs 1,000 SIMPLE branches open at once to completion', async () => {
-    await h.register({
-      name: 'dyn_thousand_workers',
-      tasks: [
-        {
-          name: 'fan',
-          taskReferenceName: 'fan',
-          type: 'FORK_JOIN_DYNAMIC',
-          inputParameters: { forkTaskName: 'crunch', forkTaskInputs: ref('workflow.input.items') },
-        },
-        { name: 'gather', taskReferenceName: 'gather', type: 'JOIN' },
-      ],
-      outputParameters: { joined: ref('gather.output') },
-    });
+    await h.register(
+      dynamicForkFlow('dyn_thousand_workers', {
+        inputParameters: { forkTaskName: 'crunch', forkTaskInputs: ref('workflow.input.items') },
+      }),
+    );
     const items = Array.from({ length: 1000 }, (_, n) => ({ n, label: `item-${n}` }));
     const id = await h.start('dyn_thousand_workers', { items });
 

@@ -5,17 +5,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type EngineHarness, engineHarness } from '../../helpers/engine.ts';
-import { type Json, ref } from '../../helpers/fixtures.ts';
+import { dynamicForkFlow, inlineForkInputs, type Json, ref } from '../../helpers/fixtures.ts';
 
 const joinTask = { name: 'gather', taskReferenceName: 'gather', type: 'JOIN' };
-
-function dynamicFlow(name: string, fork: Json): Json {
-  return {
-    name,
-    tasks: [{ name: 'fan', taskReferenceName: 'fan', type: 'FORK_JOIN_DYNAMIC', ...fork }, joinTask],
-    outputParameters: { joined: ref('gather.output') },
-  };
-}
 
 describe('FORK_JOIN_DYNAMIC', () => {
   let h: EngineHarness;
@@ -26,7 +18,7 @@ describe('FORK_JOIN_DYNAMIC', () => {
 
   it('forks one worker task per forkTaskInputs item, and the JOIN gathers them', async () => {
     await h.register(
-      dynamicFlow('dyn_modern', {
+      dynamicForkFlow('dyn_modern', {
         inputParameters: { forkTaskName: 'resize', forkTaskInputs: ref('workflow.input.images') },
       }),
     );
@@ -47,12 +39,8 @@ describe('FORK_JOIN_DYNAMIC', () => {
 
   it('runs system-task branches (forkTaskType INLINE) within the decide', async () => {
     await h.register(
-      dynamicFlow('dyn_inline', {
-        inputParameters: {
-          forkTaskType: 'INLINE',
-          forkTaskName: 'calc',
-          forkTaskInputs: ref('workflow.input.items'),
-        },
+      dynamicForkFlow('dyn_inline', {
+        inputParameters: inlineForkInputs('calc'),
       }),
     );
     const items = [1, 2, 3].map((n) => ({ n, evaluatorType: 'javascript', expression: '$.n * 10' }));
@@ -68,7 +56,7 @@ describe('FORK_JOIN_DYNAMIC', () => {
 
   it('takes a list of tasks and their inputs (dynamicForkTasksParam, dynamicForkTasksInputParamName)', async () => {
     await h.register(
-      dynamicFlow('dyn_classic', {
+      dynamicForkFlow('dyn_classic', {
         dynamicForkTasksParam: 'dynamicTasks',
         dynamicForkTasksInputParamName: 'dynamicTasksInput',
         inputParameters: {
@@ -94,7 +82,7 @@ describe('FORK_JOIN_DYNAMIC', () => {
 
   it("merges a branch's map over the branch task's own resolved inputParameters (classic style)", async () => {
     await h.register(
-      dynamicFlow('dyn_merge', {
+      dynamicForkFlow('dyn_merge', {
         dynamicForkTasksParam: 'dynamicTasks',
         dynamicForkTasksInputParamName: 'dynamicTasksInput',
         inputParameters: {
@@ -136,12 +124,12 @@ describe('FORK_JOIN_DYNAMIC', () => {
   it('gives a retried branch the input the fork gave it, in every input style', async () => {
     // Branches get the ad-hoc task definition: 3 retries, 60 s apart.
     await h.register(
-      dynamicFlow('dyn_retry_modern', {
+      dynamicForkFlow('dyn_retry_modern', {
         inputParameters: { forkTaskName: 'flaky', forkTaskInputs: [{ k: 'modern' }] },
       }),
     );
     await h.register(
-      dynamicFlow('dyn_retry_classic', {
+      dynamicForkFlow('dyn_retry_classic', {
         dynamicForkTasksParam: 'dynamicTasks',
         dynamicForkTasksInputParamName: 'dynamicTasksInput',
         inputParameters: {
@@ -151,7 +139,7 @@ describe('FORK_JOIN_DYNAMIC', () => {
       }),
     );
     await h.register(
-      dynamicFlow('dyn_retry_legacy', {
+      dynamicForkFlow('dyn_retry_legacy', {
         dynamicForkJoinTasksParam: 'dynamicTasks',
         inputParameters: {
           dynamicTasks: {
@@ -184,11 +172,7 @@ describe('FORK_JOIN_DYNAMIC', () => {
           name: 'fan',
           taskReferenceName: 'fan',
           type: 'FORK_JOIN_DYNAMIC',
-          inputParameters: {
-            forkTaskType: 'INLINE',
-            forkTaskName: 'calc',
-            forkTaskInputs: ref('workflow.input.items'),
-          },
+          inputParameters: inlineForkInputs('calc'),
         },
         joinTask,
         // Registration refuses a top-level task naming a reference the definition lacks (as
@@ -236,12 +220,8 @@ describe('FORK_JOIN_DYNAMIC', () => {
 
   it('keeps every branch when a template finds its reference only when read', async () => {
     await h.register({
-      ...dynamicFlow('dyn_named_late', {
-        inputParameters: {
-          forkTaskType: 'INLINE',
-          forkTaskName: 'calc',
-          forkTaskInputs: ref('workflow.input.items'),
-        },
+      ...dynamicForkFlow('dyn_named_late', {
+        inputParameters: inlineForkInputs('calc'),
       }),
       outputParameters: { picked: ref(`${ref('workflow.input.pick')}.output.result`) },
     });
@@ -254,7 +234,7 @@ describe('FORK_JOIN_DYNAMIC', () => {
 
   it('completes at once with an empty list', async () => {
     await h.register(
-      dynamicFlow('dyn_empty', { inputParameters: { forkTaskName: 'x', forkTaskInputs: [] } }),
+      dynamicForkFlow('dyn_empty', { inputParameters: { forkTaskName: 'x', forkTaskInputs: [] } }),
     );
     const id = await h.start('dyn_empty');
     expect((await h.run(id)).status).toBe('COMPLETED');
@@ -262,7 +242,7 @@ describe('FORK_JOIN_DYNAMIC', () => {
 
   it('fails the run on duplicate references or a payload that is not a list of tasks', async () => {
     await h.register(
-      dynamicFlow('dyn_bad', {
+      dynamicForkFlow('dyn_bad', {
         dynamicForkTasksParam: 'dynamicTasks',
         dynamicForkTasksInputParamName: 'dynamicTasksInput',
         inputParameters: { dynamicTasks: ref('workflow.input.tasks'), dynamicTasksInput: {} },
@@ -290,7 +270,7 @@ describe('FORK_JOIN_DYNAMIC', () => {
       outputParameters: { got: ref('b.output.v') },
     });
     await h.register(
-      dynamicFlow('dyn_children', {
+      dynamicForkFlow('dyn_children', {
         inputParameters: { forkTaskWorkflow: 'dyn_child', forkTaskInputs: [{ k: 1 }, { k: 2 }] },
       }),
     );
@@ -312,7 +292,7 @@ describe('FORK_JOIN_DYNAMIC', () => {
 
   it('runs SWITCH, DECISION and DO_WHILE branches with every task inside them; the JOIN waits for them', async () => {
     await h.register({
-      ...dynamicFlow('dyn_containers', {
+      ...dynamicForkFlow('dyn_containers', {
         dynamicForkTasksParam: 'dynamicTasks',
         dynamicForkTasksInputParamName: 'dynamicTasksInput',
         inputParameters: {
@@ -396,7 +376,7 @@ describe('FORK_JOIN_DYNAMIC', () => {
 
   it('runs a FORK_JOIN and its JOIN inside a SWITCH branch', async () => {
     await h.register(
-      dynamicFlow('dyn_fork_in_switch', {
+      dynamicForkFlow('dyn_fork_in_switch', {
         dynamicForkTasksParam: 'dynamicTasks',
         dynamicForkTasksInputParamName: 'dynamicTasksInput',
         inputParameters: { dynamicTasks: ref('workflow.input.tasks'), dynamicTasksInput: {} },
@@ -494,7 +474,7 @@ describe('FORK_JOIN_DYNAMIC', () => {
 
   it('takes a SWITCH branch from a forkTaskInputs item, as Conductor reads the item as a workflow task', async () => {
     await h.register(
-      dynamicFlow('dyn_modern_switch', {
+      dynamicForkFlow('dyn_modern_switch', {
         inputParameters: {
           forkTaskType: 'SWITCH',
           forkTaskName: 'route',
@@ -522,7 +502,7 @@ describe('FORK_JOIN_DYNAMIC', () => {
 
   it('refuses FORK_JOIN, FORK_JOIN_DYNAMIC, JOIN and EXCLUSIVE_JOIN branches, saying why', async () => {
     await h.register(
-      dynamicFlow('dyn_unplaceable', {
+      dynamicForkFlow('dyn_unplaceable', {
         dynamicForkTasksParam: 'dynamicTasks',
         dynamicForkTasksInputParamName: 'dynamicTasksInput',
         inputParameters: { dynamicTasks: ref('workflow.input.tasks'), dynamicTasksInput: {} },
@@ -559,7 +539,7 @@ describe('FORK_JOIN_DYNAMIC', () => {
 
   it('fails the fork on a malformed container or a reference the run already has', async () => {
     await h.register(
-      dynamicFlow('dyn_bad_container', {
+      dynamicForkFlow('dyn_bad_container', {
         dynamicForkTasksParam: 'dynamicTasks',
         dynamicForkTasksInputParamName: 'dynamicTasksInput',
         inputParameters: { dynamicTasks: ref('workflow.input.tasks'), dynamicTasksInput: {} },
@@ -600,12 +580,8 @@ describe('FORK_JOIN_DYNAMIC', () => {
 
   it('forks 1,000 INLINE branches in one fork', async () => {
     await h.register(
-      dynamicFlow('dyn_thousand', {
-        inputParameters: {
-          forkTaskType: 'INLINE',
-          forkTaskName: 'sq',
-          forkTaskInputs: ref('workflow.input.items'),
-        },
+      dynamicForkFlow('dyn_thousand', {
+        inputParameters: inlineForkInputs('sq'),
       }),
     );
     const items = Array.from({ length: 1000 }, (_, n) => ({
@@ -622,6 +598,6 @@ describe('FORK_JOIN_DYNAMIC', () => {
   });
 
   it('registers only with one of its input styles', async () => {
-    await expect(h.register(dynamicFlow('dyn_missing', {}))).rejects.toThrow(/dynamicForkTasksParam and/);
+    await expect(h.register(dynamicForkFlow('dyn_missing', {}))).rejects.toThrow(/dynamicForkTasksParam and/);
   });
 });

@@ -24,17 +24,21 @@ describe('the schedules pages', () => {
     return name;
   }
 
-  it('pauses and resumes a schedule from the list', async () => {
+  /** A schedule (`fields` and a fresh definition) made over the API, and its row on the opened list. */
+  async function listedSchedule(prefix: string, fields: Record<string, unknown>) {
     const workflow = await definition();
-    const name = uniqueName('ui_sched');
+    const name = uniqueName(prefix);
     await ui.api('POST', '/api/scheduler/schedules', {
       name,
-      cronExpression: '0 0 0 1 1 *',
+      ...fields,
       startWorkflowRequest: { name: workflow },
     });
-    const { page } = ui;
-    await page.goto(`${ui.url}/schedules`);
-    const row = page.locator(`tr[data-schedule="${name}"]`);
+    await ui.page.goto(`${ui.url}/schedules`);
+    return { name, row: ui.page.locator(`tr[data-schedule="${name}"]`) };
+  }
+
+  it('pauses and resumes a schedule from the list', async () => {
+    const { name, row } = await listedSchedule('ui_sched', { cronExpression: '0 0 0 1 1 *' });
     await expect.poll(() => row.textContent(), SLOW).toContain('Active');
     await row.getByRole('button', { name: `Pause ${name}` }).click();
     await expect.poll(() => row.textContent(), SLOW).toContain('Paused');
@@ -99,17 +103,11 @@ describe('the schedules pages', () => {
   });
 
   it('writes run times year-first to the millisecond, with the zone', async () => {
-    const workflow = await definition();
-    const name = uniqueName('ui_sched_zone');
-    await ui.api('POST', '/api/scheduler/schedules', {
-      name,
+    const { name, row } = await listedSchedule('ui_sched_zone', {
       cronExpression: '0 30 6 * * *',
       zoneId: 'Asia/Tokyo',
-      startWorkflowRequest: { name: workflow },
     });
     const { page } = ui;
-    await page.goto(`${ui.url}/schedules`);
-    const row = page.locator(`tr[data-schedule="${name}"]`);
     await expect.poll(() => row.textContent(), SLOW).toContain('Active');
     const nextRun = row.locator('td').nth(5);
     expect(await nextRun.textContent()).toMatch(/^\d{4}-\d{2}-\d{2} 06:30:00\.000 GMT\+9$/);
