@@ -9,17 +9,10 @@ import { ConflictError } from '../../model/errors.ts';
 import type { Tag } from '../../model/tags.ts';
 import { type KeyedTable, keyOf, memoryTables, type TableSource } from '../keyed.ts';
 import type { DefinitionTags, TaskDefStore, WorkflowDefStore } from '../ports.ts';
+import { deepFreeze } from './isolate.ts';
 
 // Definitions are JSON documents; a JSON round trip copies them faster than structuredClone.
 const frozenCopy = <T>(value: T): T => deepFreeze(JSON.parse(JSON.stringify(value)) as T);
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
-}
 
 /** Tags by name, over one keyed table; `exists` says whether the name has a definition. */
 class TagTable implements DefinitionTags {
@@ -49,19 +42,16 @@ class TagTable implements DefinitionTags {
   }
 }
 
-export class MemoryWorkflowDefStore implements WorkflowDefStore {
-  /** Every version, by name and version (what is stored); `byName` is built from it. */
-  private readonly stored;
-  private readonly byName = new Map<string, Map<number, WorkflowDef>>();
-  private readonly tagTable: TagTable;
+/** A definition store's tags (DefinitionTags), kept in a table of their own by name. */
+abstract class TaggedDefinitions implements DefinitionTags {
+  protected readonly tagTable: TagTable;
 
-  constructor(tables: TableSource = memoryTables) {
-    this.stored = tables.table<WorkflowDef>('workflow-defs');
-    for (const def of this.stored.values()) this.versionsOf(def.name).set(def.version, deepFreeze(def));
-    this.tagTable = new TagTable(tables.table<Tag[]>('workflow-def-tags'), (name) =>
-      Boolean(this.byName.get(name)?.size),
-    );
+  constructor(tags: KeyedTable<Tag[]>) {
+    this.tagTable = new TagTable(tags, (name) => this.hasName(name));
   }
+
+  /** Whether a definition of the name exists (only its tags can change). */
+  protected abstract hasName(name: string): boolean;
 
   tags(name: string): Promise<Tag[]> {
     return this.tagTable.tags(name);
@@ -73,6 +63,22 @@ export class MemoryWorkflowDefStore implements WorkflowDefStore {
 
   changeTags(name: string, change: (tags: Tag[]) => Tag[]): Promise<Tag[] | undefined> {
     return this.tagTable.changeTags(name, change);
+  }
+}
+
+export class MemoryWorkflowDefStore extends TaggedDefinitions implements WorkflowDefStore {
+  /** Every version, by name and version (what is stored); `byName` is built from it. */
+  private readonly stored;
+  private readonly byName = new Map<string, Map<number, WorkflowDef>>();
+
+  constructor(tables: TableSource = memoryTables) {
+    super(tables.table<Tag[]>('workflow-def-tags'));
+    this.stored = tables.table<WorkflowDef>('workflow-defs');
+    for (const def of this.stored.values()) this.versionsOf(def.name).set(def.version, deepFreeze(def));
+  }
+
+  protected hasName(name: string): boolean {
+    return Boolean(this.byName.get(name)?.size);
   }
 
   private versionsOf(name: string): Map<number, WorkflowDef> {
@@ -127,26 +133,17 @@ export class MemoryWorkflowDefStore implements WorkflowDefStore {
   }
 }
 
-export class MemoryTaskDefStore implements TaskDefStore {
+export class MemoryTaskDefStore extends TaggedDefinitions implements TaskDefStore {
   private readonly byName;
-  private readonly tagTable: TagTable;
 
   constructor(tables: TableSource = memoryTables) {
+    super(tables.table<Tag[]>('task-def-tags'));
     this.byName = tables.table<TaskDef>('task-defs');
     for (const def of this.byName.values()) deepFreeze(def);
-    this.tagTable = new TagTable(tables.table<Tag[]>('task-def-tags'), (name) => this.byName.has(name));
   }
 
-  tags(name: string): Promise<Tag[]> {
-    return this.tagTable.tags(name);
-  }
-
-  allTags(): Promise<Map<string, Tag[]>> {
-    return this.tagTable.allTags();
-  }
-
-  changeTags(name: string, change: (tags: Tag[]) => Tag[]): Promise<Tag[] | undefined> {
-    return this.tagTable.changeTags(name, change);
+  protected hasName(name: string): boolean {
+    return this.byName.has(name);
   }
 
   async put(def: TaskDef): Promise<void> {

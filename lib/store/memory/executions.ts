@@ -15,7 +15,7 @@ import type { ExecutionStore, IdempotencyClaim, RunIndexRead, RunIndexRow, TaskE
 import { freezeDeeply } from '../run-codec.ts';
 import { matchesQuery, type WorkflowQuery } from '../run-query.ts';
 import { byRunOrder } from '../run-rows.ts';
-import { freezePayload, isolate, isolateShallow } from './isolate.ts';
+import { deepFreeze, isolate, isolateShallow } from './isolate.ts';
 
 /** A stored run: its private copy (definition frozen and shared) plus the fields the store looks at. */
 interface StoredRun {
@@ -38,9 +38,9 @@ interface StoredTask {
 /** The stored copy of a run: its payloads and its tasks' payloads frozen, to be shared by reads. */
 function keptRun(r: WorkflowRecord): WorkflowRecord {
   const record = isolate(r);
-  freezePayload(record.input);
-  freezePayload(record.output);
-  freezePayload(record.variables);
+  deepFreeze(record.input);
+  deepFreeze(record.output);
+  deepFreeze(record.variables);
   for (const t of record.tasks) keptPayloads(t);
   // Frozen too: a read shares it, then puts copies of the tasks in its place (run).
   Object.freeze(record.tasks);
@@ -48,8 +48,8 @@ function keptRun(r: WorkflowRecord): WorkflowRecord {
 }
 
 function keptPayloads(t: TaskRecord): TaskRecord {
-  freezePayload(t.inputData);
-  freezePayload(t.outputData);
+  deepFreeze(t.inputData);
+  deepFreeze(t.outputData);
   return t;
 }
 

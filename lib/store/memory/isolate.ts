@@ -29,9 +29,9 @@ export function isolateShallow<T extends object>(value: T): T {
  * Code that tried to change a shared part in place would fail loudly (a TypeError in strict mode)
  * rather than change the stored record under others.
  */
-export function freezePayload<T>(value: T): T {
+export function deepFreeze<T>(value: T): T {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  for (const child of Object.values(value)) freezePayload(child);
+  for (const child of Object.values(value)) deepFreeze(child);
   return Object.freeze(value);
 }
 
