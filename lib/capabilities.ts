@@ -8,6 +8,7 @@
  * those the engine is made of; lib/catalog.ts: every table and queue as plain data).
  */
 import { applicationsCapability } from './applications/capability.ts';
+import { AUTH_CAPABILITIES } from './auth-capabilities.ts';
 import type { Capability, Intersection, StoresOf } from './capability-contract.ts';
 import type { FunctionGrants, TableGrant } from './deployment.ts';
 import { eventsCapability } from './events/capability.ts';
@@ -73,13 +74,13 @@ export function grantedTables(grants: FunctionGrants): readonly TableGrant[] {
 
 /**
  * What a route group's function is granted: its capability's own grants and, when the API requires
- * tokens, the tables every capability asks of functions that check them (Capability.authGrants;
+ * tokens, the tables the capabilities that check them ask for (AUTH_CAPABILITIES' authGrants;
  * a table the group already has is not granted twice).
  */
 export function routeGroupGrants(capability: AnyCapability, secured: boolean): FunctionGrants {
   if (!secured) return capability.grants;
   const tables = [...capability.grants.tables];
-  for (const grant of ALL.flatMap((c) => c.authGrants ?? [])) {
+  for (const grant of AUTH_CAPABILITIES.flatMap((c) => c.authGrants ?? [])) {
     if (!tables.some((t) => t.table.id === grant.table.id)) tables.push(grant);
   }
   return tables.length === capability.grants.tables.length

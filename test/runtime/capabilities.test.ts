@@ -2,6 +2,7 @@
 // file per capability, table names derived (never spelt) on both sides.
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { AUTH_CAPABILITIES } from '../../lib/auth-capabilities.ts';
 import {
   type AnyCapability,
   CAPABILITIES,
@@ -124,6 +125,15 @@ describe('the capability list', () => {
         .sort(),
     );
     for (const capability of ENGINE_CAPABILITIES) expect(CAPABILITIES).toContain(capability);
+  });
+
+  it('lists as checking tokens exactly the capabilities that ask for tables to check them', () => {
+    expect(AUTH_CAPABILITIES.map((c) => c.name).sort()).toEqual(
+      capabilities()
+        .filter((c) => c.authGrants !== undefined)
+        .map((c) => c.name)
+        .sort(),
+    );
   });
 
   it("builds every capability's stores into one bundle", () => {
