@@ -1,46 +1,20 @@
-/**
- * The engine without HTTP (`npm run bench:inproc`): CPU per SIMPLE task execution and DO_WHILE
- * iteration time against the in-memory store in this process, layer by layer:
- * - engine: engine.starter / engine.tasks called directly, so the figure holds the engine and
- *   store costs alone;
- * - router: the same calls as web Requests handed to the service's router (`router.handle`): the
- *   routes, contracts, JSON bodies and views on top of the engine, without sockets or node:http;
- * - routed floor: `GET /api/version` through the same router, the cheapest routed request.
- * The sockets' and node:http's share is the difference to `npm run bench` (same workload, batch 1).
- * - CPU: 1,000 workflows of five SIMPLE tasks (3,000 to warm up), 8 starters and 8 pollers.
- * - DO_WHILE: one run of 300 iterations of a one-SIMPLE-task body (50 to warm up), one poller;
- *   a sample is the time between two consecutive poll answers. process.cpuUsage covers every
- *   thread, the script worker's too.
- */
-import { configOf } from '../lib/config/load.ts';
 import { NodeRequest } from '../lib/http/node-request.ts';
 import { withKnownText } from '../lib/http/request.ts';
 import { textOf } from '../lib/http/responses.ts';
-import { createLogger } from '../lib/log/logger.ts';
-import { startLocalServer } from '../lib/runtime/local.ts';
 import { createRouter } from '../lib/runtime/router.ts';
 import type { TaskResult } from '../lib/tasks/task-result.ts';
 import { registerHandoffWorkload } from './lib/handoff.ts';
 import { HttpClient } from './lib/http-client.ts';
+import { completedResult, startInProcessServer } from './lib/in-process.ts';
 import { loadAverage } from './lib/machine.ts';
 import { registerWorkload, TASKS_PER_WORKFLOW, WORKFLOW_NAME } from './lib/workload.ts';
 
 const WORKERS = 8;
-const server = await startLocalServer(
-  configOf({ 'service.store': 'memory', 'service.server.port': 0, 'service.instance-id': 'bench' }),
-  { logger: createLogger({ level: 'warn', format: 'text' }) },
-);
+const server = await startInProcessServer();
 const client = new HttpClient(server.url);
 const types = await registerWorkload(client, 5);
 await registerHandoffWorkload(client);
 const { engine } = server.services;
-
-const completed = (t: { workflowInstanceId: string; taskId: string }): TaskResult => ({
-  workflowInstanceId: t.workflowInstanceId,
-  taskId: t.taskId,
-  status: 'COMPLETED',
-  outputData: { ref: 1 },
-});
 
 /** How a pass reaches the service: the engine's own calls, or web Requests through the router. */
 interface Driver {
@@ -97,7 +71,7 @@ async function simpleTasks(workflows: number, driver: Driver): Promise<void> {
       const type = types[k++ % types.length] as string;
       const tasks = await driver.poll(type, `w${w}`);
       for (const t of tasks) {
-        await driver.update(completed(t));
+        await driver.update(completedResult(t));
         done++;
       }
     }
@@ -146,7 +120,7 @@ async function loop(iterations: number): Promise<number[]> {
     const now = performance.now();
     if (last !== undefined) out.push(now - last);
     last = now;
-    await engine.tasks.update(completed(t));
+    await engine.tasks.update(completedResult(t));
   }
   return out;
 }

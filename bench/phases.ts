@@ -1,25 +1,7 @@
-/**
- * Where a SIMPLE task's server CPU goes, phase by phase and layer by layer (`npm run bench:phases`).
- * Each phase runs alone, on N runs at once (8 callers), so its CPU is read from the server's own
- * clock without the others mixed in:
- * - start: `POST /api/workflow/{name}` of N runs of five SIMPLE tasks (the start and the decide that
- *   schedules each run's first task);
- * - poll: N polls (`count=1`, `timeout=0`), each claiming one of those tasks;
- * - update: N `POST /api/tasks` COMPLETED, each with the decide it causes (the next task scheduled),
- *   timed until the next tasks are all queued.
- * The same three phases run twice: over loopback HTTP against a child server process (its CPU from
- * /proc, user and kernel apart), and in this process through the engine's own calls
- * (engine.starter / engine.tasks, process.cpuUsage). The difference is the HTTP layer: node:http,
- * sockets, the router, contracts and JSON. In the steady state of `npm run bench` a task is a fifth
- * of a start, one poll and one update.
- *   --runs=N (2,000)  --rounds=R (3; the figures are the lowest of R rounds, the least disturbed)
- */
-import { configOf } from '../lib/config/load.ts';
-import { createLogger } from '../lib/log/logger.ts';
-import { startLocalServer } from '../lib/runtime/local.ts';
 import { Args } from './lib/args.ts';
 import { startChildServer } from './lib/child-server.ts';
 import { expectStatus, HttpClient } from './lib/http-client.ts';
+import { completedResult, startInProcessServer } from './lib/in-process.ts';
 import { loadAverage } from './lib/machine.ts';
 import { fmt, heading, table } from './lib/stats.ts';
 import { registerWorkload, TASKS_PER_WORKFLOW, WORKFLOW_NAME } from './lib/workload.ts';
@@ -107,13 +89,6 @@ async function round(side: Side, types: string[]): Promise<PhaseCpu> {
   return { start, poll, update };
 }
 
-const completed = (task: Polled) => ({
-  workflowInstanceId: task.workflowInstanceId,
-  taskId: task.taskId,
-  status: 'COMPLETED' as const,
-  outputData: { ref: 1 },
-});
-
 async function overHttp(): Promise<PhaseCpu[]> {
   const server = await startChildServer();
   try {
@@ -123,7 +98,7 @@ async function overHttp(): Promise<PhaseCpu[]> {
     const side: Side = {
       start: async () => expectStatus(await client.post(`/api/workflow/${WORKFLOW_NAME}`, { n: 1 }), 'start'),
       poll: (type) => json(`/api/tasks/poll/batch/${type}?count=1&timeout=0&workerid=w`),
-      update: async (task) => expectStatus(await client.post('/api/tasks', completed(task)), 'update'),
+      update: async (task) => expectStatus(await client.post('/api/tasks', completedResult(task)), 'update'),
       queued: async (type) => (await json(`/api/tasks/queue/sizes?taskType=${type}`))[type] ?? 0,
       cpu: () => [server.cpuMs() ?? Number.NaN, server.systemCpuMs() ?? Number.NaN],
     };
@@ -134,17 +109,14 @@ async function overHttp(): Promise<PhaseCpu[]> {
 }
 
 async function inProcess(): Promise<PhaseCpu[]> {
-  const server = await startLocalServer(
-    configOf({ 'service.store': 'memory', 'service.server.port': 0, 'service.instance-id': 'bench' }),
-    { logger: createLogger({ level: 'warn', format: 'text' }) },
-  );
+  const server = await startInProcessServer();
   try {
     const types = await registerWorkload(new HttpClient(server.url), 5);
     const { engine } = server.services;
     const side: Side = {
       start: () => engine.starter.start({ name: WORKFLOW_NAME, input: { n: 1 } }),
       poll: (type) => engine.tasks.poll(type, { count: 1, timeoutMs: 0, workerId: 'w' }),
-      update: (task) => engine.tasks.update(completed(task)),
+      update: (task) => engine.tasks.update(completedResult(task)),
       queued: async (type) => (await engine.tasks.queueSizes([type]))[type] ?? 0,
       cpu: () => {
         const usage = process.cpuUsage();

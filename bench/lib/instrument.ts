@@ -8,15 +8,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { configOf } from '../../lib/config/load.ts';
-import { createLogger } from '../../lib/log/logger.ts';
 import { LocalDecisionQueue } from '../../lib/queue/local.ts';
-import { type LocalServer, startLocalServer } from '../../lib/runtime/local.ts';
+import type { LocalServer } from '../../lib/runtime/local.ts';
 import { ensureTables, type ServiceStores, tableNamesFrom } from '../../lib/runtime/store-bundle.ts';
 import { createDynamoStores, createEmbeddedStores, createMemoryStores } from '../../lib/runtime/stores.ts';
 import { startEmbeddedDynamo } from '../../lib/store/dynamodb/embedded.ts';
 import { dynamoSession } from '../../lib/store/dynamodb/index.ts';
 import { EmbeddedDb } from '../../lib/store/embedded/database.ts';
+import { startInProcessServer } from './in-process.ts';
 import { meteredStores } from './metered-stores.ts';
 import { StoreMeter } from './store-meter.ts';
 
@@ -61,11 +60,7 @@ export async function startMeteredServer(options: MeteredServerOptions = {}): Pr
   } else {
     raw = createMemoryStores();
   }
-  const server = await startLocalServer(
-    configOf({ 'service.store': 'memory', 'service.server.port': 0, 'service.instance-id': 'bench' }),
-    // Warnings (a failed decide, tried again a second later) are shown: they are part of the cost.
-    { logger: createLogger({ level: 'warn', format: 'text' }), stores: meteredStores(meter, raw) },
-  );
+  const server = await startInProcessServer(meteredStores(meter, raw));
   const { engine, decisions, clock } = server.services;
 
   const start = engine.starter.start.bind(engine.starter);
