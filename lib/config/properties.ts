@@ -277,6 +277,13 @@ const DECLARED = [
       'AWS: a waiting long poll reads its queue again after this long (pushes made by other functions are not seen by the poll function); the interval then doubles up to service.tasks.poll.reread-max',
   },
   {
+    name: 'service.tasks.poll.peek-hints',
+    type: { kind: 'duration' },
+    default: 100,
+    description:
+      'How long the queue entries a poll read and left answer the next polls of that queue in the same process, instead of a read of the queue (on DynamoDB, 2 read units each); 0 reads the queue on every poll',
+  },
+  {
     name: 'service.tasks.poll.reread-max',
     type: { kind: 'duration' },
     default: 1000,

@@ -119,6 +119,12 @@ class PayloadCodec {
   /** When this process last put each content key (oldest first): PUT_MEMORY_MS. */
   private readonly puts = new Map<string, number>();
   private readonly now: () => number;
+  /**
+   * The bound `plain` took of a frozen payload (one that cannot change: the memory store shares
+   * its stored payloads deeply frozen, memory/isolate.ts deepFreeze), so the payloads a run's commits carry again and again are walked
+   * once, not on every write of the run.
+   */
+  private readonly frozenBytes = new WeakMap<object, number>();
 
   constructor(
     private readonly payloads: PayloadStore,
@@ -180,12 +186,23 @@ class PayloadCodec {
       const owner = record as Record<string, unknown>;
       for (const [dataKey, pathKey] of i === 0 ? first : rest) {
         if (owner[pathKey] !== undefined && owner[pathKey] !== '') return false;
-        const bytes = jsonBytesUpTo(owner[dataKey] ?? {}, limit);
+        const bytes = this.boundOf(owner[dataKey] ?? {}, limit);
         if (bytes > limit) return false;
         total += bytes;
       }
     }
     return total <= this.options.recordBudgetBytes;
+  }
+
+  private boundOf(payload: unknown, limit: number): number {
+    if (typeof payload !== 'object' || payload === null || !Object.isFrozen(payload))
+      return jsonBytesUpTo(payload, limit);
+    let bytes = this.frozenBytes.get(payload);
+    if (bytes === undefined) {
+      bytes = jsonBytesUpTo(payload, limit);
+      this.frozenBytes.set(payload, bytes);
+    }
+    return bytes;
   }
 
   private async slim<T extends object>(

@@ -133,6 +133,7 @@ export function composeServices(parts: ServiceParts, deps: ServiceDeps): Service
     metrics: deps.metrics,
     watcher,
     queueWatcher: deps.queueWatcher,
+    peekHintMs: config.number('service.tasks.poll.peek-hints'),
     contributions: all.flatMap((capability) =>
       capability.engine ? [capability.engine({ config, clock, stores })] : [],
     ),

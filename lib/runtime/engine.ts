@@ -23,6 +23,7 @@ import { LocalNotifier, type Notifier } from '../model/notifier.ts';
 import type { PayloadLocations } from '../payloads/locations.ts';
 import type { DecisionQueue } from '../queue/ports.ts';
 import type { Stores } from '../store/ports.ts';
+import { hintedQueue } from '../tasks/hinted-queue.ts';
 import { publishingQueue } from '../tasks/publishing-queue.ts';
 import { TaskService } from '../tasks/service.ts';
 import type { Engine } from '../workflows/engine-api.ts';
@@ -63,6 +64,8 @@ export interface EngineDeps {
    * adds re-reads with back-off, as pushes made by other functions are not seen there.
    */
   queueWatcher?: Notifier;
+  /** How long a peek's entries answer the next peeks of their queue (hinted-queue.ts); HINT_MS when absent, 0 for none. */
+  peekHintMs?: number;
   /**
    * What the capabilities give the engine (Capability.engine): task-type ports, run-end and
    * run-removed hooks, the schema enforcer (absent: nothing is enforced).
@@ -87,7 +90,7 @@ export function createEngine(deps: EngineDeps): Engine {
   const { executions } = stores;
   // Every push to a worker queue wakes the long polls waiting on it.
   const queueWatcher = deps.queueWatcher ?? new LocalNotifier();
-  const queue = publishingQueue(stores.queue, queueWatcher, clock);
+  const queue = publishingQueue(hintedQueue(stores.queue, deps.peekHintMs), queueWatcher, clock);
   // START_WORKFLOW starts runs through the starter, which is built after the registry.
   const workflows = { start: (request: Parameters<WorkflowStarter['start']>[0]) => starter.start(request) };
   const registry = defaultRegistry({

@@ -115,23 +115,32 @@ export class TaskService {
     });
   }
 
-  /** Claims up to `count` visible tasks; `held`: some were left queued by a poll-time limit. */
+  /**
+   * Claims up to `count` visible tasks; `held`: some were left queued by a poll-time limit. A look
+   * whose every entry turned out stale (dropped) is followed by another at once: the answer may
+   * have been moments old (an eventually consistent read, or peek hints: hinted-queue.ts).
+   */
   private async claim(name: string, options: PollOptions): Promise<{ claimed: TaskRecord[]; held: boolean }> {
     const { queue, clock } = this.deps;
     const claimed: TaskRecord[] = [];
     let held = false;
-    const entries = await queue.peek(name, Math.max(options.count * 2, options.count + 4), clock.now());
-    for (const entry of entries) {
-      if (claimed.length >= options.count) break;
-      if (this.claiming.has(entry.taskId)) continue;
-      this.claiming.add(entry.taskId);
-      try {
-        const next = await this.claimOne(entry, options);
-        if (next === 'held') held = true;
-        else if (next) claimed.push(next);
-      } finally {
-        this.claiming.delete(entry.taskId);
+    for (let look = 0; look < 2; look++) {
+      let dropped = 0;
+      const entries = await queue.peek(name, Math.max(options.count * 2, options.count + 4), clock.now());
+      for (const entry of entries) {
+        if (claimed.length >= options.count) break;
+        if (this.claiming.has(entry.taskId)) continue;
+        this.claiming.add(entry.taskId);
+        try {
+          const next = await this.claimOne(entry, options);
+          if (next === 'held') held = true;
+          else if (next) claimed.push(next);
+          else dropped++;
+        } finally {
+          this.claiming.delete(entry.taskId);
+        }
       }
+      if (claimed.length > 0 || held || dropped === 0) break;
     }
     return { claimed, held };
   }

@@ -30,6 +30,9 @@ function countingStores(): { stores: Stores; peeks: Map<string, number> } {
   return { stores: { ...memory, queue }, peeks };
 }
 
+/** Every look reads the queue: the counts below are of looks, not of peeks answered from hints. */
+const NO_HINTS = { 'service.tasks.poll.peek-hints': 0 };
+
 describe('long poll', () => {
   let harness: EngineHarness | undefined;
   afterEach(async () => {
@@ -39,7 +42,7 @@ describe('long poll', () => {
 
   it('is answered by the push of a task to its queue, with one look before and one after', async () => {
     const { stores, peeks } = countingStores();
-    harness = await engineHarness({ stores });
+    harness = await engineHarness({ stores, properties: NO_HINTS });
     await harness.register(workflowDef({ name: 'lp_one', tasks: [simpleTask('lp')] }));
     const polling = harness.services.engine.tasks.poll('lp_task', {
       workerId: 'w',
@@ -57,7 +60,7 @@ describe('long poll', () => {
 
   it('wakes one waiting poll per task pushed: the others keep waiting without looking, and no push is missed', async () => {
     const { stores, peeks } = countingStores();
-    harness = await engineHarness({ stores });
+    harness = await engineHarness({ stores, properties: NO_HINTS });
     await harness.register(workflowDef({ name: 'lp_many', tasks: [simpleTask('lp')] }));
     const { tasks } = harness.services.engine;
     const answered: string[][] = [];
@@ -81,7 +84,7 @@ describe('long poll', () => {
 
   it('is not woken by a push to another queue or to another domain of its type', async () => {
     const { stores, peeks } = countingStores();
-    harness = await engineHarness({ stores });
+    harness = await engineHarness({ stores, properties: NO_HINTS });
     await harness.register(workflowDef({ name: 'lp_other', tasks: [simpleTask('lp_other')] }));
     const polling = harness.services.engine.tasks.poll('lp_task', {
       workerId: 'w',
