@@ -86,8 +86,9 @@
  *     or over and executed) is read again consistently; plain requests and retries read consistently.
  *   The run item itself is always read consistently: a decide from a stale one would do the work of
  *   the decide before it (rows created, entries pushed) before its commit failed.
- *   Per SIMPLE task (bench/lib/store-meter.ts, no replication lag modelled): about 5.5 read units
- *   with SDK workers, of which the queue peeks are 2.1.
+ *   Per SIMPLE task (bench/lib/store-meter.ts, no replication lag modelled): about 3.9 read units
+ *   with SDK workers, of which the queue peeks are 0.5 (most polls are answered from the entries
+ *   an earlier poll of the process read: lib/tasks/hinted-queue.ts).
  *
  * queues (worker task queues and poll data; adapter: queue.ts):
  *   queue entry  pk = "Q#<shard>#<queueName>"   sk = readyKey   shard = FNV-1a(taskId) mod 4
