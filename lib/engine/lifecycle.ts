@@ -107,9 +107,11 @@ export function failWorkflow(run: LifecycleContext, task: TaskRecord): void {
   const wf = run.workflow;
   const status: WorkflowStatus =
     task.status === 'CANCELED' ? 'TERMINATED' : task.status === 'TIMED_OUT' ? 'TIMED_OUT' : 'FAILED';
+  // New lists, not pushes: a record read from a store may share its lists with the stored one.
   if (!wf.failedReferenceTaskNames.includes(task.referenceTaskName))
-    wf.failedReferenceTaskNames.push(task.referenceTaskName);
-  if (!wf.failedTaskNames.includes(task.taskDefName)) wf.failedTaskNames.push(task.taskDefName);
+    wf.failedReferenceTaskNames = [...wf.failedReferenceTaskNames, task.referenceTaskName];
+  if (!wf.failedTaskNames.includes(task.taskDefName))
+    wf.failedTaskNames = [...wf.failedTaskNames, task.taskDefName];
   wf.failedTaskId = task.taskId;
   endRun(
     run,

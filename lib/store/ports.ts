@@ -169,7 +169,13 @@ export interface ExpiredRunRemover {
  * states only the methods it changes. Each adapter implements every part (ExecutionStore).
  */
 
-/** Run records by id: the engine's read-change-commit of a run. */
+/**
+ * Run records by id: the engine's read-change-commit of a run. A write hands its record (or row)
+ * over: the caller does not change it, or anything in it, afterwards (the memory store keeps the
+ * object itself, frozen). What a read answers is the caller's to change, but for the parts it
+ * shares with the stored record, which are frozen: payloads and lists are replaced, not changed in
+ * place.
+ */
 export interface RunStore {
   /** Stores a new run; a ConflictError when the id exists (a re-run start converges on the first). */
   createWorkflow(record: WorkflowRecord): Promise<void>;

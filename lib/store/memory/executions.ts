@@ -1,10 +1,11 @@
 /**
- * In-memory execution store: runs, task rows and logs. Runs and rows are kept as private copies,
- * as a database would keep them: nobody can mutate what is stored. A write copies what it is given
- * (isolate.ts: the result of a JSON round trip, at about a third of its cost) and freezes the
- * copy's payloads (a run's input, output and variables, a task's input and output); a read copies
- * what is kept but shares what is frozen: the payloads, the workflow tasks and the definition
- * snapshot. So a payload is copied once, when first stored, not by every read and write.
+ * In-memory execution store: runs, task rows and logs. Nobody can change what is stored, as with a
+ * database: a write keeps the record or row it is handed (a write hands it over: ports.ts RunStore)
+ * and freezes it whole, so a caller that changed it afterwards would fail loudly; a read copies the
+ * kept object's own fields and shares every part below them (payloads, lists, workflow tasks, the
+ * definition snapshot), which are frozen. So nothing is copied by a write, and a read copies one
+ * level of a run and of each of its tasks. (Writes used to copy what they were given; freezing a
+ * run of five tasks costs about a quarter of that copy.)
  */
 
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
@@ -17,7 +18,7 @@ import { matchesQuery, type WorkflowQuery } from '../run-query.ts';
 import { byRunOrder } from '../run-rows.ts';
 import { deepFreeze, isolate, isolateShallow } from './isolate.ts';
 
-/** A stored run: its private copy (definition frozen and shared) plus the fields the store looks at. */
+/** A stored run: the record, frozen, plus the fields the store looks at. */
 interface StoredRun {
   record: WorkflowRecord;
   rev: number;
@@ -35,28 +36,13 @@ interface StoredTask {
   seq: number;
 }
 
-/** The stored copy of a run: its payloads and its tasks' payloads frozen, to be shared by reads. */
-function keptRun(r: WorkflowRecord): WorkflowRecord {
-  const record = isolate(r);
-  deepFreeze(record.input);
-  deepFreeze(record.output);
-  deepFreeze(record.variables);
-  for (const t of record.tasks) keptPayloads(t);
-  // Frozen too: a read shares it, then puts copies of the tasks in its place (run).
-  Object.freeze(record.tasks);
-  return record;
-}
-
-function keptPayloads(t: TaskRecord): TaskRecord {
-  deepFreeze(t.inputData);
-  deepFreeze(t.outputData);
-  return t;
-}
+/** What a write keeps: the object it was handed, frozen whole. */
+const kept = <T extends object>(value: T): T => deepFreeze(value);
 
 function storeRun(r: WorkflowRecord): StoredRun {
   freezeDeeply(r.workflowDefinition);
   return {
-    record: keptRun(r),
+    record: kept(r),
     rev: r.rev,
     workflowName: r.workflowName,
     workflowVersion: r.workflowVersion,
@@ -67,7 +53,7 @@ function storeRun(r: WorkflowRecord): StoredRun {
   };
 }
 
-const storeTask = (t: TaskRecord): StoredTask => ({ row: keptPayloads(isolate(t)), rev: t.rev, seq: t.seq });
+const storeTask = (t: TaskRecord): StoredTask => ({ row: kept(t), rev: t.rev, seq: t.seq });
 function run(s: StoredRun): WorkflowRecord {
   const record = isolateShallow(s.record);
   record.tasks = s.record.tasks.map(isolateShallow);
@@ -179,7 +165,7 @@ export class MemoryExecutionStore implements ExecutionStore {
     return [...(this.tasks.get(workflowId)?.values() ?? [])]
       .map((s) => s.row)
       .sort(byRunOrder)
-      .map(isolate);
+      .map(isolateShallow);
   }
 
   async deleteTasks(workflowId: string, taskIds: readonly string[]): Promise<void> {
