@@ -120,9 +120,9 @@ class PayloadCodec {
   private readonly puts = new Map<string, number>();
   private readonly now: () => number;
   /**
-   * The bound `plain` took of a frozen payload (one that cannot change: the memory store shares
-   * its stored payloads deeply frozen, memory/isolate.ts deepFreeze), so the payloads a run's commits carry again and again are walked
-   * once, not on every write of the run.
+   * The bound `plain` took of a frozen payload (one that cannot change: the memory store keeps
+   * what it stores deeply frozen, memory/isolate.ts deepFreeze), so the payloads a run's commits
+   * carry again and again are walked once, not on every write of the run.
    */
   private readonly frozenBytes = new WeakMap<object, number>();
 

@@ -37,16 +37,27 @@ const sameEntry = (a: QueueEntry, b: QueueEntry): boolean => a.taskId === b.task
 export function hintedQueue(inner: TaskQueue, hintMs = HINT_MS): TaskQueue {
   if (hintMs <= 0) return inner;
   const hints = new Map<string, Hints>();
+  /**
+   * The hints of a queue while they may answer a peek; expired ones are forgotten here, so a queue
+   * pushed to and never polled does not gather every entry pushed.
+   */
+  const live = (queueName: string): Hints | undefined => {
+    const held = hints.get(queueName);
+    if (held && performance.now() - held.realAt >= hintMs) {
+      hints.delete(queueName);
+      return undefined;
+    }
+    return held;
+  };
   const drop = (entry: QueueEntry) => {
-    const held = hints.get(entry.queueName);
-    if (!held) return;
-    held.entries = held.entries.filter((e) => !sameEntry(e, entry));
+    const held = live(entry.queueName);
+    if (held) held.entries = held.entries.filter((e) => !sameEntry(e, entry));
   };
   return {
     push: async (entries) => {
       await inner.push(entries);
       for (const entry of entries) {
-        const held = hints.get(entry.queueName);
+        const held = live(entry.queueName);
         if (!held) continue;
         const list = held.entries.filter((e) => !sameEntry(e, entry));
         const at = list.findIndex((e) => servedBefore(entry, e));
@@ -56,8 +67,8 @@ export function hintedQueue(inner: TaskQueue, hintMs = HINT_MS): TaskQueue {
       }
     },
     peek: async (queueName, count, now) => {
-      const held = hints.get(queueName);
-      if (held && now - held.at < hintMs && performance.now() - held.realAt < hintMs) {
+      const held = live(queueName);
+      if (held && now - held.at < hintMs) {
         const visible = held.entries.filter((e) => e.visibleAt <= now);
         if (visible.length > 0) return visible.slice(0, count);
       }

@@ -5,30 +5,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryStores } from '../../lib/runtime/stores.ts';
-import type { QueueEntry, Stores, TaskQueue } from '../../lib/store/ports.ts';
+import type { QueueEntry, Stores } from '../../lib/store/ports.ts';
 import { hintedQueue } from '../../lib/tasks/hinted-queue.ts';
+import { countingQueue } from '../helpers/counting-queue.ts';
 import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
 import { simpleTask, workflowDef } from '../helpers/fixtures.ts';
-
-/** A memory queue that counts its peeks. */
-function counted(inner: TaskQueue = createMemoryStores().queue): { queue: TaskQueue; peeks: () => number } {
-  let peeks = 0;
-  return {
-    queue: {
-      ...inner,
-      push: (entries) => inner.push(entries),
-      peek: (name, count, now) => {
-        peeks++;
-        return inner.peek(name, count, now);
-      },
-      remove: (entry) => inner.remove(entry),
-      removeAll: (entries) => inner.removeAll(entries),
-      size: (name) => inner.size(name),
-      sizes: () => inner.sizes(),
-    },
-    peeks: () => peeks,
-  };
-}
 
 const entry = (taskId: string, priority = 0, visibleAt = 0): QueueEntry => ({
   queueName: 'q',
@@ -41,7 +22,7 @@ const ids = (entries: QueueEntry[]) => entries.map((e) => e.taskId);
 
 describe('peek hints', () => {
   it('answer the next peeks with the entries left, and drop what is removed', async () => {
-    const { queue: store, peeks } = counted();
+    const { queue: store, total: peeks } = countingQueue();
     const queue = hintedQueue(store, 60_000);
     await queue.push([entry('a'), entry('b', 0, 1), entry('c', 0, 2)]);
     expect(ids(await queue.peek('q', 5, 10))).toEqual(['a', 'b', 'c']);
@@ -54,7 +35,7 @@ describe('peek hints', () => {
   });
 
   it('take this process’s pushes in serving order, and read the queue again once none is left', async () => {
-    const { queue: store, peeks } = counted();
+    const { queue: store, total: peeks } = countingQueue();
     const queue = hintedQueue(store, 60_000);
     await queue.push([entry('a', 0, 1)]);
     expect(ids(await queue.peek('q', 5, 10))).toEqual(['a']);
@@ -75,7 +56,7 @@ describe('peek hints', () => {
   });
 
   it('skip a push that sorts after the last hint when the peek left entries unread', async () => {
-    const { queue: store, peeks } = counted();
+    const { queue: store, total: peeks } = countingQueue();
     const queue = hintedQueue(store, 60_000);
     await queue.push([entry('a', 0, 1), entry('b', 0, 2), entry('c', 0, 3)]);
     expect(ids(await queue.peek('q', 2, 10))).toEqual(['a', 'b']);
@@ -86,7 +67,7 @@ describe('peek hints', () => {
   });
 
   it('expire after hintMs of the caller’s clock', async () => {
-    const { queue: store, peeks } = counted();
+    const { queue: store, total: peeks } = countingQueue();
     const queue = hintedQueue(store, 100);
     await queue.push([entry('a'), entry('b')]);
     await queue.peek('q', 1, 1_000);
@@ -97,7 +78,7 @@ describe('peek hints', () => {
   });
 
   it('are off with hintMs 0: every peek reads the queue', async () => {
-    const { queue: store, peeks } = counted();
+    const { queue: store, total: peeks } = countingQueue();
     const queue = hintedQueue(store, 0);
     await queue.push([entry('a'), entry('b')]);
     await queue.peek('q', 1, 10);
@@ -116,7 +97,7 @@ describe('a poll served stale hints', () => {
   it('looks at the queue again at once and takes the task another process queued', async () => {
     // Two engines on one store: this process's hints do not see the other's pushes and claims.
     const shared = createMemoryStores();
-    const { queue, peeks } = counted(shared.queue);
+    const { queue, total: peeks } = countingQueue(shared.queue);
     const stores: Stores = { ...shared, queue };
     const hours = { 'service.tasks.poll.peek-hints': 3_600_000 };
     harness = await engineHarness({ stores, properties: hours });

@@ -7,26 +7,15 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryStores } from '../../lib/runtime/stores.ts';
-import type { Stores, TaskQueue } from '../../lib/store/ports.ts';
+import type { Stores } from '../../lib/store/ports.ts';
+import { countingQueue } from '../helpers/counting-queue.ts';
 import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
 import { simpleTask, workflowDef } from '../helpers/fixtures.ts';
 
-/** The memory queue, counting the peeks of each queue name. */
+/** Memory stores whose queue counts the peeks of each queue name. */
 function countingStores(): { stores: Stores; peeks: Map<string, number> } {
   const memory = createMemoryStores();
-  const inner = memory.queue;
-  const peeks = new Map<string, number>();
-  const queue: TaskQueue = {
-    push: (entries) => inner.push(entries),
-    peek: (name, count, now) => {
-      peeks.set(name, (peeks.get(name) ?? 0) + 1);
-      return inner.peek(name, count, now);
-    },
-    remove: (entry) => inner.remove(entry),
-    removeAll: (entries) => inner.removeAll(entries),
-    size: (name) => inner.size(name),
-    sizes: () => inner.sizes(),
-  };
+  const { queue, peeks } = countingQueue(memory.queue);
   return { stores: { ...memory, queue }, peeks };
 }
 
