@@ -101,7 +101,8 @@ describe('the event handler and event monitor screens', () => {
       .toEqual([name, event, 'Active', '1', '1']);
     await row.getByRole('link', { name }).click();
     await page.waitForURL(new RegExp(`/event-monitor/${name}$`));
-    expect(await page.title()).toBe(`${name} – Event executions – Conductor`);
+    // The page sets its title once its chunk has loaded and rendered, after the URL changed.
+    await expect.poll(() => page.title()).toBe(`${name} – Event executions – Conductor`);
     const executions = page.getByRole('table', { name: 'Event executions' });
     await executions.waitFor();
     const cells = executions.locator('tbody tr').first().getByRole('cell');

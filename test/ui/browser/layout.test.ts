@@ -244,6 +244,8 @@ describe('every screen fits the window', () => {
             .click();
           await page.getByRole('complementary').waitFor();
         }
+        // A page sets its title in an effect, after it rendered: wait for it, not the index page's.
+        await expect.poll(() => page.title()).toMatch(/^.+ – Conductor$/);
         titles.set(name, await page.title());
         const faults = await layoutFaults(page);
         if (faults.length > 0) found[name] = faults;

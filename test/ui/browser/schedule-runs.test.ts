@@ -41,7 +41,8 @@ describe('the schedule runs page', () => {
       .getByRole('link', { name: `Runs of ${name}` })
       .click();
     await page.waitForURL(new RegExp(`/schedules/executions\\?schedule=${name}$`));
-    expect(await page.title()).toBe(`${name} – Schedule runs – Conductor`);
+    // The page sets its title once its chunk has loaded and rendered, after the URL changed.
+    await expect.poll(() => page.title()).toBe(`${name} – Schedule runs – Conductor`);
     const table = page.getByRole('table', { name: 'Schedule runs' });
     await table.waitFor();
     const rows = table.locator('tbody tr');
@@ -54,10 +55,13 @@ describe('the schedule runs page', () => {
     expect(first[6]).toBe('EXECUTED');
     await ui.shot('schedule-runs');
 
-    await page.getByRole('checkbox', { name: 'FAILED' }).check();
+    // The boxes show the filter in the URL, which a click changes a moment later: a click and a
+    // wait for the URL, not check()/uncheck(), which look at the box at once.
+    await page.getByRole('checkbox', { name: 'FAILED' }).click();
     await page.waitForURL(/state=FAILED/);
     await expect.poll(() => page.getByText('No runs recorded for these filters.').count(), SLOW).toBe(1);
-    await page.getByRole('checkbox', { name: 'FAILED' }).uncheck();
+    await page.getByRole('checkbox', { name: 'FAILED' }).click();
+    await page.waitForURL((url) => !url.search.includes('state=FAILED'));
     await rows.first().getByRole('cell').nth(5).getByRole('link').click();
     await page.waitForURL(/\/executions\/[^/]+$/);
     await expect.poll(() => page.getByTestId('run-status').textContent(), SLOW).toBe('RUNNING');
