@@ -325,6 +325,10 @@ export interface QueueEntry {
 export const sameQueueKey = (a: QueueEntry, b: QueueEntry): boolean =>
   a.priority === b.priority && a.visibleAt === b.visibleAt;
 
+/** Serving order (TaskQueue.peek): whether `a` goes before `b`, higher priority first, then sooner visible. */
+export const servedBefore = (a: QueueEntry, b: QueueEntry): boolean =>
+  a.priority !== b.priority ? a.priority > b.priority : a.visibleAt < b.visibleAt;
+
 /**
  * Worker task queues, one per `[domain:]taskType`. Entries only say "this task may be pollable";
  * the task row's status (and the visibility it names) decides, so a stale or duplicate entry is

@@ -13,7 +13,7 @@
  * peek, the answer may be moments old. A hint is only a hint: the task row decides every claim,
  * and a poll whose entries all turn out stale looks again at once (TaskService.claim).
  */
-import { type QueueEntry, sameQueueKey, type TaskQueue } from '../store/ports.ts';
+import { type QueueEntry, sameQueueKey, servedBefore, type TaskQueue } from '../store/ports.ts';
 
 /** How long the entries a peek found answer the next peeks of their queue (service.tasks.poll.peek-hints). */
 export const HINT_MS = 100;
@@ -27,10 +27,6 @@ interface Hints {
   /** The peek found fewer entries than it asked for: they were every visible entry then. */
   whole: boolean;
 }
-
-/** Serving order: higher priority first, then sooner visible. */
-const servedBefore = (a: QueueEntry, b: QueueEntry): boolean =>
-  a.priority !== b.priority ? a.priority > b.priority : a.visibleAt < b.visibleAt;
 
 const sameEntry = (a: QueueEntry, b: QueueEntry): boolean => a.taskId === b.taskId && sameQueueKey(a, b);
 

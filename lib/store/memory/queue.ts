@@ -10,6 +10,7 @@ import {
   type PollDataStore,
   type QueueEntry,
   sameQueueKey,
+  servedBefore,
   type TaskQueue,
 } from '../ports.ts';
 
@@ -107,10 +108,10 @@ function slotIndex(list: readonly Slot[], slot: Slot): number {
   return low;
 }
 
+/** Serving order, then the order of the pushes. */
 function before(a: Slot, b: Slot): boolean {
-  if (a.priority !== b.priority) return a.priority > b.priority;
-  if (a.visibleAt !== b.visibleAt) return a.visibleAt < b.visibleAt;
-  return a.order < b.order;
+  if (servedBefore(a, b)) return true;
+  return !servedBefore(b, a) && a.order < b.order;
 }
 
 export class MemoryPollDataStore implements PollDataStore {
