@@ -121,7 +121,7 @@ class PayloadCodec {
   private readonly now: () => number;
   /**
    * The bound `plain` took of a frozen payload (one that cannot change: the memory store keeps
-   * what it stores deeply frozen, memory/isolate.ts deepFreeze), so the payloads a run's commits
+   * what it stores frozen through, lib/store/deep-freeze.ts), so the payloads a run's commits
    * carry again and again are walked once, not on every write of the run.
    */
   private readonly frozenBytes = new WeakMap<object, number>();

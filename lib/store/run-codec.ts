@@ -74,21 +74,3 @@ export function decodeRun(json: string, definition?: WorkflowDef): WorkflowRecor
   });
   return record;
 }
-
-const frozen = new WeakSet<object>();
-
-/**
- * Freezes a value and everything it holds, once per object, so it can be shared by every reader
- * instead of copied: a run's definition snapshot, a workflow task's snapshot. They never change,
- * and any code that tried to change one would fail loudly instead of corrupting other readers.
- */
-export function freezeDeeply<T>(value: T): T {
-  const visit = (node: unknown): void => {
-    if (typeof node !== 'object' || node === null || frozen.has(node)) return;
-    frozen.add(node);
-    for (const child of Object.values(node)) visit(child);
-    Object.freeze(node);
-  };
-  visit(value);
-  return value;
-}

@@ -10,8 +10,9 @@ import type { WorkflowDef, WorkflowTask } from '../../model/definitions.ts';
 import { PayloadTooLargeError } from '../../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
 import type { RunFields } from '../../search/summaries.ts';
+import { deepFreeze } from '../deep-freeze.ts';
 import type { TaskExecLog } from '../ports.ts';
-import { decodeRun, encodeRun, freezeDeeply } from '../run-codec.ts';
+import { decodeRun, encodeRun } from '../run-codec.ts';
 import type { WorkflowQuery } from '../run-query.ts';
 import type { Item } from './paging.ts';
 import { TTL_ATTRIBUTE } from './tables.ts';
@@ -255,7 +256,7 @@ export function taskShapeOf(task: TaskRecord): TaskShape | undefined {
   let shape = shapes.get(wt);
   if (!shape) {
     const { taskReferenceName: _ref, ...rest } = wt;
-    shape = Object.isFrozen(wt) ? freezeDeeply(rest) : rest;
+    shape = Object.isFrozen(wt) ? deepFreeze(rest) : rest;
     if (Object.isFrozen(wt)) shapes.set(wt, shape);
   }
   return shape;

@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { WorkflowDef } from '../../model/definitions.ts';
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
-import { freezeDeeply } from '../run-codec.ts';
+import { deepFreeze } from '../deep-freeze.ts';
 import { putIfAbsent, translate } from './errors.ts';
 import { runOf, type TaskShape, taskItem, taskOf, taskShapeOf, workflowItem } from './execution-items.ts';
 import type { Item } from './paging.ts';
@@ -56,7 +56,7 @@ export class Snapshots {
       .catch((e: unknown) => translate(e, 'snapshot read'));
     // Stored meanwhile by another process (the put finds it): the same content under the same name.
     if (!stored.Item) await putIfAbsent(this.client, this.table, { ...key, body: json }, 'snapshot write');
-    this.keep(hash, freezeDeeply(JSON.parse(json) as object));
+    this.keep(hash, deepFreeze(JSON.parse(json) as object));
     return hash;
   }
 
@@ -80,7 +80,7 @@ export class Snapshots {
       .send(new GetCommand({ TableName: this.table, Key: snapshotKey(hash), ConsistentRead: true }))
       .catch((e: unknown) => translate(e, 'snapshot read'));
     if (typeof result.Item?.body !== 'string') throw new Error(`Snapshot ${hash} is missing`);
-    const value = freezeDeeply(JSON.parse(result.Item.body) as object);
+    const value = deepFreeze(JSON.parse(result.Item.body) as object);
     this.keep(hash, value);
     return value;
   }

@@ -23,11 +23,12 @@ import { ConflictError, VersionConflictError } from '../../model/errors.ts';
 import { isTerminalWorkflow, type TaskRecord, type WorkflowRecord } from '../../model/execution.ts';
 import { payloadKeysIn } from '../../payloads/keys.ts';
 import { workflowText } from '../../search/summaries.ts';
+import { deepFreeze } from '../deep-freeze.ts';
 import { addTo, removeFrom } from '../id-index.ts';
 import type { KeyedTable } from '../keyed.ts';
 import { keyOf } from '../keyed.ts';
 import type { ExecutionStore, IdempotencyClaim, RunIndexRead, RunIndexRow, TaskExecLog } from '../ports.ts';
-import { decodeRun, encodeRun, freezeDeeply } from '../run-codec.ts';
+import { decodeRun, encodeRun } from '../run-codec.ts';
 import { matchesQuery, type WorkflowQuery } from '../run-query.ts';
 import { byRunOrder } from '../run-rows.ts';
 import type { EmbeddedDb } from './database.ts';
@@ -114,7 +115,7 @@ export class EmbeddedExecutionStore implements ExecutionStore {
     this.heads = new DurableTable<Head>(db, 'run-heads');
     this.definitions = new DurableTable<WorkflowDef>(db, 'run-definitions');
     this.idempotencyKeys = new DurableTable<string>(db, 'idempotency-keys');
-    for (const [hash, def] of this.definitions) this.hashOf.set(freezeDeeply(def), hash);
+    for (const [hash, def] of this.definitions) this.hashOf.set(deepFreeze(def), hash);
     for (const [id, head] of this.heads) this.index(id, Object.freeze(head));
   }
 
@@ -372,8 +373,7 @@ export class EmbeddedExecutionStore implements ExecutionStore {
     if (known !== undefined) return known;
     const json = JSON.stringify(def);
     const hash = createHash('sha256').update(json).digest('base64url');
-    if (!this.definitions.has(hash))
-      this.definitions.set(hash, freezeDeeply(JSON.parse(json) as WorkflowDef));
+    if (!this.definitions.has(hash)) this.definitions.set(hash, deepFreeze(JSON.parse(json) as WorkflowDef));
     // Only a frozen value is known by identity: another could change after it was hashed.
     if (Object.isFrozen(def)) this.hashOf.set(def, hash);
     return hash;

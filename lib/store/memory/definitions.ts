@@ -7,9 +7,9 @@
 import type { TaskDef, WorkflowDef } from '../../model/definitions.ts';
 import { ConflictError } from '../../model/errors.ts';
 import type { Tag } from '../../model/tags.ts';
+import { deepFreeze } from '../deep-freeze.ts';
 import { type KeyedTable, keyOf, memoryTables, type TableSource } from '../keyed.ts';
 import type { DefinitionTags, TaskDefStore, WorkflowDefStore } from '../ports.ts';
-import { deepFreeze } from './isolate.ts';
 
 // Definitions are JSON documents; a JSON round trip copies them faster than structuredClone.
 const frozenCopy = <T>(value: T): T => deepFreeze(JSON.parse(JSON.stringify(value)) as T);

@@ -11,12 +11,12 @@
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
 import { payloadKeysIn } from '../../payloads/keys.ts';
+import { deepFreeze } from '../deep-freeze.ts';
 import { addTo, removeFrom } from '../id-index.ts';
 import type { ExecutionStore, IdempotencyClaim, RunIndexRead, RunIndexRow, TaskExecLog } from '../ports.ts';
-import { freezeDeeply } from '../run-codec.ts';
 import { matchesQuery, type WorkflowQuery } from '../run-query.ts';
 import { byRunOrder } from '../run-rows.ts';
-import { deepFreeze, isolate, isolateShallow } from './isolate.ts';
+import { isolate, isolateShallow } from './isolate.ts';
 
 /** A stored run: the record, frozen, plus the fields the store looks at. */
 interface StoredRun {
@@ -36,13 +36,10 @@ interface StoredTask {
   seq: number;
 }
 
-/** What a write keeps: the object it was handed, frozen whole. */
-const kept = <T extends object>(value: T): T => deepFreeze(value);
-
+/** What a write keeps of a run: the record it was handed, frozen whole (its definition too). */
 function storeRun(r: WorkflowRecord): StoredRun {
-  freezeDeeply(r.workflowDefinition);
   return {
-    record: kept(r),
+    record: deepFreeze(r),
     rev: r.rev,
     workflowName: r.workflowName,
     workflowVersion: r.workflowVersion,
@@ -53,7 +50,7 @@ function storeRun(r: WorkflowRecord): StoredRun {
   };
 }
 
-const storeTask = (t: TaskRecord): StoredTask => ({ row: kept(t), rev: t.rev, seq: t.seq });
+const storeTask = (t: TaskRecord): StoredTask => ({ row: deepFreeze(t), rev: t.rev, seq: t.seq });
 function run(s: StoredRun): WorkflowRecord {
   const record = isolateShallow(s.record);
   record.tasks = s.record.tasks.map(isolateShallow);

@@ -2,8 +2,8 @@
  * The memory stores' copy of what they keep and hand out: the value a JSON round trip would give
  * (undefined and functions dropped from objects, null in arrays; non-finite numbers null; toJSON
  * and other non-plain objects through JSON itself), built by walking it instead of serializing
- * and parsing, which costs about a third. Frozen objects (definition snapshots, lib/store/run-codec.ts
- * freezeDeeply) cannot change under anyone, so they are shared rather than copied.
+ * and parsing, which costs about a third. Frozen objects (what a memory store keeps is frozen
+ * through: lib/store/deep-freeze.ts) cannot change under anyone, so they are shared, not copied.
  */
 export function isolate<T>(value: T): T {
   return copyValue(value) as T;
@@ -21,18 +21,6 @@ export function isolateShallow<T extends object>(value: T): T {
     if (typeof item === 'object' && item !== null && !Object.isFrozen(item)) out[key] = copyValue(item);
   }
   return out as T;
-}
-
-/**
- * Freezes a value the store keeps (a copy isolate made, whose parts may be frozen already) and
- * everything in it, so every later copy that holds a part shares it instead of copying it again.
- * Code that tried to change a shared part in place would fail loudly (a TypeError in strict mode)
- * rather than change the stored record under others.
- */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  for (const child of Object.values(value)) deepFreeze(child);
-  return Object.freeze(value);
 }
 
 function copyValue(value: unknown): unknown {
