@@ -4,6 +4,7 @@
  */
 import type { TaskDef, WorkflowDef } from '../../lib/model/definitions.ts';
 import type { TaskRecord, WorkflowRecord } from '../../lib/model/execution.ts';
+import { isHomedTaskOf } from '../../lib/model/ids.ts';
 import { decorate } from '../../lib/store/decorate.ts';
 import {
   taskDefItem,
@@ -120,9 +121,14 @@ export function meteredExecutions(m: StoreMeter, inner: ExecutionStore): Executi
     findTask: async (taskId) => {
       const t = m.call('executions.findTask');
       const found = await inner.findTask(taskId);
-      // A byTask query, then a consistent GetItem of the row.
-      m.query(t, () => 100);
-      m.readItems(t, found ? 1 : 0, () => (found ? [taskSize(found)] : []));
+      // A consistent GetItem under the home the id names: the row of a homed run. Otherwise (a
+      // run from before homes, or no such task) a byTask query, and a GetItem of the row it names.
+      const homed = found !== undefined && isHomedTaskOf(found.workflowInstanceId, taskId);
+      m.readItems(t, 1, () => (homed ? [taskSize(found)] : []));
+      if (!homed) {
+        m.query(t, () => 100);
+        m.readItems(t, found ? 1 : 0, () => (found ? [taskSize(found)] : []));
+      }
       return found;
     },
     listTasks: async (workflowId) => {

@@ -177,6 +177,13 @@ export interface WorkflowRecord {
    */
   generation?: string;
   /**
+   * Internal: set when the run is created. Its task ids begin with its home (ids.ts homeOf), so a
+   * task is found by its id alone without an index of task ids (the DynamoDB store keeps the run's
+   * rows under its home). Absent on runs created before homes existed: their task ids stay as they
+   * were, so a run in flight across the upgrade derives the ids it always did.
+   */
+  homedTaskIds?: true;
+  /**
    * Internal: when a decide first left some of the run's open rows unread (a decide that read only
    * the rows its requests named, Executor.decide); absent once a decide has read every open row.
    * The first decide FULL_READ_AFTER_MS after it reads every row again.

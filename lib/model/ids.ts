@@ -23,8 +23,27 @@ export function derivedId(...parts: (string | number)[]): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** What a run's task ids derive from: its id, its epoch and its generation. */
-export type RunIdentity = Pick<WorkflowRecord, 'workflowId' | 'epoch' | 'generation'>;
+/** What a run's task ids derive from: its id, its epoch and its generation, and whether they are homed. */
+export type RunIdentity = Pick<WorkflowRecord, 'workflowId' | 'epoch' | 'generation' | 'homedTaskIds'>;
+
+/** How many leading characters of a homed task id are its run's home ("xxxxxxxx-xxxx-5xxx"). */
+const HOME_LENGTH = 18;
+
+/**
+ * A run's home: the first 64 bits of a name-based UUID of its workflow id (60 of them from the
+ * hash), as the first 18 characters of a UUID. The task ids of a homed run begin with it
+ * (taskIdOf), so a store can keep the run's rows under a key it computes from any of its task ids
+ * alone (the DynamoDB store: no index of rows by task id). Two workflow ids share a home with a
+ * chance of 2^-60 per pair; a store that groups rows by home tells them apart by each row's run.
+ */
+export const homeOf = (workflowId: string): string => derivedId('home', workflowId).slice(0, HOME_LENGTH);
+
+/** The home a task id begins with, if it was given by a homed run (else the first 18 characters of some other id). */
+export const homeOfTask = (taskId: string): string => taskId.slice(0, HOME_LENGTH);
+
+/** Whether a task id of the run is homed (begins with the run's home), not one of a run from before homes. */
+export const isHomedTaskOf = (workflowId: string, taskId: string): boolean =>
+  taskId.length > HOME_LENGTH && taskId.startsWith(homeOf(workflowId));
 
 /**
  * A task attempt's id. `epoch` counts the run's restarts and reruns, so a task scheduled after one
@@ -40,8 +59,11 @@ export function taskIdOf(
   retryCount: number,
   epoch = run.epoch ?? 0,
 ): string {
-  if (run.generation !== undefined)
-    return derivedId('task', run.workflowId, referenceName, retryCount, epoch, run.generation);
+  if (run.generation !== undefined) {
+    const id = derivedId('task', run.workflowId, referenceName, retryCount, epoch, run.generation);
+    // The first 64 bits name the run's home; the other 64 (62 of them hash) tell its tasks apart.
+    return run.homedTaskIds ? homeOf(run.workflowId) + id.slice(HOME_LENGTH) : id;
+  }
   return epoch === 0
     ? derivedId('task', run.workflowId, referenceName, retryCount)
     : derivedId('task', run.workflowId, referenceName, retryCount, epoch);

@@ -43,7 +43,8 @@ export type ExecutionChange =
    * ms, to the second) when the stream says.
    */
   | { kind: 'workflow'; workflowId: string; record?: RunFields; expired?: boolean; removedAt?: number }
-  | { kind: 'task'; workflowId: string; taskId: string; record?: TaskFields };
+  /** A task row's change names only its task: a homed row's key does not name its run (ids.ts homeOf). */
+  | { kind: 'task'; taskId: string; record?: TaskFields };
 
 /** A document to (re)index, or to delete (no `doc`). */
 export interface IndexOp {

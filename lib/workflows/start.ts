@@ -148,6 +148,7 @@ export class WorkflowStarter {
       seq: 0,
       tasks: [],
       generation: generationAt(now),
+      homedTaskIds: true,
       // Stored due now: if the process dies before the first decide, the wake-up sweep finds it.
       wakeAt: now,
     };

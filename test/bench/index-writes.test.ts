@@ -9,6 +9,7 @@ import { meteredStores } from '../../bench/lib/metered-stores.ts';
 import { StoreMeter } from '../../bench/lib/store-meter.ts';
 import { type Item, indexWritesOf, TableModel } from '../../bench/lib/table-model.ts';
 import { diffSnapshots, emptyTally, INDEXES, METERED_TABLES } from '../../bench/lib/tally.ts';
+import { taskIdOf } from '../../lib/model/ids.ts';
 import { createMemoryStores } from '../../lib/runtime/stores.ts';
 import { taskItem, workflowItem } from '../../lib/store/dynamodb/execution-items.ts';
 import { EXECUTIONS_TABLE, type TableSpec } from '../../lib/store/dynamodb/tables.ts';
@@ -22,13 +23,22 @@ const run = workflowOf('run-1');
 const row = taskOf('run-1', 'task-1', 1);
 
 describe('index writes of the executions table, from its spec', () => {
-  it('a task row create writes byTask and byTaskType, a row update none', () => {
+  it('a row of a run from before homes writes byTask and byTaskType when created, no index when updated', () => {
     const created = taskItem(row);
     expect(writesOf(EXECUTIONS_TABLE, undefined, created)).toEqual({
       'executions.byTask': 1,
       'executions.byTaskType': 1,
     });
     const completed = taskItem({ ...row, status: 'COMPLETED', outputData: { ok: true }, rev: 2 });
+    expect(writesOf(EXECUTIONS_TABLE, created, completed)).toEqual({});
+  });
+
+  it('a homed row (a run created since homes) is found by its key: its create writes byTaskType alone', () => {
+    const homedRun = workflowOf('run-1', { generation: 'g1', homedTaskIds: true });
+    const homed = taskOf('run-1', taskIdOf(homedRun, 'ref_1', 0), 1);
+    const created = taskItem(homed);
+    expect(writesOf(EXECUTIONS_TABLE, undefined, created)).toEqual({ 'executions.byTaskType': 1 });
+    const completed = taskItem({ ...homed, status: 'COMPLETED', outputData: { ok: true }, rev: 2 });
     expect(writesOf(EXECUTIONS_TABLE, created, completed)).toEqual({});
   });
 

@@ -3,15 +3,16 @@
  * TTL deletes the expired run's record, and its task rows stay until the cleaner of expired runs
  * comes (lib/jobs/expired-runs.ts), or for good without it. A run created again under the id gets
  * tasks of its own (its task ids derive from its generation, model/ids.ts): it adopts no row of
- * the earlier run, and neither its reads, task search nor a worker see one. Engine over the
- * DynamoDB adapter on dynalite, with a one-hour retention.
+ * the earlier run, and neither its reads, task search nor a worker see one. A new run's rows live
+ * under its home (model/ids.ts homeOf), which its task ids begin with. Engine over the DynamoDB
+ * adapter on dynalite, with a one-hour retention.
  */
 import { DeleteItemCommand, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterEach, expect, it } from 'vitest';
-import { taskIdOf } from '../../lib/model/ids.ts';
+import { homeOf, taskIdOf } from '../../lib/model/ids.ts';
 import { SearchService } from '../../lib/search/service.ts';
-import { workflowKey } from '../../lib/store/dynamodb/execution-items.ts';
+import { homePk, taskKey, workflowKey } from '../../lib/store/dynamodb/execution-items.ts';
 import { TTL_ATTRIBUTE } from '../../lib/store/dynamodb/tables.ts';
 import { type FreshStores, useTestDynamo } from '../helpers/dynamo.ts';
 import { type EngineHarness, engineHarness } from '../helpers/engine.ts';
@@ -63,6 +64,22 @@ async function completedOrder(engine: EngineHarness, key: string, n: number): Pr
   expect((await engine.run(id)).status).toBe('COMPLETED');
   return id;
 }
+
+it("keeps a new run's rows under its home, where a task id alone finds them", async () => {
+  const engine = await setUp();
+  const id = await engine.start(FLOW.name, { n: 1 });
+  const [pack] = await engine.tasks(id);
+  expect(pack?.taskId.startsWith(homeOf(id))).toBe(true);
+  if (!fresh || !pack) throw new Error('no run');
+  const Key = marshall(taskKey(id, pack.taskId));
+  const { Item } = await fresh.admin.send(new GetItemCommand({ TableName: fresh.tables.executions, Key }));
+  expect(Item?.pk?.S).toBe(homePk(homeOf(id)));
+  expect(Item?.taskId).toBeUndefined();
+  expect((await fresh.stores.executions.findTask(pack.taskId))?.referenceTaskName).toBe('pack');
+  await engine.work(TYPE, { packed: 1 });
+  await engine.work(TYPE, { sent: 1 });
+  expect((await engine.run(id)).status).toBe('COMPLETED');
+});
 
 it("gives a run created again under an expired run's id tasks of its own", async () => {
   const engine = await setUp();

@@ -98,7 +98,7 @@ it('the change stream decodes a deflated row into its search document', () => {
     eventName: 'MODIFY',
     dynamodb: { Keys: image({ pk: item.pk, sk: item.sk }), NewImage: image(item) },
   });
-  expect(change).toMatchObject({ kind: 'task', workflowId: 'run-1', taskId: 'streamed' });
+  expect(change).toMatchObject({ kind: 'task', taskId: 'streamed' });
   expect(change?.record).toMatchObject({ taskType: 'HTTP', inputData: task.inputData });
 });
 

@@ -59,7 +59,7 @@ export function executionChangeOf(record: ExecutionStreamRecord): ExecutionChang
     const taskId = sk.slice(TASK_PREFIX.length);
     // A row's workflow task may be a snapshot (`wt`); its search document does not need it. Its
     // body may be deflated (`bodyZ`, the image's binary attribute): bodyOf inflates it.
-    return { kind: 'task', workflowId: pk, taskId, record: item ? bodyOf<TaskFields>(item) : undefined };
+    return { kind: 'task', taskId, record: item ? bodyOf<TaskFields>(item) : undefined };
   }
   return undefined;
 }

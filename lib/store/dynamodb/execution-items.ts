@@ -9,6 +9,7 @@ import { baseRef } from '../../model/definition-graph.ts';
 import type { WorkflowDef, WorkflowTask } from '../../model/definitions.ts';
 import { PayloadTooLargeError } from '../../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
+import { homeOfTask, isHomedTaskOf } from '../../model/ids.ts';
 import type { RunFields } from '../../search/summaries.ts';
 import { deepFreeze } from '../deep-freeze.ts';
 import type { TaskExecLog } from '../ports.ts';
@@ -84,8 +85,15 @@ export function startDaysBetween(from: number, to: number): string[] {
 export const WORKFLOW_SK = 'WF';
 
 export const workflowKey = (workflowId: string) => ({ pk: workflowId, sk: WORKFLOW_SK });
+/** The partition of a home's rows (model/ids.ts homeOf): a homed run's task rows live there. */
+export const HOME_PREFIX = 'H#';
+export const homePk = (home: string) => `${HOME_PREFIX}${home}`;
+/**
+ * A task row's key: under its run's home when the task id is homed (a run created since homes),
+ * else in the run's own partition, as rows were before.
+ */
 export const taskKey = (workflowId: string, taskId: string) => ({
-  pk: workflowId,
+  pk: isHomedTaskOf(workflowId, taskId) ? homePk(homeOfTask(taskId)) : workflowId,
   sk: `${TASK_PREFIX}${taskId}`,
 });
 /** An idempotency key's item; JSON keeps the name and the key apart whatever characters they hold. */
@@ -216,10 +224,13 @@ export function workflowItem(record: WorkflowRecord, definition?: string): Item 
 }
 
 /**
- * Task rows alone carry `taskId`, which puts them (and nothing else) in the byTask index. With
- * `shape` (the hash of the snapshot of its workflow task, taskShapeOf) the body leaves it out.
+ * A row of a run from before homes carries `taskId`, which puts it (and nothing else) in the byTask
+ * index; a homed row is found by its key, so it stays out of the index (one write unit less per
+ * row). With `shape` (the hash of the snapshot of its workflow task, taskShapeOf) the body leaves
+ * the workflow task out.
  */
 export function taskItem(task: TaskRecord, shape?: string): Item {
+  const key = taskKey(task.workflowInstanceId, task.taskId);
   const body = storedBody(
     JSON.stringify(shape !== undefined ? withoutWorkflowTask(task) : task),
     (bytes) =>
@@ -227,8 +238,8 @@ export function taskItem(task: TaskRecord, shape?: string): Item {
       'than a DynamoDB item holds (400 KB); inputs and outputs that large belong in external payload storage',
   );
   return {
-    ...taskKey(task.workflowInstanceId, task.taskId),
-    taskId: task.taskId,
+    ...key,
+    ...(key.pk === task.workflowInstanceId ? { taskId: task.taskId } : {}),
     // Keys of byTaskType (the type's shard); they never change after the row is created, so updates
     // write no index row.
     taskType: taskTypeKeyOf(task.taskType, task.taskId),

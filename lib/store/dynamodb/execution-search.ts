@@ -14,15 +14,24 @@
  *   sk scheduledTime, KEYS_ONLY),
  *   then BatchGet of the rows. The index is written once per task row created (its keys never
  *   change, nothing else is projected), never on a task update.
- * - scanTasks with ids: one Query per run (begins_with sk "T#"); without: a Scan of task rows.
+ * - scanTasks with ids: per run, a Query of its home (begins_with sk "T#"), and of its own
+ *   partition when the home holds none of its rows (rowsOfRun); without: a Scan of task rows.
  * Cost on the write path: none beyond what byName already costs (a commit that changes the status
  * rewrites its byName row; other commits write no index row).
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TaskRecord, WorkflowRecord, WorkflowStatus } from '../../model/execution.ts';
+import { homeOf } from '../../model/ids.ts';
 import type { RunIndexRead, RunIndexRow } from '../ports.ts';
 import { isMissingIndex } from './errors.ts';
-import { startDaysBetween, TASK_PREFIX, taskTypeKeys, WORKFLOW_SK, workflowKey } from './execution-items.ts';
+import {
+  homePk,
+  startDaysBetween,
+  TASK_PREFIX,
+  taskTypeKeys,
+  WORKFLOW_SK,
+  workflowKey,
+} from './execution-items.ts';
 import { batchGet, type Item, queryAll, scanAll } from './paging.ts';
 import type { ExecutionCodec } from './snapshots.ts';
 
@@ -180,20 +189,10 @@ export async function scanTasks(
   ids?: readonly string[],
 ): Promise<TaskRecord[]> {
   if (ids) {
-    const pages = await Promise.all(
-      [...new Set(ids)].map((id) =>
-        queryAll(
-          client,
-          {
-            TableName: table,
-            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :t)',
-            ExpressionAttributeValues: { ':pk': id, ':t': TASK_PREFIX },
-          },
-          'task search',
-        ),
-      ),
+    const runs = await Promise.all(
+      [...new Set(ids)].map((id) => rowsOfRun(client, table, codec, id, 'task search', false)),
     );
-    return codec.tasks(pages.flat());
+    return runs.flat();
   }
   const items = await scanAll(
     client,
@@ -205,4 +204,36 @@ export async function scanTasks(
     'task search',
   );
   return codec.tasks(items);
+}
+
+/**
+ * The task rows of a run: those under its home that are its own (a homed run's: execution-items.ts
+ * taskKey; another run whose id shares the home may have rows there too), or, when there are none,
+ * those of the run's own partition (a run from before homes, or one with no rows yet).
+ */
+export async function rowsOfRun(
+  client: DynamoDBDocumentClient,
+  table: string,
+  codec: ExecutionCodec,
+  workflowId: string,
+  operation: string,
+  consistent: boolean,
+): Promise<TaskRecord[]> {
+  const rowsIn = async (pk: string) =>
+    codec.tasks(
+      await queryAll(
+        client,
+        {
+          TableName: table,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :t)',
+          ExpressionAttributeValues: { ':pk': pk, ':t': TASK_PREFIX },
+          ConsistentRead: consistent,
+        },
+        operation,
+      ),
+    );
+  const homed = (await rowsIn(homePk(homeOf(workflowId)))).filter(
+    (row) => row.workflowInstanceId === workflowId,
+  );
+  return homed.length > 0 ? homed : rowsIn(workflowId);
 }

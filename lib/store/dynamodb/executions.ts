@@ -15,6 +15,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
+import { homeOf, homeOfTask } from '../../model/ids.ts';
 import { mapLimited } from '../../model/map-limited.ts';
 import { payloadKeysIn } from '../../payloads/keys.ts';
 import type {
@@ -34,6 +35,7 @@ import {
   bodyOf,
   byNameQuery,
   correlationKeyOf,
+  homePk,
   idempotencyItem,
   idempotencyKey,
   logItem,
@@ -45,13 +47,16 @@ import {
   WORKFLOW_SK,
   workflowKey,
 } from './execution-items.ts';
-import { runIndex, scanTasks, tasksOfTypes, workflowsById } from './execution-search.ts';
+import { rowsOfRun, runIndex, scanTasks, tasksOfTypes, workflowsById } from './execution-search.ts';
 import { batchDelete, batchGet, batchPut, type Item, queryAll } from './paging.ts';
 import { ExecutionCodec } from './snapshots.ts';
 import { TTL_ATTRIBUTE } from './tables.ts';
 
 /** Logs of this many tasks are looked up at once when a run or some of its rows are removed. */
 const LOG_LOOKUP_CONCURRENCY = 8;
+/** A row item's task id (its sort key is "T#<taskId>"). */
+const taskIdOfRow = (row: Item): string => String(row.sk).slice(TASK_PREFIX.length);
+
 /** Task rows created at once by one createTasks call (the SDK's default pool has 50 sockets). */
 const CREATE_CONCURRENCY = 32;
 /** A row that vanishes between a failed create and the read that adopts it is created again, this often. */
@@ -157,15 +162,14 @@ export class DynamoExecutionStore implements ExecutionStore, ExpiredRunRemover {
   }
 
   async removeWorkflow(workflowId: string): Promise<void> {
-    const items = await this.itemsOfRun(workflowId, 'pk, sk, taskId', 'workflow remove');
-    const taskIds = items.flatMap((item) => (typeof item.taskId === 'string' ? [item.taskId] : []));
+    const rows = await this.rowKeysOfRun(workflowId, 'workflow remove');
     // Logs first, then task rows, then the record: a removal cut short leaves the record, so it can
     // be found and removed again, and never leaves logs nothing points to.
-    await this.deleteLogs(taskIds);
+    await this.deleteLogs(rows.map(taskIdOfRow));
     await batchDelete(
       this.client,
       this.table,
-      taskIds.map((id) => taskKey(workflowId, id)),
+      rows.map((row) => ({ pk: row.pk, sk: row.sk })),
       'workflow remove',
     );
     await this.client
@@ -174,19 +178,23 @@ export class DynamoExecutionStore implements ExecutionStore, ExpiredRunRemover {
   }
 
   async removeExpiredRun(workflowId: string, before: number): Promise<void> {
-    const items = await this.itemsOfRun(workflowId, 'pk, sk, taskId, scheduledTime', 'expired run remove');
-    // The id is a run's again: its rows are not the expired run's to take.
-    if (items.some((item) => item.sk === WORKFLOW_SK)) return;
-    const rows = items.filter(
-      (item) =>
-        typeof item.taskId === 'string' &&
-        typeof item.scheduledTime === 'number' &&
-        item.scheduledTime < before,
+    // The id is a run's again (or the expired record is not deleted yet): its rows are not the
+    // expired run's to take.
+    const record = await this.client
+      .send(
+        new GetCommand({
+          TableName: this.table,
+          Key: workflowKey(workflowId),
+          ProjectionExpression: 'pk',
+          ConsistentRead: true,
+        }),
+      )
+      .catch((e: unknown) => translate(e, 'expired run remove'));
+    if (record.Item) return;
+    const rows = (await this.rowKeysOfRun(workflowId, 'expired run remove')).filter(
+      (row) => typeof row.scheduledTime === 'number' && row.scheduledTime < before,
     );
-    await this.deleteLogs(
-      rows.map((row) => row.taskId as string),
-      before,
-    );
+    await this.deleteLogs(rows.map(taskIdOfRow), before);
     // One conditional delete per row: a row written since (a run created again under the id, with
     // the same task id) is not the expired run's.
     await mapLimited(rows, CREATE_CONCURRENCY, async (row) => {
@@ -205,19 +213,37 @@ export class DynamoExecutionStore implements ExecutionStore, ExpiredRunRemover {
     });
   }
 
-  /** Every item of a run's partition (its record and task rows), with the attributes named. */
-  private itemsOfRun(workflowId: string, projection: string, operation: string): Promise<Item[]> {
-    return queryAll(
-      this.client,
-      {
-        TableName: this.table,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': workflowId },
-        ProjectionExpression: projection,
-        ConsistentRead: true,
-      },
-      operation,
+  /**
+   * Keys (and scheduled times) of every task row under the run's id, whichever run wrote it: the
+   * rows of its own partition (runs from before homes), and those under its home that name it
+   * (another id may share the home, so each row's body says whose it is).
+   */
+  private async rowKeysOfRun(workflowId: string, operation: string): Promise<Item[]> {
+    const query = (pk: string, withBody: boolean) =>
+      queryAll(
+        this.client,
+        {
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :t)',
+          ExpressionAttributeValues: { ':pk': pk, ':t': TASK_PREFIX },
+          ...(withBody
+            ? {
+                ProjectionExpression: 'pk, sk, scheduledTime, #body, #bodyZ',
+                ExpressionAttributeNames: { '#body': 'body', '#bodyZ': 'bodyZ' },
+              }
+            : { ProjectionExpression: 'pk, sk, scheduledTime' }),
+          ConsistentRead: true,
+        },
+        operation,
+      );
+    const [own, home] = await Promise.all([
+      query(workflowId, false),
+      query(homePk(homeOf(workflowId)), true),
+    ]);
+    const named = home.filter(
+      (item) => bodyOf<Pick<TaskRecord, 'workflowInstanceId'>>(item).workflowInstanceId === workflowId,
     );
+    return [...own, ...named.map(({ pk, sk, scheduledTime }) => ({ pk, sk, scheduledTime }))];
   }
 
   createTasks(tasks: TaskRecord[]): Promise<TaskRecord[]> {
@@ -297,6 +323,18 @@ export class DynamoExecutionStore implements ExecutionStore, ExpiredRunRemover {
   }
 
   async findTask(taskId: string): Promise<TaskRecord | undefined> {
+    // A homed task id names its row's key (execution-items.ts taskKey): one consistent read.
+    const homed = await this.client
+      .send(
+        new GetCommand({
+          TableName: this.table,
+          Key: { pk: homePk(homeOfTask(taskId)), sk: `${TASK_PREFIX}${taskId}` },
+          ConsistentRead: true,
+        }),
+      )
+      .catch((e: unknown) => translate(e, 'task get'));
+    if (homed.Item) return this.codec.task(homed.Item);
+    // A row of a run from before homes: the byTask index names its partition.
     const page = await this.client
       .send(
         new QueryCommand({
@@ -314,17 +352,9 @@ export class DynamoExecutionStore implements ExecutionStore, ExpiredRunRemover {
   }
 
   async listTasks(workflowId: string): Promise<TaskRecord[]> {
-    const items = await queryAll(
-      this.client,
-      {
-        TableName: this.table,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': workflowId, ':prefix': TASK_PREFIX },
-        ConsistentRead: true,
-      },
-      'task list',
+    return (await rowsOfRun(this.client, this.table, this.codec, workflowId, 'task list', true)).sort(
+      byRunOrder,
     );
-    return (await this.codec.tasks(items)).sort(byRunOrder);
   }
 
   async deleteTasks(workflowId: string, taskIds: readonly string[]): Promise<void> {

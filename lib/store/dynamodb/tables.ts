@@ -25,10 +25,14 @@
  *              correlationKey = sha256("<workflowName>\0<correlationId>") only with a correlation id,
               startDay = "<yyyy-mm-dd of createTime, UTC>#<0..3, hash of the workflow id>",
  *              wakeShard = "W0".."W7" (hash of the workflow id) and wakeAt (N) only while wakeAt > 0
- *   task row   pk = "<workflowId>"       sk = "T#<taskId>"
- *              body (bodyZ, deflated, when over 1 KB), wt? (the hash of its workflow task's snapshot), rev
- * (N), taskId, seq (N),              taskType = "<taskType>#<0..3, hash of the task id>" (rows written
- * before: the bare type),              scheduledTime (N)
+ *   task row   pk = "H#<home>"           sk = "T#<taskId>"
+ *              body (bodyZ, deflated, when over 1 KB), wt? (the hash of its workflow task's snapshot),
+ *              rev (N), seq (N), taskType = "<taskType>#<0..3, hash of the task id>" (rows written
+ *              before: the bare type), scheduledTime (N)
+ *              <home> is the run's home (model/ids.ts homeOf: 18 characters of a hash of the workflow
+ *              id), which every task id of the run begins with, so a task id alone names its row's
+ *              key. Rows of runs created before homes (no `homedTaskIds` on the record) stay under
+ *              pk = "<workflowId>" and carry `taskId`, which puts them in byTask.
  *   snapshot   pk = "SNAP#<sha256 of body, base64url>"   sk = "SNAP"
  *              body: a run's definition or a row's workflow task (without its reference name), stored
  *              once by content before any item names it, never changed (snapshots.ts); in no index
@@ -38,9 +42,12 @@
  *   DEFLATE_OVER; readers take either, so items written before deflation still read); the other
  *   attributes exist for keys, indexes and conditions. Every write of a workflow item or a task row is conditional on `rev` (or on not
  *   existing yet), which is what lets the engine run without transactions.
- *   - byTask   (GSI) pk taskId, sk sk; KEYS_ONLY. Only task rows carry taskId, so only they are
- *     indexed. findTask = Query byTask, then a consistent GetItem (GSIs are eventually consistent).
- *     The sort key is the table's own `sk` only because every index here declares one.
+ *   - byTask   (GSI) pk taskId, sk sk; KEYS_ONLY; sparse. Only rows of runs from before homes carry
+ *     taskId, so only they are indexed (a homed row costs no index write). findTask = a consistent
+ *     GetItem of the key a homed task id names, and for an older row a Query of byTask, then a
+ *     consistent GetItem (GSIs are eventually consistent). The index can be dropped once no run
+ *     from before homes is kept. The sort key is the table's own `sk` only because every index
+ *     here declares one.
  *   - byName   (GSI) pk workflowName, sk createTime (NUMBER); INCLUDE status, workflowVersion,
  *     correlationId. Only workflow items carry workflowName. A commit that changes none of the
  *     projected attributes costs no index write. findWorkflows = Query on name (and the time window
@@ -72,7 +79,9 @@
  *     swept), one move (delete + put) when its first decide replaces that with the first task's
  *     deadline (later decides keep a stored wake-up that is ahead and no later than needed:
  *     lifecycle.ts computeWakeAt), and its delete when the run ends.
- *   - a run's rows: Query pk (begins_with sk "T#" for task rows only); a task's logs: Query pk.
+ *   - a run's rows: Query its home (begins_with sk "T#"), keeping the rows whose body names the
+ *     run (two ids share a home with a chance of 2^-60), and its own partition when the home holds
+ *     none (a run from before homes); removing a run reads both. A task's logs: Query pk.
  *
  *   Reads are consistent except where the caller says a stale answer is safe (ports.ts ReadOptions
  *   `fresh: false`: ConsistentRead false, half the read units), each read fresh again before its
