@@ -97,7 +97,8 @@
  *   the decide before it (rows created, entries pushed) before its commit failed.
  *   Per SIMPLE task (bench/lib/store-meter.ts, no replication lag modelled): about 3.9 read units
  *   with SDK workers, of which the queue peeks are 0.5 (most polls are answered from the entries
- *   an earlier poll of the process read: lib/tasks/hinted-queue.ts).
+ *   an earlier poll of the process read: lib/tasks/hinted-queue.ts), and about 9.0 write units
+ *   (index writes included; docs/performance.md has the breakdown).
  *
  * queues (worker task queues and poll data; adapter: queue.ts):
  *   queue entry  pk = "Q#<shard>#<queueName>"   sk = readyKey   shard = FNV-1a(taskId) mod 4
