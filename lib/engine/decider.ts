@@ -30,6 +30,9 @@ const MAX_PASSES = 200;
  * Decides a run. The input is not changed unless the caller hands it over with `owned` (the
  * executor does: it read the record for this decide alone), which saves copying it.
  */
+/** A task the run is done with: over, and its outcome acted on (or skipped ahead of time). */
+const isSettled = (t: TaskRecord): boolean => isTerminalTask(t.status) && (t.executed || isSkippedAhead(t));
+
 export async function decide(
   record: WorkflowRecord,
   env: DecideEnv,
@@ -90,8 +93,7 @@ export async function decide(
   // for another decide once this one commits, rather than leaving the run waiting for an event.
   if (changed) run.unfinished = true;
 
-  const done = (t: TaskRecord) => isTerminalTask(t.status) && (t.executed || isSkippedAhead(t));
-  if (!run.ended && wf.tasks.every(done)) await completeRun(run);
+  if (!run.ended && wf.tasks.every(isSettled)) await completeRun(run);
   if (!run.ended) computeWakeAt(run, (task) => taskWakeAt(run, task));
   return run.result();
 }

@@ -102,12 +102,9 @@ export function taskWakeAt(run: TimeoutContext, task: TaskRecord): number {
   if (isTerminalTask(task.status)) return 0;
   const { def, worker, adHoc } = run.governingDef(task);
   let soonest = 0;
-  const consider = (at: number) => {
-    if (at > 0 && (soonest === 0 || at < soonest)) soonest = at;
-  };
   if (!(adHoc && !worker)) {
     for (const d of deadlines(task, def, worker)) {
-      if (d.alwaysTimeOut || def.timeoutPolicy !== 'ALERT_ONLY') consider(d.at);
+      if (d.alwaysTimeOut || def.timeoutPolicy !== 'ALERT_ONLY') soonest = sooner(soonest, d.at);
     }
     if (worker && task.status === 'SCHEDULED') {
       // A poll claims the task without a decide, so nothing would arm the response timeout of a
@@ -117,12 +114,16 @@ export function taskWakeAt(run: TimeoutContext, task: TaskRecord): number {
         run.now,
         Math.max(task.scheduledTime, task.updateTime) + task.callbackAfterSeconds * 1000,
       );
-      if (def.responseTimeoutSeconds > 0) consider(pollable + def.responseTimeoutSeconds * 1000);
+      if (def.responseTimeoutSeconds > 0)
+        soonest = sooner(soonest, pollable + def.responseTimeoutSeconds * 1000);
       if (def.timeoutSeconds > 0 && task.startTime === 0 && def.timeoutPolicy !== 'ALERT_ONLY')
-        consider(pollable + def.timeoutSeconds * 1000);
+        soonest = sooner(soonest, pollable + def.timeoutSeconds * 1000);
     }
   }
   const type = run.env.registry.get(task.workflowTask.type);
-  if (type.wakeAt) consider(type.wakeAt(task));
-  return soonest;
+  return type.wakeAt ? sooner(soonest, type.wakeAt(task)) : soonest;
 }
+
+/** The sooner of two wake-up times, 0 meaning none. */
+const sooner = (soonest: number, at: number): number =>
+  at > 0 && (soonest === 0 || at < soonest) ? at : soonest;

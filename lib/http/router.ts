@@ -251,7 +251,6 @@ export class Router {
   async handle(request: Request): Promise<Response> {
     // What an error names: the path once parsed, else the target (built only when needed).
     let pathname: string | undefined;
-    const where = () => `${request.method} ${quote(pathname ?? loggableTarget(request.url))}`;
     try {
       const url = parseUrl(request.url);
       pathname = url.pathname;
@@ -263,60 +262,89 @@ export class Router {
             `Method ${quote(request.method)} is not supported on ${quote(url.pathname)}`,
           );
         }
-        throw new NotFoundError(`No route for ${where()}`);
+        throw new NotFoundError(`No route for ${where(request, pathname)}`);
       }
       const endpoint = found.node.handlers.get(request.method) as Endpoint;
       endpoint.contract ??= compileContract(endpoint.route.request);
       const { contract } = endpoint;
       const params: Record<string, string> = {};
-      endpoint.paramNames.forEach((name, i) => {
-        params[name] = found.values[i] as string;
-      });
-      let bodyText: Promise<string> | undefined;
-      const readText = () => {
-        bodyText ??= readBody(request);
-        return bodyText;
-      };
+      for (let i = 0; i < endpoint.paramNames.length; i++) {
+        params[endpoint.paramNames[i] as string] = found.values[i] as string;
+      }
       let principal: Principal | undefined;
       if (!endpoint.route.open) {
         principal = await this.options.auth?.authenticate(request);
-        if (principal) authorize(endpoint.route, principal, request, where);
+        if (principal) authorize(endpoint.route, principal, request, pathname);
       }
       checkPath(endpoint, contract, params);
-      const declared = endpoint.route.request?.body;
-      // Parsed once: the router's check and the handler read the same value.
-      let parsed: Promise<unknown> | undefined;
-      const ctx: RouteContext = {
+      const ctx = new Context(
         request,
         url,
         params,
-        param: (name) => {
-          const value = params[name];
-          if (value === undefined) throw new Error(`Route ${endpoint.route.path} has no parameter ${name}`);
-          return value;
-        },
-        query: checkedQuery(endpoint, contract, url.searchParams),
-        text: readText,
-        body: () => bodyStream(request),
+        checkedQuery(endpoint, contract, url.searchParams),
         principal,
-        json: () => {
-          parsed ??= readText().then((text) =>
-            boundedList(parseJsonBody(text, this.options.maxJsonDepth), declared),
-          );
-          return parsed;
-        },
-        checkedBody: async <T>(contract: BodyContract<T>) => {
-          if (contract !== declared) {
-            throw new Error(`Route ${endpoint.route.path} does not declare the body ${contract.title}`);
-          }
-          return (await ctx.json()) as T;
-        },
-      };
+        endpoint.route,
+        this.options.maxJsonDepth,
+      );
+      const declared = endpoint.route.request?.body;
       if (declared && contract.body) checkBody(declared, contract.body, await ctx.json());
       return await endpoint.route.handler(ctx);
     } catch (error) {
-      return errorResponse(error, this.options.instance, this.options.logger, where());
+      return errorResponse(error, this.options.instance, this.options.logger, where(request, pathname));
     }
+  }
+}
+
+/** What an error names: the method and the path once parsed, else the request's target. */
+const where = (request: Request, pathname: string | undefined): string =>
+  `${request.method} ${quote(pathname ?? loggableTarget(request.url))}`;
+
+/**
+ * A handler's view of its request. A class, not an object of closures: one is built for every
+ * request, and its methods are shared.
+ */
+class Context implements RouteContext {
+  /** Read once: the router's check and the handler read the same text and the same parsed value. */
+  private bodyText: Promise<string> | undefined;
+  private parsed: Promise<unknown> | undefined;
+
+  constructor(
+    readonly request: Request,
+    readonly url: URL,
+    readonly params: Record<string, string>,
+    readonly query: QueryParams,
+    readonly principal: Principal | undefined,
+    private readonly route: RouteDef,
+    private readonly maxJsonDepth: number | undefined,
+  ) {}
+
+  param(name: string): string {
+    const value = this.params[name];
+    if (value === undefined) throw new Error(`Route ${this.route.path} has no parameter ${name}`);
+    return value;
+  }
+
+  text(): Promise<string> {
+    this.bodyText ??= readBody(this.request);
+    return this.bodyText;
+  }
+
+  body(): AsyncIterable<Uint8Array> {
+    return bodyStream(this.request);
+  }
+
+  json(): Promise<unknown> {
+    this.parsed ??= this.text().then((text) =>
+      boundedList(parseJsonBody(text, this.maxJsonDepth), this.route.request?.body),
+    );
+    return this.parsed;
+  }
+
+  async checkedBody<T>(contract: BodyContract<T>): Promise<T> {
+    if (contract !== this.route.request?.body) {
+      throw new Error(`Route ${this.route.path} does not declare the body ${contract.title}`);
+    }
+    return (await this.json()) as T;
   }
 }
 
@@ -324,14 +352,14 @@ export class Router {
  * Passes a caller whose roles grant the route's permission, or who carries the route's own
  * credential; refuses anyone else with 403, naming the roles that would do.
  */
-function authorize(route: RouteDef, principal: Principal, request: Request, where: () => string): void {
+function authorize(route: RouteDef, principal: Principal, request: Request, pathname: string): void {
   const permission = route.permission as Permission;
   if (rolesGrant(principal.roles, permission)) return;
   if (route.admits?.admits(request)) return;
   const held = principal.roles.length > 0 ? `has ${principal.roles.join(', ')}` : 'has no role';
   const or = route.admits ? ` (or ${route.admits.what})` : '';
   throw new ForbiddenError(
-    `${where()} needs the role ${oneOf(rolesGranting(permission))}${or}, for the permission ` +
+    `${where(request, pathname)} needs the role ${oneOf(rolesGranting(permission))}${or}, for the permission ` +
       `'${permission}'; the key ${quote(principal.keyId)} ${held}`,
   );
 }

@@ -148,15 +148,13 @@ export class TaskService {
   /** Claims one queued task: the task claimed, 'held' by a poll-time limit, or undefined (stale, or lost). */
   private async claimOne(entry: QueueEntry, options: PollOptions): Promise<TaskRecord | 'held' | undefined> {
     const { executions, queue, clock } = this.deps;
-    const claimable = (row: TaskRecord | undefined): row is TaskRecord =>
-      row?.status === 'SCHEDULED' && !superseded(row, entry);
     // A stale read is fine for the claim: the write below is conditional on the revision read, so
     // a row that moved on makes it fail. Not for dropping the entry: a row created moments ago (the
     // decide writes it before it pushes the entry) or claimable again may read as missing or
     // over, so that is read again fresh first (lib/store/ports.ts ReadOptions).
     let task = await executions.getTask(entry.workflowId, entry.taskId, { fresh: false });
-    if (!claimable(task)) task = await executions.getTask(entry.workflowId, entry.taskId);
-    if (!claimable(task)) {
+    if (!claimable(task, entry)) task = await executions.getTask(entry.workflowId, entry.taskId);
+    if (!claimable(task, entry)) {
       // A stale entry (the task was claimed, canceled or removed, or queued again with a later
       // visibility, which this entry must not hand out early): drop it.
       await queue.remove(entry);
@@ -488,3 +486,7 @@ export class TaskService {
     return task;
   }
 }
+
+/** A row a poll may claim through this entry: scheduled, and queued by this very entry. */
+const claimable = (row: TaskRecord | undefined, entry: QueueEntry): row is TaskRecord =>
+  row?.status === 'SCHEDULED' && !superseded(row, entry);
