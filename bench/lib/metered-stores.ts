@@ -121,10 +121,10 @@ export function meteredExecutions(m: StoreMeter, inner: ExecutionStore): Executi
     findTask: async (taskId) => {
       const t = m.call('executions.findTask');
       const found = await inner.findTask(taskId);
-      // A consistent GetItem under the home the id names: the row of a homed run. Otherwise (a
+      // A consistent GetItem under the home a UUID names: the row of a homed run. Otherwise (a
       // run from before homes, or no such task) a byTask query, and a GetItem of the row it names.
       const homed = found !== undefined && isHomedTaskOf(found.workflowInstanceId, taskId);
-      m.readItems(t, 1, () => (homed ? [taskSize(found)] : []));
+      if (taskId.length === 36) m.readItems(t, 1, () => (homed ? [taskSize(found)] : []));
       if (!homed) {
         m.query(t, () => 100);
         m.readItems(t, found ? 1 : 0, () => (found ? [taskSize(found)] : []));

@@ -54,6 +54,9 @@ import { TTL_ATTRIBUTE } from './tables.ts';
 
 /** Logs of this many tasks are looked up at once when a run or some of its rows are removed. */
 const LOG_LOOKUP_CONCURRENCY = 8;
+/** The length of a UUID's text, which every homed task id has. */
+const UUID_LENGTH = 36;
+
 /** A row item's task id (its sort key is "T#<taskId>"). */
 const taskIdOfRow = (row: Item): string => String(row.sk).slice(TASK_PREFIX.length);
 
@@ -323,17 +326,20 @@ export class DynamoExecutionStore implements ExecutionStore, ExpiredRunRemover {
   }
 
   async findTask(taskId: string): Promise<TaskRecord | undefined> {
-    // A homed task id names its row's key (execution-items.ts taskKey): one consistent read.
-    const homed = await this.client
-      .send(
-        new GetCommand({
-          TableName: this.table,
-          Key: { pk: homePk(homeOfTask(taskId)), sk: `${TASK_PREFIX}${taskId}` },
-          ConsistentRead: true,
-        }),
-      )
-      .catch((e: unknown) => translate(e, 'task get'));
-    if (homed.Item) return this.codec.task(homed.Item);
+    // A homed task id (a UUID: 36 characters) names its row's key (execution-items.ts taskKey):
+    // one consistent read. Any other id is no homed task's, and may be longer than a key holds.
+    if (taskId.length === UUID_LENGTH) {
+      const homed = await this.client
+        .send(
+          new GetCommand({
+            TableName: this.table,
+            Key: { pk: homePk(homeOfTask(taskId)), sk: `${TASK_PREFIX}${taskId}` },
+            ConsistentRead: true,
+          }),
+        )
+        .catch((e: unknown) => translate(e, 'task get'));
+      if (homed.Item) return this.codec.task(homed.Item);
+    }
     // A row of a run from before homes: the byTask index names its partition.
     const page = await this.client
       .send(
