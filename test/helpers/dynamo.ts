@@ -4,7 +4,7 @@
  * a unique prefix, so tests never see each other's items.
  */
 import { DeleteTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll } from 'vitest';
 import { ensureTables, type ServiceStores, tableNamesFrom } from '../../lib/runtime/store-bundle.ts';
 import { createDynamoStores } from '../../lib/runtime/stores.ts';
@@ -110,6 +110,8 @@ export interface ExecutionsTable {
   client: DynamoDBDocumentClient;
   /** An item as stored, read consistently by its key. */
   raw(key: Record<string, string>): Promise<Item | undefined>;
+  /** The entries of one index key (`attribute` = `value`), as the index holds them. */
+  indexed(index: string, attribute: string, value: string): Promise<Item[]>;
   /** A new adapter over the table: a process that has seen nothing yet. */
   store(): DynamoExecutionStore;
 }
@@ -124,6 +126,18 @@ export async function freshExecutionsTable(dynamo: TestDynamo): Promise<Executio
     client,
     raw: async (key) =>
       (await client.send(new GetCommand({ TableName: name, Key: key, ConsistentRead: true }))).Item,
+    indexed: async (index, attribute, value) =>
+      (
+        await client.send(
+          new QueryCommand({
+            TableName: name,
+            IndexName: index,
+            KeyConditionExpression: '#key = :value',
+            ExpressionAttributeNames: { '#key': attribute },
+            ExpressionAttributeValues: { ':value': value },
+          }),
+        )
+      ).Items ?? [],
     store: () => new DynamoExecutionStore(client, name),
   };
 }

@@ -5,7 +5,7 @@
  * partition and are still found through byTask; a run whose id shares another's home never
  * lists or removes the other's rows. On in-process dynalite.
  */
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { expect, it } from 'vitest';
 import { generationAt, homeOf, taskIdOf } from '../../lib/model/ids.ts';
 import { homePk, taskItem, taskKey } from '../../lib/store/dynamodb/execution-items.ts';
@@ -24,17 +24,8 @@ function rowOf(run: ReturnType<typeof workflowOf>, seq: number) {
   return taskOf(run.workflowId, taskIdOf(run, `ref_${seq}`, 0), seq);
 }
 
-async function byTaskEntries(t: Awaited<ReturnType<typeof freshExecutionsTable>>, taskId: string) {
-  const page = await t.client.send(
-    new QueryCommand({
-      TableName: t.name,
-      IndexName: 'byTask',
-      KeyConditionExpression: 'taskId = :id',
-      ExpressionAttributeValues: { ':id': taskId },
-    }),
-  );
-  return page.Items ?? [];
-}
+const byTaskEntries = (t: Awaited<ReturnType<typeof freshExecutionsTable>>, taskId: string) =>
+  t.indexed('byTask', 'taskId', taskId);
 
 it("keeps a homed run's rows under its home, out of byTask, and reads them by task id alone", async () => {
   const t = await freshExecutionsTable(dynamo());

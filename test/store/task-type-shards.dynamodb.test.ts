@@ -4,7 +4,7 @@
  * tasksOfTypes finds them all and rows written before the shards (bare type key) too, and a type
  * whose name looks like another's shard key is not mixed in. On in-process dynalite.
  */
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { expect, it } from 'vitest';
 import { TYPE_SHARDS, taskItem, taskTypeKeys } from '../../lib/store/dynamodb/execution-items.ts';
 import { freshExecutionsTable, useTestDynamo } from '../helpers/dynamo.ts';
@@ -20,15 +20,8 @@ async function freshTable() {
   const keysHolding = async (taskType: string) => {
     const counts = new Map<string, number>();
     for (const key of taskTypeKeys(taskType)) {
-      const page = await table.client.send(
-        new QueryCommand({
-          TableName: table.name,
-          IndexName: 'byTaskType',
-          KeyConditionExpression: 'taskType = :key',
-          ExpressionAttributeValues: { ':key': key },
-        }),
-      );
-      if (page.Items?.length) counts.set(key, page.Items.length);
+      const entries = await table.indexed('byTaskType', 'taskType', key);
+      if (entries.length) counts.set(key, entries.length);
     }
     return counts;
   };
