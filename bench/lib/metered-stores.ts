@@ -4,7 +4,7 @@
  */
 import type { TaskDef, WorkflowDef } from '../../lib/model/definitions.ts';
 import type { TaskRecord, WorkflowRecord } from '../../lib/model/execution.ts';
-import { isHomedTaskOf } from '../../lib/model/ids.ts';
+import { isHomedTaskOf, mayBeHomed } from '../../lib/model/ids.ts';
 import { decorate } from '../../lib/store/decorate.ts';
 import {
   taskDefItem,
@@ -124,7 +124,7 @@ export function meteredExecutions(m: StoreMeter, inner: ExecutionStore): Executi
       // A consistent GetItem under the home a UUID names: the row of a homed run. Otherwise (a
       // run from before homes, or no such task) a byTask query, and a GetItem of the row it names.
       const homed = found !== undefined && isHomedTaskOf(found.workflowInstanceId, taskId);
-      if (taskId.length === 36) m.readItems(t, 1, () => (homed ? [taskSize(found)] : []));
+      if (mayBeHomed(taskId)) m.readItems(t, 1, () => (homed ? [taskSize(found)] : []));
       if (!homed) {
         m.query(t, () => 100);
         m.readItems(t, found ? 1 : 0, () => (found ? [taskSize(found)] : []));

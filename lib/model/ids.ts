@@ -41,9 +41,12 @@ export const homeOf = (workflowId: string): string => derivedId('home', workflow
 /** The home a task id begins with, if it was given by a homed run (else the first 18 characters of some other id). */
 export const homeOfTask = (taskId: string): string => taskId.slice(0, HOME_LENGTH);
 
+/** Whether an id may be a homed task's: every id taskIdOf gives is a UUID, 36 characters. */
+export const mayBeHomed = (taskId: string): boolean => taskId.length === 36;
+
 /** Whether a task id of the run is homed (begins with the run's home), not one of a run from before homes. */
 export const isHomedTaskOf = (workflowId: string, taskId: string): boolean =>
-  taskId.length > HOME_LENGTH && taskId.startsWith(homeOf(workflowId));
+  mayBeHomed(taskId) && taskId.startsWith(homeOf(workflowId));
 
 /**
  * A task attempt's id. `epoch` counts the run's restarts and reruns, so a task scheduled after one

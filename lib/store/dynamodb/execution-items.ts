@@ -92,8 +92,13 @@ export const homePk = (home: string) => `${HOME_PREFIX}${home}`;
  * A task row's key: under its run's home when the task id is homed (a run created since homes),
  * else in the run's own partition, as rows were before.
  */
-export const taskKey = (workflowId: string, taskId: string) => ({
-  pk: isHomedTaskOf(workflowId, taskId) ? homePk(homeOfTask(taskId)) : workflowId,
+export const taskKey = (workflowId: string, taskId: string) =>
+  isHomedTaskOf(workflowId, taskId)
+    ? homedTaskKey(taskId)
+    : { pk: workflowId, sk: `${TASK_PREFIX}${taskId}` };
+/** The key of a homed task's row, from its id alone (model/ids.ts mayBeHomed says which ids can be). */
+export const homedTaskKey = (taskId: string) => ({
+  pk: homePk(homeOfTask(taskId)),
   sk: `${TASK_PREFIX}${taskId}`,
 });
 /** An idempotency key's item; JSON keeps the name and the key apart whatever characters they hold. */

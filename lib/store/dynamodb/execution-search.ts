@@ -19,7 +19,7 @@
  * Cost on the write path: none beyond what byName already costs (a commit that changes the status
  * rewrites its byName row; other commits write no index row).
  */
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient, QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { TaskRecord, WorkflowRecord, WorkflowStatus } from '../../model/execution.ts';
 import { homeOf } from '../../model/ids.ts';
 import type { RunIndexRead, RunIndexRow } from '../ports.ts';
@@ -220,20 +220,30 @@ export async function rowsOfRun(
   consistent: boolean,
 ): Promise<TaskRecord[]> {
   const rowsIn = async (pk: string) =>
-    codec.tasks(
-      await queryAll(
-        client,
-        {
-          TableName: table,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :t)',
-          ExpressionAttributeValues: { ':pk': pk, ':t': TASK_PREFIX },
-          ConsistentRead: consistent,
-        },
-        operation,
-      ),
-    );
+    codec.tasks(await rowItemsIn(client, table, pk, operation, { ConsistentRead: consistent }));
   const homed = (await rowsIn(homePk(homeOf(workflowId)))).filter(
     (row) => row.workflowInstanceId === workflowId,
   );
   return homed.length > 0 ? homed : rowsIn(workflowId);
+}
+
+/** The task row items of one partition (consistent unless `input` says otherwise). */
+export function rowItemsIn(
+  client: DynamoDBDocumentClient,
+  table: string,
+  pk: string,
+  operation: string,
+  input: Pick<QueryCommandInput, 'ConsistentRead' | 'ProjectionExpression' | 'ExpressionAttributeNames'> = {},
+): Promise<Item[]> {
+  return queryAll(
+    client,
+    {
+      TableName: table,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :t)',
+      ExpressionAttributeValues: { ':pk': pk, ':t': TASK_PREFIX },
+      ConsistentRead: true,
+      ...input,
+    },
+    operation,
+  );
 }

@@ -15,7 +15,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { ConflictError, VersionConflictError } from '../../model/errors.ts';
 import type { TaskRecord, WorkflowRecord } from '../../model/execution.ts';
-import { homeOf, homeOfTask } from '../../model/ids.ts';
+import { homeOf, mayBeHomed } from '../../model/ids.ts';
 import { mapLimited } from '../../model/map-limited.ts';
 import { payloadKeysIn } from '../../payloads/keys.ts';
 import type {
@@ -35,6 +35,7 @@ import {
   bodyOf,
   byNameQuery,
   correlationKeyOf,
+  homedTaskKey,
   homePk,
   idempotencyItem,
   idempotencyKey,
@@ -47,16 +48,20 @@ import {
   WORKFLOW_SK,
   workflowKey,
 } from './execution-items.ts';
-import { rowsOfRun, runIndex, scanTasks, tasksOfTypes, workflowsById } from './execution-search.ts';
+import {
+  rowItemsIn,
+  rowsOfRun,
+  runIndex,
+  scanTasks,
+  tasksOfTypes,
+  workflowsById,
+} from './execution-search.ts';
 import { batchDelete, batchGet, batchPut, type Item, queryAll } from './paging.ts';
 import { ExecutionCodec } from './snapshots.ts';
 import { TTL_ATTRIBUTE } from './tables.ts';
 
 /** Logs of this many tasks are looked up at once when a run or some of its rows are removed. */
 const LOG_LOOKUP_CONCURRENCY = 8;
-/** The length of a UUID's text, which every homed task id has. */
-const UUID_LENGTH = 36;
-
 /** A row item's task id (its sort key is "T#<taskId>"). */
 const taskIdOfRow = (row: Item): string => String(row.sk).slice(TASK_PREFIX.length);
 
@@ -222,26 +227,14 @@ export class DynamoExecutionStore implements ExecutionStore, ExpiredRunRemover {
    * (another id may share the home, so each row's body says whose it is).
    */
   private async rowKeysOfRun(workflowId: string, operation: string): Promise<Item[]> {
-    const query = (pk: string, withBody: boolean) =>
-      queryAll(
-        this.client,
-        {
-          TableName: this.table,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :t)',
-          ExpressionAttributeValues: { ':pk': pk, ':t': TASK_PREFIX },
-          ...(withBody
-            ? {
-                ProjectionExpression: 'pk, sk, scheduledTime, #body, #bodyZ',
-                ExpressionAttributeNames: { '#body': 'body', '#bodyZ': 'bodyZ' },
-              }
-            : { ProjectionExpression: 'pk, sk, scheduledTime' }),
-          ConsistentRead: true,
-        },
-        operation,
-      );
     const [own, home] = await Promise.all([
-      query(workflowId, false),
-      query(homePk(homeOf(workflowId)), true),
+      rowItemsIn(this.client, this.table, workflowId, operation, {
+        ProjectionExpression: 'pk, sk, scheduledTime',
+      }),
+      rowItemsIn(this.client, this.table, homePk(homeOf(workflowId)), operation, {
+        ProjectionExpression: 'pk, sk, scheduledTime, #body, #bodyZ',
+        ExpressionAttributeNames: { '#body': 'body', '#bodyZ': 'bodyZ' },
+      }),
     ]);
     const named = home.filter(
       (item) => bodyOf<Pick<TaskRecord, 'workflowInstanceId'>>(item).workflowInstanceId === workflowId,
@@ -326,17 +319,11 @@ export class DynamoExecutionStore implements ExecutionStore, ExpiredRunRemover {
   }
 
   async findTask(taskId: string): Promise<TaskRecord | undefined> {
-    // A homed task id (a UUID: 36 characters) names its row's key (execution-items.ts taskKey):
-    // one consistent read. Any other id is no homed task's, and may be longer than a key holds.
-    if (taskId.length === UUID_LENGTH) {
+    // A homed task id names its row's key: one consistent read. Any other id is no homed task's,
+    // and may be longer than a key holds.
+    if (mayBeHomed(taskId)) {
       const homed = await this.client
-        .send(
-          new GetCommand({
-            TableName: this.table,
-            Key: { pk: homePk(homeOfTask(taskId)), sk: `${TASK_PREFIX}${taskId}` },
-            ConsistentRead: true,
-          }),
-        )
+        .send(new GetCommand({ TableName: this.table, Key: homedTaskKey(taskId), ConsistentRead: true }))
         .catch((e: unknown) => translate(e, 'task get'));
       if (homed.Item) return this.codec.task(homed.Item);
     }
