@@ -283,8 +283,11 @@ export class Executor {
       } catch (error) {
         result = { status: 'FAILED', reasonForIncompletion: errorMessage(error) };
       }
-      // A re-run that found nothing new to report leaves the task (and the run) as they are.
-      if (result.status === 'IN_PROGRESS' && again.includes(task)) continue;
+      // An answer with nothing new (still in progress: every async type creates its task
+      // IN_PROGRESS, and HTTP answers so once it has handed the task to the system-task queue)
+      // leaves the task and the run as they are: no row write, and no decide that would find
+      // nothing to do. A re-run's in-progress answer says nothing new either, whatever it holds.
+      if (result.status === 'IN_PROGRESS' && (again.includes(task) || saysNothingNew(result))) continue;
       await this.report(task, result);
       await this.deps.decisions.request(run.workflowId);
     }
@@ -314,3 +317,9 @@ export class Executor {
     return reportAsyncResult(this.deps.executions, this.deps.clock, task, result);
   }
 }
+
+/** An in-progress answer that carries nothing (no output, reason or callback): the task as it was created. */
+const saysNothingNew = (result: AsyncTaskResult): boolean =>
+  result.outputData === undefined &&
+  result.reasonForIncompletion === undefined &&
+  result.callbackAfterSeconds === undefined;

@@ -139,7 +139,8 @@ export interface TaskType extends TaskTypeSpec {
    * The work of an 'async' type (HTTP, EVENT, PULL_WORKFLOW_MESSAGES...), run off the decider:
    * once the decide that scheduled the task has committed, the executor hands the task to
    * `start`, and reports what it answers back like a worker's update (a conditional write of the
-   * task row, then a decide of the run). `schedule` creates such a task IN_PROGRESS or SCHEDULED;
+   * task row, then a decide of the run), unless the answer is a bare IN_PROGRESS, which says
+   * nothing new. `schedule` creates such a task IN_PROGRESS or SCHEDULED;
    * it is never queued for workers. A throw fails the task (FAILED, so a task definition may retry
    * it). Today `start` runs in the process that committed; a system-task consumer can take over
    * the same hook without the type changing. SUB_WORKFLOW predates this hook and starts its child

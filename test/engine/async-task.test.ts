@@ -105,6 +105,28 @@ describe('an async task type', () => {
     expect(run?.output).toEqual({ said: 'hi' });
   });
 
+  it('leaves a task that is still in progress as it was created: no row write, no decide', async () => {
+    answer = async () => ({ status: 'IN_PROGRESS' });
+    const id = await starter.start({ name: 'echoes' });
+    await decisions.idle();
+    const [task] = await stores.executions.listTasks(id);
+    const run = await stores.executions.getWorkflow(id);
+    expect(task?.status).toBe('IN_PROGRESS');
+    // The row is at the revision its creation gave it, and the run was committed once, by the
+    // decide that scheduled the task (created at rev 0): no decide was asked for after the start.
+    expect(task?.rev).toBe(run?.tasks[0]?.rev);
+    expect(task?.updateTime).toBe(task?.scheduledTime);
+    expect(run?.rev).toBe(1);
+
+    // An in-progress answer that says something (an output) is written.
+    answer = async () => ({ status: 'IN_PROGRESS', outputData: { progress: 1 } });
+    const second = await starter.start({ name: 'echoes' });
+    await decisions.idle();
+    const [reported] = await stores.executions.listTasks(second);
+    expect(reported?.outputData).toEqual({ progress: 1 });
+    expect(reported?.rev).toBeGreaterThan(task?.rev ?? 0);
+  });
+
   it('fails the task with the error message when start throws', async () => {
     answer = async () => {
       throw new Error('remote said no');
