@@ -386,6 +386,8 @@ describe('the deployed stack', () => {
       schemaVersion: 2,
       tasks: [{ name: 'dep_after_loss', taskReferenceName: 'only', type: 'SIMPLE' }],
     });
+    // What earlier tests left in flight is done first, so the send lost is this start's.
+    await stack.settled();
     stack.queue('QueuesDecisions2').loseNext();
     const started = await stack.request<string>('POST', '/api/workflow/dep_lossy', {});
     await stack.settled();
