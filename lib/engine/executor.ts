@@ -3,7 +3,8 @@
  * ports in an order that survives a crash at any point (lib/engine/ARCHITECTURE.md):
  *   1. create new task rows (deterministic ids; an existing row is adopted, never overwritten);
  *   2. write changed task rows (each conditional on its revision);
- *   3. queue new worker tasks and create child runs (idempotent);
+ *   3. queue new worker tasks, hand async ones to their durable queue (HTTP) and create child runs
+ *      (idempotent, or at least once where the consumer says so);
  *   4. commit the run record (conditional on its revision) - the decision takes effect here;
  *   5. after the commit: wake-ups, children's decides, async task starts, and what follows a run's
  *      end (RunEnd: children of canceled tasks ended, the parent told, the failure workflow).
@@ -224,6 +225,7 @@ export class Executor {
       await queue.push(queueable.map(queueEntryOf));
     }
     for (const child of result.children) await this.deps.startChild(child, wf);
+    await this.dispatch(created, wf.tasks);
 
     // 4. Arm the wake-up the commit stores, then commit. Armed first, a crash between the two
     // leaves at worst an early decide (harmless), never a stored wake-up that says it is armed
@@ -249,6 +251,20 @@ export class Executor {
     }
     if (isTerminalWorkflow(committed.status)) await this.deps.runEnd.follow(committed);
     else await this.startAsync(committed, created, this.reStartable(committed, created, read));
+  }
+
+  /**
+   * Hands the async tasks this decide created to their type's durable queue (TaskType.dispatch),
+   * as they stand after step 1: a row adopted from an interrupted decide may be over already.
+   */
+  private async dispatch(created: readonly TaskRecord[], tasks: readonly TaskRecord[]): Promise<void> {
+    const dispatched = created.filter((t) => this.deps.registry.get(t.workflowTask.type).dispatch);
+    if (dispatched.length === 0) return;
+    const current = new Map(tasks.map((t) => [t.taskId, t]));
+    for (const made of dispatched) {
+      const task = current.get(made.taskId) ?? made;
+      if (!isTerminalTask(task.status)) await this.deps.registry.get(task.workflowTask.type).dispatch?.(task);
+    }
   }
 
   /**

@@ -148,6 +148,16 @@ export interface TaskType extends TaskTypeSpec {
    */
   start?(ctx: AsyncStartContext): Promise<AsyncTaskResult>;
   /**
+   * For a type whose work is done off the deciding process by a durable queue's consumer (HTTP
+   * with the system-task queue): hands a task the decide created to that queue, before the commit,
+   * as a worker task's queue entry is pushed. Sent after the commit, as `start` is, a crash in
+   * between would leave the task open with nobody on it. A decide re-run after a crash before its
+   * commit hands the task over again, so the consumer takes a task twice: it drops a message for a
+   * task that is over, and an in-progress one is worked again (HTTP requests are at least once).
+   * A type that dispatches has no `start`.
+   */
+  dispatch?(task: TaskRecord): Promise<void>;
+  /**
    * The work itself, for a type whose `start` hands the task off the deciding process (HTTP sends
    * it to the system-task queue and answers IN_PROGRESS): the system-task consumer
    * (engine/system-tasks.ts) calls it with the task as stored and reports the answer like `start`'s.

@@ -1,9 +1,9 @@
 /**
  * HTTP (docs/conductor-compat.md §5.19): an async task whose request is made off the decider. Its
- * `start` (run by the executor once the decide that created it committed) checks the request and
- * sends the task to the system-task queue (`queue`), answering IN_PROGRESS; the queue's consumer
- * calls `perform` (engine/system-tasks.ts), which makes the request (engine/http/client.ts). With
- * no queue (a bare registry in tests) `start` performs the request itself. A 2xx completes the task
+ * `dispatch` (run by the executor before the decide that created it commits, as worker tasks are
+ * queued) sends the task to the system-task queue (`queue`); the queue's consumer calls `perform`
+ * (engine/system-tasks.ts), which checks the request and makes it (engine/http/client.ts). With no
+ * queue (a bare registry in tests) `start` performs the request once the decide committed. A 2xx completes the task
  * (stays IN_PROGRESS with `asyncComplete`); a non-2xx, a timeout, a refused connection or a refused
  * private address fails it (FAILED, so the task's retry settings apply).
  */
@@ -22,6 +22,7 @@ export interface HttpTaskDeps {
 }
 
 export const httpTask = (deps: HttpTaskDeps = { allowPrivateNetworks: false }): TaskType => {
+  const { queue } = deps;
   const perform = async ({ task }: AsyncStartContext): Promise<AsyncTaskResult> => {
     const request = httpRequestOf(task.inputData);
     if (typeof request === 'string') return { status: 'FAILED', reasonForIncompletion: request };
@@ -39,17 +40,19 @@ export const httpTask = (deps: HttpTaskDeps = { allowPrivateNetworks: false }): 
         ctx.createTask(request, { status: 'IN_PROGRESS', startTime: ctx.now, callbackAfterSeconds: delay }),
       ];
     },
-    async start(ctx) {
-      const request = httpRequestOf(ctx.task.inputData);
-      if (typeof request === 'string') return { status: 'FAILED', reasonForIncompletion: request };
-      if (!deps.queue) return perform(ctx);
-      const delayMs = Math.min(ctx.task.callbackAfterSeconds * 1000, MAX_WORK_QUEUE_DELAY_MS);
-      await deps.queue.send(
-        { workflowId: ctx.task.workflowInstanceId, taskId: ctx.task.taskId },
-        delayMs > 0 ? { delayMs } : {},
-      );
-      return { status: 'IN_PROGRESS' };
-    },
+    // The queue's consumer makes the request (and fails a request that is not valid). With no
+    // queue, the request is made in process once the decide committed.
+    ...(queue
+      ? {
+          async dispatch(task) {
+            const delayMs = Math.min(task.callbackAfterSeconds * 1000, MAX_WORK_QUEUE_DELAY_MS);
+            await queue.send(
+              { workflowId: task.workflowInstanceId, taskId: task.taskId },
+              delayMs > 0 ? { delayMs } : {},
+            );
+          },
+        }
+      : { start: perform }),
     perform,
   };
 };

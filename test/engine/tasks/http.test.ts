@@ -9,6 +9,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LocalDecisionQueue } from '../../../lib/queue/local.ts';
+import { createMemoryStores } from '../../../lib/runtime/stores.ts';
+import { decorate } from '../../../lib/store/decorate.ts';
+import type { ExecutionStore } from '../../../lib/store/ports.ts';
 import { type EngineHarness, engineHarness } from '../../helpers/engine.ts';
 import { type Json, ref } from '../../helpers/fixtures.ts';
 
@@ -218,6 +221,42 @@ describe('HTTP', () => {
     await expect(
       h.register({ name: 'http_missing', tasks: [{ name: 'c', taskReferenceName: 'c', type: 'HTTP' }] }),
     ).rejects.toThrow(/http_request \(or uri and method\) is required/);
+  });
+});
+
+describe('HTTP across a crash', () => {
+  it('is on the system-task queue before the decide commits: a process dying just after the commit loses nothing', async () => {
+    handler = (_req, _body, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"done":true}');
+    };
+    const stores = createMemoryStores();
+    let died = false;
+    // The process dies right after the commit of the decide that scheduled the call: nothing it
+    // would have done after that commit happens (its decide request is still retried).
+    const executions = decorate<ExecutionStore>(stores.executions, {
+      commitWorkflow: async (record, expectedRev) => {
+        await stores.executions.commitWorkflow(record, expectedRev);
+        if (!died && record.tasks.some((t) => t.referenceTaskName === 'call')) {
+          died = true;
+          throw new Error('the process died after the commit');
+        }
+      },
+    });
+    const h = await engineHarness({
+      stores: { ...stores, executions },
+      properties: { 'service.http-task.allow-private-networks': true },
+    });
+    try {
+      await h.register({ name: 'http_flow', tasks: [httpTask({ uri: `${base}/x`, method: 'GET' })] });
+      const id = await h.start('http_flow');
+      await h.advance(5_000);
+      expect(died).toBe(true);
+      expect((await h.task(id, 'call'))?.status).toBe('COMPLETED');
+      expect((await h.run(id)).status).toBe('COMPLETED');
+    } finally {
+      await h.close();
+    }
   });
 });
 
