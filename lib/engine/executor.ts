@@ -258,12 +258,13 @@ export class Executor {
    * as they stand after step 1: a row adopted from an interrupted decide may be over already.
    */
   private async dispatch(created: readonly TaskRecord[], tasks: readonly TaskRecord[]): Promise<void> {
-    const dispatched = created.filter((t) => this.deps.registry.get(t.workflowTask.type).dispatch);
-    if (dispatched.length === 0) return;
-    const current = new Map(tasks.map((t) => [t.taskId, t]));
-    for (const made of dispatched) {
+    let current: Map<string, TaskRecord> | undefined;
+    for (const made of created) {
+      const dispatch = this.deps.registry.get(made.workflowTask.type).dispatch;
+      if (!dispatch) continue;
+      current ??= new Map(tasks.map((t) => [t.taskId, t]));
       const task = current.get(made.taskId) ?? made;
-      if (!isTerminalTask(task.status)) await this.deps.registry.get(task.workflowTask.type).dispatch?.(task);
+      if (!isTerminalTask(task.status)) await dispatch(task);
     }
   }
 

@@ -3,9 +3,9 @@
  * `dispatch` (run by the executor before the decide that created it commits, as worker tasks are
  * queued) sends the task to the system-task queue (`queue`); the queue's consumer calls `perform`
  * (engine/system-tasks.ts), which checks the request and makes it (engine/http/client.ts). With no
- * queue (a bare registry in tests) `start` performs the request once the decide committed. A 2xx completes the task
- * (stays IN_PROGRESS with `asyncComplete`); a non-2xx, a timeout, a refused connection or a refused
- * private address fails it (FAILED, so the task's retry settings apply).
+ * queue (a bare registry in tests) `start` performs the request once the decide committed. A 2xx
+ * completes the task (stays IN_PROGRESS with `asyncComplete`); a non-2xx, a timeout, a refused
+ * connection or a refused private address fails it (FAILED, so the task's retry settings apply).
  */
 import { httpSpec } from '../../model/task-types/http.ts';
 import { MAX_WORK_QUEUE_DELAY_MS, type WorkQueue } from '../../queue/ports.ts';
