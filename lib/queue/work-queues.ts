@@ -116,12 +116,20 @@ export function workQueuesOf(
   };
 }
 
+/** The unwired queues handed out, so a sender can tell one before it relies on it (isUnwired). */
+const unwired = new WeakSet<WorkQueue<unknown>>();
+
 /** A queue this host was not given (a function without the send grant): every send fails, saying so. */
 export function unwiredWorkQueue<M>(name: WorkQueueName, urlProperty = 'no URL property'): WorkQueue<M> {
-  return {
+  const queue: WorkQueue<M> = {
     send: () => Promise.reject(new Error(`This host has no '${name}' work queue (${urlProperty})`)),
   };
+  unwired.add(queue as WorkQueue<unknown>);
+  return queue;
 }
+
+/** Whether a queue is one this host was not given (unwiredWorkQueue): its every send fails. */
+export const isUnwired = (queue: WorkQueue<unknown>): boolean => unwired.has(queue);
 
 /**
  * Refuses a send that one of the adapters could not honour, so that the local host fails where

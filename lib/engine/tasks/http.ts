@@ -9,7 +9,7 @@
  */
 import { httpSpec } from '../../model/task-types/http.ts';
 import { MAX_WORK_QUEUE_DELAY_MS, type WorkQueue } from '../../queue/ports.ts';
-import type { SystemTaskMessage } from '../../queue/work-queues.ts';
+import { isUnwired, type SystemTaskMessage } from '../../queue/work-queues.ts';
 import { performHttpRequest } from '../http/client.ts';
 import { httpRequestOf } from '../http/request.ts';
 import type { AsyncStartContext, AsyncTaskResult, TaskType } from '../task-type.ts';
@@ -41,8 +41,9 @@ export const httpTask = (deps: HttpTaskDeps = { allowPrivateNetworks: false }): 
       ];
     },
     // The queue's consumer makes the request (and fails a request that is not valid). With no
-    // queue, the request is made in process once the decide committed.
-    ...(queue
+    // queue, the request is made in process once the decide committed; a host without the queue's
+    // grant (unwired) fails the task then, naming the missing property, rather than every decide.
+    ...(queue && !isUnwired(queue)
       ? {
           async dispatch(task) {
             const delayMs = Math.min(task.callbackAfterSeconds * 1000, MAX_WORK_QUEUE_DELAY_MS);
@@ -52,7 +53,13 @@ export const httpTask = (deps: HttpTaskDeps = { allowPrivateNetworks: false }): 
             );
           },
         }
-      : { start: perform }),
+      : {
+          async start(ctx: AsyncStartContext): Promise<AsyncTaskResult> {
+            if (!queue) return perform(ctx);
+            await queue.send({ workflowId: ctx.task.workflowInstanceId, taskId: ctx.task.taskId });
+            return { status: 'IN_PROGRESS' };
+          },
+        }),
     perform,
   };
 };

@@ -8,7 +8,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { httpTask as httpTaskType } from '../../../lib/engine/tasks/http.ts';
+import type { TaskRecord, WorkflowRecord } from '../../../lib/model/execution.ts';
 import type { LocalDecisionQueue } from '../../../lib/queue/local.ts';
+import { unwiredWorkQueue } from '../../../lib/queue/work-queues.ts';
 import { createMemoryStores } from '../../../lib/runtime/stores.ts';
 import { decorate } from '../../../lib/store/decorate.ts';
 import type { ExecutionStore } from '../../../lib/store/ports.ts';
@@ -257,6 +260,32 @@ describe('HTTP across a crash', () => {
     } finally {
       await h.close();
     }
+  });
+});
+
+describe("HTTP's hand-over to the system-task queue", () => {
+  const sent: unknown[] = [];
+  const wired = { send: async (message: unknown) => void sent.push(message) };
+
+  it('dispatches to a wired queue before the commit, and has no start', async () => {
+    const type = httpTaskType({ allowPrivateNetworks: false, queue: wired });
+    expect(type.start).toBeUndefined();
+    await type.dispatch?.({
+      workflowInstanceId: 'w-1',
+      taskId: 't-1',
+      callbackAfterSeconds: 0,
+    } as TaskRecord);
+    expect(sent).toEqual([{ workflowId: 'w-1', taskId: 't-1' }]);
+  });
+
+  it('on a host without the queue, fails the task after the commit naming the missing property', async () => {
+    const type = httpTaskType({
+      allowPrivateNetworks: false,
+      queue: unwiredWorkQueue('system-tasks', 'the.url'),
+    });
+    expect(type.dispatch).toBeUndefined();
+    const task = { workflowInstanceId: 'w-1', taskId: 't-1' } as TaskRecord;
+    await expect(type.start?.({ task, run: {} as WorkflowRecord, now: 0 })).rejects.toThrow('the.url');
   });
 });
 
