@@ -16,7 +16,7 @@ import { addTo, removeFrom } from '../id-index.ts';
 import type { ExecutionStore, IdempotencyClaim, RunIndexRead, RunIndexRow, TaskExecLog } from '../ports.ts';
 import { matchesQuery, type WorkflowQuery } from '../run-query.ts';
 import { byRunOrder } from '../run-rows.ts';
-import { isolate, isolateShallow } from './isolate.ts';
+import { isolate } from './isolate.ts';
 
 /** A stored run: the record, frozen, plus the fields the store looks at. */
 interface StoredRun {
@@ -51,12 +51,14 @@ function storeRun(r: WorkflowRecord): StoredRun {
 }
 
 const storeTask = (t: TaskRecord): StoredTask => ({ row: deepFreeze(t), rev: t.rev, seq: t.seq });
+/**
+ * A read's copy of a kept run: its own fields and each task's, in new objects; everything below
+ * them is frozen (deepFreeze froze all of it when it was kept), so it is shared.
+ */
 function run(s: StoredRun): WorkflowRecord {
-  const record = isolateShallow(s.record);
-  record.tasks = s.record.tasks.map(isolateShallow);
-  return record;
+  return { ...s.record, tasks: s.record.tasks.map((t) => ({ ...t })) };
 }
-const task = (s: StoredTask): TaskRecord => isolateShallow(s.row);
+const task = (s: StoredTask): TaskRecord => ({ ...s.row });
 
 export class MemoryExecutionStore implements ExecutionStore {
   private readonly workflows = new Map<string, StoredRun>();
@@ -162,7 +164,7 @@ export class MemoryExecutionStore implements ExecutionStore {
     return [...(this.tasks.get(workflowId)?.values() ?? [])]
       .map((s) => s.row)
       .sort(byRunOrder)
-      .map(isolateShallow);
+      .map((row) => ({ ...row }));
   }
 
   async deleteTasks(workflowId: string, taskIds: readonly string[]): Promise<void> {

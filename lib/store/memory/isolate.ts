@@ -9,20 +9,6 @@ export function isolate<T>(value: T): T {
   return copyValue(value) as T;
 }
 
-/**
- * The copy a read hands out of a kept object: its own fields copied at once (a spread), and any
- * field holding an object that is not frozen copied through (isolate); frozen ones are shared.
- * Cheaper than isolate for a record whose big parts (payloads, workflow tasks) are frozen.
- */
-export function isolateShallow<T extends object>(value: T): T {
-  const out = { ...value } as Record<string, unknown>;
-  for (const key in out) {
-    const item = out[key];
-    if (typeof item === 'object' && item !== null && !Object.isFrozen(item)) out[key] = copyValue(item);
-  }
-  return out as T;
-}
-
 function copyValue(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) {
     if (typeof value === 'number' && !Number.isFinite(value)) return null;
