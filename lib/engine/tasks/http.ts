@@ -7,6 +7,7 @@
  * completes the task (stays IN_PROGRESS with `asyncComplete`); a non-2xx, a timeout, a refused
  * connection or a refused private address fails it (FAILED, so the task's retry settings apply).
  */
+import type { TaskRecord } from '../../model/execution.ts';
 import { httpSpec } from '../../model/task-types/http.ts';
 import { MAX_WORK_QUEUE_DELAY_MS, type WorkQueue } from '../../queue/ports.ts';
 import { isUnwired, type SystemTaskMessage } from '../../queue/work-queues.ts';
@@ -43,23 +44,25 @@ export const httpTask = (deps: HttpTaskDeps = { allowPrivateNetworks: false }): 
     // The queue's consumer makes the request (and fails a request that is not valid). With no
     // queue, the request is made in process once the decide committed; a host without the queue's
     // grant (unwired) fails the task then, naming the missing property, rather than every decide.
-    ...(queue && !isUnwired(queue)
-      ? {
-          async dispatch(task) {
-            const delayMs = Math.min(task.callbackAfterSeconds * 1000, MAX_WORK_QUEUE_DELAY_MS);
-            await queue.send(
-              { workflowId: task.workflowInstanceId, taskId: task.taskId },
-              delayMs > 0 ? { delayMs } : {},
-            );
-          },
-        }
-      : {
-          async start(ctx: AsyncStartContext): Promise<AsyncTaskResult> {
-            if (!queue) return perform(ctx);
-            await queue.send({ workflowId: ctx.task.workflowInstanceId, taskId: ctx.task.taskId });
-            return { status: 'IN_PROGRESS' };
-          },
-        }),
+    ...(!queue
+      ? { start: perform }
+      : isUnwired(queue)
+        ? {
+            async start(ctx: AsyncStartContext): Promise<AsyncTaskResult> {
+              await send(queue, ctx.task);
+              return { status: 'IN_PROGRESS' };
+            },
+          }
+        : { dispatch: (task: TaskRecord) => send(queue, task) }),
     perform,
   };
 };
+
+/** Sends a task to the system-task queue, held back by its retry delay (at most 15 minutes). */
+function send(queue: WorkQueue<SystemTaskMessage>, task: TaskRecord): Promise<void> {
+  const delayMs = Math.min(task.callbackAfterSeconds * 1000, MAX_WORK_QUEUE_DELAY_MS);
+  return queue.send(
+    { workflowId: task.workflowInstanceId, taskId: task.taskId },
+    delayMs > 0 ? { delayMs } : {},
+  );
+}

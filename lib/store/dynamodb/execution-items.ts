@@ -86,8 +86,7 @@ export const WORKFLOW_SK = 'WF';
 
 export const workflowKey = (workflowId: string) => ({ pk: workflowId, sk: WORKFLOW_SK });
 /** The partition of a home's rows (model/ids.ts homeOf): a homed run's task rows live there. */
-export const HOME_PREFIX = 'H#';
-export const homePk = (home: string) => `${HOME_PREFIX}${home}`;
+export const homePk = (home: string) => `H#${home}`;
 /**
  * A task row's key: under its run's home when the task id is homed (a run created since homes),
  * else in the run's own partition, as rows were before.

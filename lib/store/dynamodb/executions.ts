@@ -170,7 +170,7 @@ export class DynamoExecutionStore implements ExecutionStore, ExpiredRunRemover {
   }
 
   async removeWorkflow(workflowId: string): Promise<void> {
-    const rows = await this.rowKeysOfRun(workflowId, 'workflow remove');
+    const { rows } = await this.itemsUnderRun(workflowId, 'workflow remove');
     // Logs first, then task rows, then the record: a removal cut short leaves the record, so it can
     // be found and removed again, and never leaves logs nothing points to.
     await this.deleteLogs(rows.map(taskIdOfRow));
@@ -186,22 +186,11 @@ export class DynamoExecutionStore implements ExecutionStore, ExpiredRunRemover {
   }
 
   async removeExpiredRun(workflowId: string, before: number): Promise<void> {
+    const { record, rows: all } = await this.itemsUnderRun(workflowId, 'expired run remove');
     // The id is a run's again (or the expired record is not deleted yet): its rows are not the
     // expired run's to take.
-    const record = await this.client
-      .send(
-        new GetCommand({
-          TableName: this.table,
-          Key: workflowKey(workflowId),
-          ProjectionExpression: 'pk',
-          ConsistentRead: true,
-        }),
-      )
-      .catch((e: unknown) => translate(e, 'expired run remove'));
-    if (record.Item) return;
-    const rows = (await this.rowKeysOfRun(workflowId, 'expired run remove')).filter(
-      (row) => typeof row.scheduledTime === 'number' && row.scheduledTime < before,
-    );
+    if (record) return;
+    const rows = all.filter((row) => typeof row.scheduledTime === 'number' && row.scheduledTime < before);
     await this.deleteLogs(rows.map(taskIdOfRow), before);
     // One conditional delete per row: a row written since (a run created again under the id, with
     // the same task id) is not the expired run's.
@@ -222,15 +211,27 @@ export class DynamoExecutionStore implements ExecutionStore, ExpiredRunRemover {
   }
 
   /**
-   * Keys (and scheduled times) of every task row under the run's id, whichever run wrote it: the
-   * rows of its own partition (runs from before homes), and those under its home that name it
-   * (another id may share the home, so each row's body says whose it is).
+   * Whether the run's record is stored, and the keys (and scheduled times) of every task row under
+   * the run's id, whichever run wrote it: the rows of its own partition (runs from before homes),
+   * and those under its home that name it (another id may share the home, so each row's body says
+   * whose it is).
    */
-  private async rowKeysOfRun(workflowId: string, operation: string): Promise<Item[]> {
+  private async itemsUnderRun(
+    workflowId: string,
+    operation: string,
+  ): Promise<{ record: boolean; rows: Item[] }> {
     const [own, home] = await Promise.all([
-      rowItemsIn(this.client, this.table, workflowId, operation, {
-        ProjectionExpression: 'pk, sk, scheduledTime',
-      }),
+      queryAll(
+        this.client,
+        {
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': workflowId },
+          ProjectionExpression: 'pk, sk, scheduledTime',
+          ConsistentRead: true,
+        },
+        operation,
+      ),
       rowItemsIn(this.client, this.table, homePk(homeOf(workflowId)), operation, {
         ProjectionExpression: 'pk, sk, scheduledTime, #body, #bodyZ',
         ExpressionAttributeNames: { '#body': 'body', '#bodyZ': 'bodyZ' },
@@ -239,7 +240,13 @@ export class DynamoExecutionStore implements ExecutionStore, ExpiredRunRemover {
     const named = home.filter(
       (item) => bodyOf<Pick<TaskRecord, 'workflowInstanceId'>>(item).workflowInstanceId === workflowId,
     );
-    return [...own, ...named.map(({ pk, sk, scheduledTime }) => ({ pk, sk, scheduledTime }))];
+    return {
+      record: own.some((item) => item.sk === WORKFLOW_SK),
+      rows: [
+        ...own.filter((item) => String(item.sk).startsWith(TASK_PREFIX)),
+        ...named.map(({ pk, sk, scheduledTime }) => ({ pk, sk, scheduledTime })),
+      ],
+    };
   }
 
   createTasks(tasks: TaskRecord[]): Promise<TaskRecord[]> {
